@@ -1,0 +1,128 @@
+/**
+ * Backend choice: native TensorFlow (tfjs-node, CPU or GPU) when it loads, else WebAssembly, else
+ * the pure-JS cpu backend. Forced by an option or TFJS_BACKEND. The choice and its reason are
+ * reported once, in place of tfjs's own banner.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { tf } from './tf.js';
+
+export type BackendName = 'tensorflow' | 'wasm' | 'cpu';
+export type BackendChoice = 'auto' | BackendName;
+export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'tensorflow', 'wasm', 'cpu'];
+
+export interface BackendReport {
+  readonly backend: BackendName;
+  readonly requested: BackendChoice;
+  /** Where the request came from. */
+  readonly source: 'option' | 'TFJS_BACKEND' | 'default';
+  /** Why this backend: one line for people. */
+  readonly reason: string;
+  /** Backends tried before this one and why each was not used. */
+  readonly skipped: readonly { readonly backend: BackendName; readonly why: string }[];
+}
+
+export interface SelectBackendOptions {
+  readonly backend?: BackendChoice;
+  /** Do not print the one-line report. */
+  readonly quiet?: boolean;
+  /** Where to look for the user's tfjs-node first (default: the working directory). */
+  readonly projectDir?: string;
+}
+
+const state = { report: undefined as BackendReport | undefined, printed: false };
+
+/** The report of the last selection, if one was made. */
+export function currentBackend(): BackendReport | undefined {
+  return state.report;
+}
+
+export async function selectBackend(options: SelectBackendOptions = {}): Promise<BackendReport> {
+  const fromEnv = process.env.TFJS_BACKEND;
+  const requested = options.backend ?? (fromEnv ? parseChoice(fromEnv, 'TFJS_BACKEND') : 'auto');
+  const source = options.backend ? 'option' : fromEnv ? 'TFJS_BACKEND' : 'default';
+  if (state.report && state.report.requested === requested && tf.getBackend() === state.report.backend) return state.report;
+  const report = requested === 'auto' ? await selectAuto(options) : await selectForced(requested, source, options);
+  state.report = { ...report, requested, source };
+  if (!options.quiet && !state.printed) {
+    state.printed = true;
+    process.stderr.write(`${describeBackend(state.report)}\n`);
+  }
+  return state.report;
+}
+
+export function parseChoice(value: string, where: string): BackendChoice {
+  const choice = value.trim().toLowerCase();
+  if ((BACKEND_CHOICES as readonly string[]).includes(choice)) return choice as BackendChoice;
+  throw new Error(`${where}=${JSON.stringify(value)} is not a backend: use one of ${BACKEND_CHOICES.join(', ')}.`);
+}
+
+export function describeBackend(report: BackendReport): string {
+  const skipped = report.skipped.map((s) => `${s.backend}: ${s.why}`).join('; ');
+  return `[tfjs-callbacks] backend: ${report.backend} (${report.reason}${skipped ? `; skipped ${skipped}` : ''})`;
+}
+
+type Attempt = { ok: true; reason: string } | { ok: false; why: string };
+
+async function selectAuto(options: SelectBackendOptions): Promise<Omit<BackendReport, 'requested' | 'source'>> {
+  const skipped: { backend: BackendName; why: string }[] = [];
+  for (const backend of ['tensorflow', 'wasm', 'cpu'] as const) {
+    const attempt = await activate(backend, options);
+    if (attempt.ok) return { backend, reason: `auto: ${attempt.reason}`, skipped };
+    skipped.push({ backend, why: attempt.why });
+  }
+  throw new Error(`No TensorFlow.js backend could start: ${skipped.map((s) => `${s.backend}: ${s.why}`).join('; ')}`);
+}
+
+async function selectForced(backend: BackendName, source: string, options: SelectBackendOptions): Promise<Omit<BackendReport, 'requested' | 'source'>> {
+  const attempt = await activate(backend, options);
+  if (attempt.ok) return { backend, reason: `${source === 'TFJS_BACKEND' ? 'TFJS_BACKEND' : 'requested'}: ${attempt.reason}`, skipped: [] };
+  const fix =
+    backend === 'tensorflow'
+      ? ' Install it with `npm install @tensorflow/tfjs-node` (or tfjs-node-gpu); its install downloads libtensorflow, so behind a firewall set TFJS_NODE_CDN_STORAGE to a mirror. Or choose wasm or cpu.'
+      : ' Choose another backend (auto, wasm, cpu).';
+  throw new Error(`Backend '${backend}' was requested${source === 'TFJS_BACKEND' ? ' by TFJS_BACKEND' : ''} but cannot start: ${attempt.why}.${fix}`);
+}
+
+async function activate(backend: BackendName, options: SelectBackendOptions): Promise<Attempt> {
+  try {
+    if (backend === 'tensorflow') return await activateNative(options.projectDir ?? process.cwd());
+    if (backend === 'wasm') return await activateWasm();
+    return await activateCpu();
+  } catch (err) {
+    return { ok: false, why: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+  }
+}
+
+/** tfjs-node registers the 'tensorflow' backend when required. Its require is guarded: it is optional. */
+async function activateNative(projectDir: string): Promise<Attempt> {
+  const requirers = [createRequire(path.join(projectDir, 'noop.js')), createRequire(import.meta.url)];
+  const problems: string[] = [];
+  for (const pkg of ['@tensorflow/tfjs-node-gpu', '@tensorflow/tfjs-node']) {
+    for (const req of requirers) {
+      try {
+        req(pkg);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'MODULE_NOT_FOUND') problems.push(`${pkg} is installed but failed to load (${(err as Error).message.split('\n')[0]})`);
+        continue;
+      }
+      if (!(await tf.setBackend('tensorflow'))) return { ok: false, why: `${pkg} loaded but its backend did not initialize` };
+      return { ok: true, reason: `native TensorFlow from ${pkg}${pkg.endsWith('-gpu') ? ' (GPU build: CUDA when present)' : ' (CPU)'}` };
+    }
+  }
+  return { ok: false, why: problems[0] ?? '@tensorflow/tfjs-node is not installed' };
+}
+
+async function activateWasm(): Promise<Attempt> {
+  await import('@tensorflow/tfjs-backend-wasm');
+  if (!(await tf.setBackend('wasm'))) return { ok: false, why: 'the WebAssembly module did not initialize' };
+  return { ok: true, reason: 'WebAssembly with SIMD, 1 thread (Node has no wasm threads here)' };
+}
+
+async function activateCpu(): Promise<Attempt> {
+  if (!(await tf.setBackend('cpu'))) return { ok: false, why: 'the cpu backend did not initialize' };
+  // The cpu backend greets Node users on first use; our report replaces that banner.
+  (tf.backend() as unknown as { firstUse?: boolean }).firstUse = false;
+  return { ok: true, reason: 'pure JavaScript' };
+}

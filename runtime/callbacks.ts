@@ -1,0 +1,75 @@
+/**
+ * Callback identity: the token and name TensorFlow would give a wrapped function.
+ *
+ * TensorFlow hands out `pyfunc_N` once per wrapper op. Here a callback is one JS function (or one
+ * function source, for arrow functions re-created on every call), so a callback keeps its token
+ * across calls, like a wrapper traced once into a graph.
+ */
+import type { CallbackIdentity, CallbackKind } from './events.js';
+import { nextToken } from './hooks.js';
+
+const byFunction = new WeakMap<Function, Map<string, CallbackIdentity>>();
+const bySource = new Map<string, CallbackIdentity>();
+
+export function identify(func: Function, kind: CallbackKind, stateful: boolean, name: string | undefined): CallbackIdentity {
+  const key = `${kind}|${stateful}|${name ?? ''}`;
+  let perFunction = byFunction.get(func);
+  const known = perFunction?.get(key);
+  if (known) return known;
+  const sourceKey = `${key}|${Function.prototype.toString.call(func)}`;
+  const identity = bySource.get(sourceKey) ?? newIdentity(func, kind, stateful, name);
+  bySource.set(sourceKey, identity);
+  if (!perFunction) byFunction.set(func, (perFunction = new Map()));
+  perFunction.set(key, identity);
+  return identity;
+}
+
+function newIdentity(func: Function, kind: CallbackKind, stateful: boolean, name: string | undefined): CallbackIdentity {
+  const token = nextToken();
+  const functionName = func.name || undefined;
+  return { name: name ?? token, token, kind, stateful, ...(functionName ? { functionName } : {}) };
+}
+
+const parameterCache = new WeakMap<Function, string[]>();
+
+/** Parameter names from the function's source ("x", "m"); destructured ones read "arg0". */
+export function parameterNames(func: Function): string[] {
+  let names = parameterCache.get(func);
+  if (!names) {
+    names = parseParameters(Function.prototype.toString.call(func));
+    parameterCache.set(func, names);
+  }
+  return names;
+}
+
+function parseParameters(source: string): string[] {
+  const arrowSingle = /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(source);
+  if (arrowSingle) return [arrowSingle[1]!];
+  const open = source.indexOf('(');
+  if (open < 0) return [];
+  let depth = 0;
+  let close = open;
+  for (; close < source.length; close++) {
+    const c = source[close];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    if (depth === 0) break;
+  }
+  const inner = source.slice(open + 1, close);
+  const params: string[] = [];
+  depth = 0;
+  let current = '';
+  for (const c of inner) {
+    if (c === '(' || c === '[' || c === '{') depth++;
+    if (c === ')' || c === ']' || c === '}') depth--;
+    if (c === ',' && depth === 0) {
+      params.push(current);
+      current = '';
+    } else current += c;
+  }
+  if (current.trim()) params.push(current);
+  return params.map((p, i) => {
+    const name = /^\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/.exec(p);
+    return name ? name[1]! : `arg${i}`;
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * Where a wrapper was called from: the first stack frame outside the runtime. Under tsx the
+ * stack is source-mapped, so this is the user's TS file and line.
+ */
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export interface CallSite {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+const RUNTIME_DIR = path.dirname(fileURLToPath(import.meta.url));
+const FRAME = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):(\d+):(\d+)\)?$/;
+
+export function captureCallSite(): CallSite | undefined {
+  const holder: { stack?: string } = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 30;
+  Error.captureStackTrace(holder, captureCallSite);
+  Error.stackTraceLimit = limit;
+  return firstUserFrame(holder.stack ?? '');
+}
+
+export function firstUserFrame(stack: string): CallSite | undefined {
+  for (const line of stack.split('\n').slice(1)) {
+    const match = FRAME.exec(line.trim());
+    if (!match) continue;
+    const file = match[1]!.startsWith('file://') ? fileURLToPath(match[1]!) : match[1]!;
+    if (isInternal(file)) continue;
+    return { file, line: Number(match[2]), column: Number(match[3]) };
+  }
+  return undefined;
+}
+
+function isInternal(file: string): boolean {
+  return file.startsWith(RUNTIME_DIR + path.sep) || file.includes(`${path.sep}node_modules${path.sep}`);
+}
+
+export function formatCallSite(site: CallSite | undefined, relativeTo = process.cwd()): string {
+  if (!site) return '?';
+  const rel = path.relative(relativeTo, site.file);
+  return `${rel.startsWith('..') ? site.file : rel}:${site.line}`;
+}

@@ -1,0 +1,61 @@
+/**
+ * What debug hooks see of each callback invocation. Plain data: JSON-serialisable, so the CLI's
+ * trace and the debugger can carry it unchanged.
+ */
+import type { CallSite } from './callsite.js';
+import type { TfDType } from './dtypes.js';
+import type { Narrowing, ToutMismatch } from './outputs.js';
+import type { TensorSummary } from './summary.js';
+
+/** The wrapper API the callback came from. */
+export type CallbackKind = 'py_function' | 'numpy_function' | 'py_func';
+/** The TensorFlow op the callback is (or would be, for eager wrappers) in a graph. */
+export type CallbackOp = 'EagerPyFunc' | 'PyFunc' | 'PyFuncStateless';
+
+export interface CallbackIdentity {
+  /** The name given, or the token when none was. */
+  readonly name: string;
+  /** TensorFlow-style token: `pyfunc_N` for wrappers, the node's `token` attr for models. */
+  readonly token: string;
+  readonly kind: CallbackKind;
+  readonly stateful: boolean;
+  /** The JS function's own name, when it has one. */
+  readonly functionName?: string;
+}
+
+/** Known before the callback runs. */
+export interface CallbackStart {
+  readonly id: number;
+  readonly callback: CallbackIdentity;
+  readonly op: CallbackOp;
+  /** The graphFunction or model that ran it; undefined for a plain eager call. */
+  readonly graph?: string;
+  /** The graph node, for model callbacks. */
+  readonly node?: string;
+  readonly Tout: readonly TfDType[];
+  readonly callSite?: CallSite;
+  readonly inputs: readonly TensorSummary[];
+  /** The callback's parameter names, where the function source shows them. */
+  readonly parameterNames: readonly string[];
+}
+
+export interface ToutCheck {
+  readonly ok: boolean;
+  readonly mismatches: readonly ToutMismatch[];
+  readonly narrowed: readonly Narrowing[];
+}
+
+/** Known after it returned (or threw). */
+export interface CallbackInvocation extends CallbackStart {
+  readonly outputs: readonly TensorSummary[];
+  readonly durationMs: number;
+  readonly toutCheck: ToutCheck;
+  /** True when a stateless callback's result was reused for identical inputs. */
+  readonly memoized: boolean;
+  readonly error?: { readonly name: string; readonly message: string; readonly stack?: string };
+}
+
+export interface CallbackObserver {
+  onCallbackStart?(start: CallbackStart): void;
+  onCallbackEnd?(invocation: CallbackInvocation): void;
+}

@@ -1,0 +1,86 @@
+/**
+ * Finds the callback nodes of a graph model (PyFunc, PyFuncStateless, EagerPyFunc) and reads
+ * their attrs raw: tfjs-converter's decoding lowercases the token and narrows DT_DOUBLE/DT_INT64,
+ * and a debugger must show TensorFlow's own names and dtypes.
+ */
+import { isLossy, parseDType, storageOf, type TfDType } from '../dtypes.js';
+import type { CallbackOp } from '../events.js';
+import type { Narrowing } from '../outputs.js';
+import type { GraphDefNode, ModelJson, RawAttr } from './model-files.js';
+
+export const CALLBACK_OPS: readonly CallbackOp[] = ['PyFunc', 'PyFuncStateless', 'EagerPyFunc'];
+
+export interface CallbackNode {
+  readonly node: string;
+  readonly op: CallbackOp;
+  /** The token TensorFlow registered the Python function under, case preserved. */
+  readonly token: string;
+  readonly Tin: readonly TfDType[];
+  readonly Tout: readonly TfDType[];
+  readonly inputs: readonly string[];
+  /** Declared dtypes TF.js holds narrower (DT_DOUBLE as float32, …). */
+  readonly narrowed: readonly Narrowing[];
+  /** The graph function holding the node, when it is not in the main graph. */
+  readonly inFunction?: string;
+  /** 1-based line of the node in model.json, when found. */
+  readonly line?: number;
+}
+
+/** GraphDef's DataType enum numbers, for models that write them as numbers. */
+const ENUM_NUMBERS: Record<number, string> = {
+  1: 'DT_FLOAT', 2: 'DT_DOUBLE', 3: 'DT_INT32', 4: 'DT_UINT8', 5: 'DT_INT16', 6: 'DT_INT8', 7: 'DT_STRING',
+  8: 'DT_COMPLEX64', 9: 'DT_INT64', 10: 'DT_BOOL', 14: 'DT_BFLOAT16', 17: 'DT_UINT16', 18: 'DT_COMPLEX128',
+  19: 'DT_HALF', 22: 'DT_UINT32', 23: 'DT_UINT64',
+};
+
+export function findCallbackNodes(json: ModelJson, text?: string): CallbackNode[] {
+  const topology = json.modelTopology ?? {};
+  const found: CallbackNode[] = [];
+  for (const node of topology.node ?? []) collect(node, undefined, found, text);
+  for (const fn of topology.library?.function ?? []) {
+    for (const node of fn.nodeDef ?? []) collect(node, fn.signature?.name, found, text);
+  }
+  return found;
+}
+
+function collect(node: GraphDefNode, inFunction: string | undefined, out: CallbackNode[], text: string | undefined): void {
+  if (!(CALLBACK_OPS as readonly string[]).includes(node.op)) return;
+  const attr = node.attr ?? {};
+  const Tout = dtypeList(attr.Tout, node, 'Tout');
+  const line = text ? lineOfNode(text, node.name) : undefined;
+  out.push({
+    node: node.name,
+    op: node.op as CallbackOp,
+    token: decodeToken(attr.token, node),
+    Tin: dtypeList(attr.Tin, node, 'Tin'),
+    Tout,
+    inputs: (node.input ?? []).filter((i) => !i.startsWith('^')),
+    narrowed: Tout.flatMap((declared, index) => (isLossy(declared) ? [{ index, declared, storedAs: storageOf(declared) }] : [])),
+    ...(inFunction ? { inFunction } : {}),
+    ...(line ? { line } : {}),
+  });
+}
+
+function decodeToken(attr: RawAttr | undefined, node: GraphDefNode): string {
+  if (!attr?.s) return node.name;
+  return Buffer.from(attr.s, 'base64').toString('utf8');
+}
+
+function dtypeList(attr: RawAttr | undefined, node: GraphDefNode, key: string): TfDType[] {
+  const raw = attr?.list?.type ?? (attr?.type !== undefined ? [attr.type] : []);
+  return raw.map((t) => {
+    const spelling = typeof t === 'number' ? ENUM_NUMBERS[t] : t;
+    const dtype = parseDType(spelling);
+    if (!dtype) throw new TypeError(`Node '${node.name}' (${node.op}) has ${key} ${JSON.stringify(t)}, which is not a TensorFlow dtype TF.js can hold.`);
+    return dtype;
+  });
+}
+
+function lineOfNode(text: string, name: string): number | undefined {
+  const pattern = new RegExp(`"name"\\s*:\\s*${JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+  const match = pattern.exec(text);
+  if (!match) return undefined;
+  let line = 1;
+  for (let i = 0; i < match.index; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}

@@ -1,0 +1,20 @@
+/**
+ * tfjs-callback-debugger/runtime: TensorFlow's graph-callback wrappers for TensorFlow.js.
+ */
+export { pyFunction, type PyFunctionOptions, type PyFunctionResult } from './py-function.js';
+export { numpyFunction, compat, type NumpyFunctionOptions, type NumpyFunctionResult, type ArrayResult } from './numpy-function.js';
+export { graphFunction, type GraphFunctionOptions } from './graph-function.js';
+export { NdArray, type NdData, type NumericArray } from './ndarray.js';
+export { loadCallbackModel, CallbackModel, type CallbackBindings, type LoadCallbackModelOptions, type ModelInputs } from './graph-model/callback-model.js';
+export { findCallbackNodes, CALLBACK_OPS, type CallbackNode } from './graph-model/callback-nodes.js';
+export { readModelFiles, type ModelFiles } from './graph-model/model-files.js';
+export { selectBackend, currentBackend, describeBackend, BACKEND_CHOICES, type BackendChoice, type BackendName, type BackendReport, type SelectBackendOptions } from './backend.js';
+export { addCallbackObserver } from './hooks.js';
+export type { CallbackObserver, CallbackStart, CallbackInvocation, CallbackIdentity, CallbackKind, CallbackOp, ToutCheck } from './events.js';
+export type { ToutMismatch, Narrowing } from './outputs.js';
+export { summarizeTensor, signature, SUMMARY_SAMPLE_LIMIT, type TensorSummary } from './summary.js';
+export type { CallSite } from './callsite.js';
+export { parseTout, type Tout, type ToutSpec } from './tout.js';
+export { parseDType, displayName, type TfDType } from './dtypes.js';
+export { InvalidArgumentError, CallbackError, NotDifferentiableError, UnboundCallbackError, ModelFormatError } from './errors.js';
+export { tf } from './tf.js';

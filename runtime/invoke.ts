@@ -1,0 +1,197 @@
+/**
+ * Runs one callback invocation: arguments in, Tout check, outputs out, debug hooks told.
+ * Every wrapper and every model node goes through here, so the semantics are the same for both.
+ */
+import { captureCallSite, type CallSite } from './callsite.js';
+import { parameterNames } from './callbacks.js';
+import { CallbackError, InvalidArgumentError, NotDifferentiableError } from './errors.js';
+import type { CallbackIdentity, CallbackInvocation, CallbackOp, CallbackStart } from './events.js';
+import { currentExecution, type MemoInput } from './execution.js';
+import { hasObservers, nextInvocationId, notifyEnd, notifyStart } from './hooks.js';
+import { viewOf, type NdArray } from './ndarray.js';
+import { convertOutputs, type ConvertedOutputs } from './outputs.js';
+import { summarizeTensor, summarizeValues, type TensorSummary } from './summary.js';
+import { isTapeOn, tensorIdWatermark, tf, type Tensor } from './tf.js';
+import type { Tout } from './tout.js';
+
+export interface CallbackSpec {
+  readonly identity: CallbackIdentity;
+  readonly func: Function;
+  readonly tout: Tout;
+  readonly op: CallbackOp;
+}
+
+/** Where the invocation happens: set for model nodes, found from the stack for wrappers. */
+export interface InvocationSite {
+  readonly graph?: string;
+  readonly node?: string;
+  readonly callSite?: CallSite;
+}
+
+export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], site?: InvocationSite): Tensor[];
+export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], site: InvocationSite | undefined, allowAsync: true): Tensor[] | Promise<Tensor[]>;
+export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], site: InvocationSite = {}, allowAsync = false): Tensor[] | Promise<Tensor[]> {
+  const execution = currentExecution();
+  const graph = site.graph ?? execution?.graph;
+  const numpy = spec.identity.kind !== 'py_function';
+  const args: readonly (Tensor | NdArray)[] = numpy ? inputs.map(viewOf) : inputs;
+  const memoInputs = !spec.identity.stateful && execution ? memoInputsOf(inputs, args as NdArray[]) : undefined;
+  const observed = hasObservers();
+  const start = observed ? startEvent(spec, inputs, graph, site) : undefined;
+
+  if (memoInputs) {
+    const recalled = execution!.recall(spec.identity.token, memoInputs);
+    if (recalled) {
+      if (start) notifyStart(start);
+      if (start) notifyEnd(endEvent(start, recalled.map(summarizeTensor), 0, okCheck(), true));
+      return recalled;
+    }
+  }
+  if (start) notifyStart(start);
+  const began = observed ? performance.now() : 0;
+  const firstNewTensorId = tensorIdWatermark();
+
+  let thrown: unknown;
+  let pending: Promise<unknown> | undefined;
+  let converted: ConvertedOutputs | undefined;
+  const finish = (ret: unknown): Tensor[] => {
+    converted = convertOutputs(ret, spec.tout, spec.identity.name, firstNewTensorId);
+    let outputs = converted.tensors;
+    if (numpy && outputs.length > 0 && inputs.length > 0 && isTapeOn()) outputs = outputs.map((o) => notDifferentiable(o, inputs, spec));
+    if (start) notifyEnd(endEvent(start, outputSummaries(converted), performance.now() - began, checkOf(converted), false));
+    return outputs;
+  };
+
+  const outputs = tf.tidy(() => {
+    let ret: unknown;
+    try {
+      ret = spec.func(...args);
+    } catch (err) {
+      thrown = err;
+      if (start) notifyEnd(endEvent(start, [], performance.now() - began, okCheck(), false, err));
+      return [];
+    }
+    if (isThenable(ret)) {
+      if (allowAsync) {
+        pending = Promise.resolve(ret);
+      } else {
+        Promise.resolve(ret).catch(() => {}); // reported below; not also as an unhandled rejection
+        thrown = syncPromiseError(spec);
+        if (start) notifyEnd(endEvent(start, [], performance.now() - began, okCheck(), false, thrown));
+      }
+      return [];
+    }
+    return finish(ret);
+  });
+
+  if (pending) {
+    return pending.then(
+      (ret) => settle(tf.tidy(() => finish(ret)), converted!, spec, execution, memoInputs),
+      (err) => {
+        if (start) notifyEnd(endEvent(start, [], performance.now() - began, okCheck(), false, err));
+        throw new CallbackError(spec.identity.name, spec.identity.kind, err);
+      },
+    );
+  }
+  if (thrown instanceof AsyncCallbackError) throw thrown;
+  if (thrown !== undefined) throw new CallbackError(spec.identity.name, spec.identity.kind, thrown);
+  return settle(outputs, converted!, spec, execution, memoInputs);
+}
+
+/** Raises the Tout error, or remembers a stateless result and hands the outputs over. */
+function settle(
+  outputs: Tensor[],
+  converted: ConvertedOutputs,
+  spec: CallbackSpec,
+  execution: ReturnType<typeof currentExecution>,
+  memoInputs: MemoInput[] | undefined,
+): Tensor[] {
+  if (converted.mismatches.length > 0) {
+    const first = converted.mismatches[0]!;
+    const message = converted.mismatches.map((m) => m.message).join('\n');
+    throw new InvalidArgumentError(message, spec.identity.name, first.problem, first.index);
+  }
+  if (memoInputs && execution) execution.remember(spec.identity.token, memoInputs, outputs);
+  return outputs;
+}
+
+/** A Promise from a callback run synchronously. */
+class AsyncCallbackError extends TypeError {
+  override name = 'AsyncCallbackError';
+}
+
+function syncPromiseError(spec: CallbackSpec): AsyncCallbackError {
+  return new AsyncCallbackError(
+    `callback '${spec.identity.name}' returned a Promise, but it runs synchronously. Wrapped callbacks are synchronous, ` +
+      `as in TensorFlow: compute the result before returning. An async callback bound to a graph model node needs executeAsync().`,
+  );
+}
+
+function memoInputsOf(inputs: readonly Tensor[], views: readonly NdArray[]): MemoInput[] {
+  return inputs.map((t, i) => ({ dataId: t.dataId as object, dtype: t.dtype, shape: t.shape, values: views[i]!.data as ArrayLike<unknown> }));
+}
+
+/** numpy callbacks have no gradient: asking for one must say which callback and what to use. */
+function notDifferentiable(output: Tensor, inputs: readonly Tensor[], spec: CallbackSpec): Tensor {
+  const wrapped = tf.customGrad((...xs: unknown[]) => ({
+    value: output.clone(),
+    gradFunc: () => {
+      throw new NotDifferentiableError(
+        `Cannot compute a gradient through ${spec.identity.kind} callback '${spec.identity.name}': ` +
+          `it takes and returns arrays, not tensors, so TensorFlow.js cannot see its computation. ` +
+          `Use pyFunction (tf.py_function) with tf ops inside the callback to make it differentiable.`,
+      );
+    },
+  }));
+  return (wrapped as (...t: Tensor[]) => Tensor)(...inputs);
+}
+
+function startEvent(spec: CallbackSpec, inputs: readonly Tensor[], graph: string | undefined, site: InvocationSite): CallbackStart {
+  const callSite = site.callSite ?? captureCallSite();
+  return {
+    id: nextInvocationId(),
+    callback: spec.identity,
+    op: spec.op,
+    ...(graph !== undefined ? { graph } : {}),
+    ...(site.node !== undefined ? { node: site.node } : {}),
+    Tout: spec.tout.dtypes,
+    ...(callSite ? { callSite } : {}),
+    inputs: inputs.map(summarizeTensor),
+    parameterNames: parameterNames(spec.func),
+  };
+}
+
+function endEvent(
+  start: CallbackStart,
+  outputs: TensorSummary[],
+  durationMs: number,
+  toutCheck: CallbackInvocation['toutCheck'],
+  memoized: boolean,
+  error?: unknown,
+): CallbackInvocation {
+  const event: CallbackInvocation = { ...start, outputs, durationMs, toutCheck, memoized };
+  if (error === undefined) return event;
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { ...event, error: { name: e.name, message: e.message, ...(e.stack ? { stack: e.stack } : {}) } };
+}
+
+function outputSummaries(converted: ConvertedOutputs): TensorSummary[] {
+  if (converted.mismatches.length === 0) return converted.tensors.map(summarizeTensor);
+  // On a mismatch there are no output tensors: summarise what the callback returned instead.
+  return converted.returned.map((r) => {
+    if (r.tensor) return summarizeTensor(r.tensor);
+    return summarizeValues({ dtype: r.dtype ?? 'float64', shape: r.shape, flat: r.flat ?? [] });
+  });
+}
+
+function checkOf(converted: ConvertedOutputs): CallbackInvocation['toutCheck'] {
+  return { ok: converted.mismatches.length === 0, mismatches: converted.mismatches, narrowed: converted.narrowed };
+}
+
+function okCheck(): CallbackInvocation['toutCheck'] {
+  return { ok: true, mismatches: [], narrowed: [] };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}

@@ -1,0 +1,79 @@
+/**
+ * NdArray: what a numpyFunction callback receives, TF.js's stand-in for numpy's ndarray.
+ *
+ * `data` is the tensor's flat, row-major storage. On the cpu backend it is the backend's own
+ * array (zero-copy); on wasm and tensorflow it is a copy. As TensorFlow's docs say of numpy
+ * arrays: they are not guaranteed to be copies, so do not modify them in place or keep them.
+ */
+import type { TfDType } from './dtypes.js';
+import type { Tensor } from './tf.js';
+
+export type NumericArray =
+  | Float32Array | Float64Array
+  | Int8Array | Int16Array | Int32Array | BigInt64Array
+  | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array | BigUint64Array;
+
+export type NdData = NumericArray | string[];
+
+export class NdArray<D extends NdData = NdData> {
+  constructor(
+    /** Flat row-major values. */
+    readonly data: D,
+    readonly shape: readonly number[],
+    /** TensorFlow's dtype name. bool data is a Uint8Array of 0/1; complex64 interleaves re, im. */
+    readonly dtype: TfDType,
+  ) {}
+
+  get size(): number {
+    return this.shape.reduce((a, b) => a * b, 1);
+  }
+
+  get rank(): number {
+    return this.shape.length;
+  }
+
+  /** The value at a multi-index (row-major). */
+  get(...index: number[]): number | bigint | string {
+    if (index.length !== this.shape.length) {
+      throw new RangeError(`NdArray.get needs ${this.shape.length} indices for shape [${this.shape}], got ${index.length}`);
+    }
+    let flat = 0;
+    for (let axis = 0; axis < index.length; axis++) {
+      const i = index[axis]!;
+      const dim = this.shape[axis]!;
+      if (i < 0 || i >= dim) throw new RangeError(`index ${i} is out of bounds for axis ${axis} with size ${dim}`);
+      flat = flat * dim + i;
+    }
+    return this.data[flat]!;
+  }
+
+  /** Nested JS arrays, like numpy's tolist(). */
+  toNested(): unknown {
+    const values = Array.from(this.data as ArrayLike<unknown>);
+    return nest(values, this.shape, 0, 0).value;
+  }
+
+  /** A copy that does not share memory with any tensor. */
+  copy(): NdArray<D> {
+    const data = Array.isArray(this.data) ? [...this.data] : (this.data as NumericArray).slice();
+    return new NdArray(data as D, [...this.shape], this.dtype);
+  }
+}
+
+function nest(values: unknown[], shape: readonly number[], axis: number, offset: number): { value: unknown; used: number } {
+  if (axis === shape.length) return { value: values[offset], used: 1 };
+  const out: unknown[] = [];
+  let used = 0;
+  for (let i = 0; i < shape[axis]!; i++) {
+    const child = nest(values, shape, axis + 1, offset + used);
+    out.push(child.value);
+    used += child.used;
+  }
+  return { value: out, used };
+}
+
+/** The NdArray view of a tensor (one download; none on cpu). */
+export function viewOf(tensor: Tensor): NdArray {
+  const data = tensor.dataSync() as NdData;
+  return new NdArray(data, tensor.shape, tensor.dtype);
+}

@@ -1,0 +1,92 @@
+/**
+ * Tensor summaries for debug hooks: dtype, shape and health statistics. The cost is bounded:
+ * tensors above SUMMARY_SAMPLE_LIMIT elements are summarised from an evenly strided sample of
+ * that many elements, taken on the backend, and `exact: false` says so.
+ */
+import type { TfDType } from './dtypes.js';
+import { tf, type Tensor } from './tf.js';
+
+export const SUMMARY_SAMPLE_LIMIT = 1 << 20;
+const PREVIEW_LENGTH = 8;
+
+export interface TensorSummary {
+  readonly dtype: TfDType;
+  readonly shape: readonly number[];
+  readonly size: number;
+  /** Over finite values; absent for string tensors or when none is finite. */
+  readonly min?: number;
+  readonly max?: number;
+  readonly mean?: number;
+  readonly nanCount: number;
+  readonly infCount: number;
+  readonly zeroCount: number;
+  /** False when the statistics come from a strided sample (huge tensors). */
+  readonly exact: boolean;
+  /** How many elements the statistics cover. */
+  readonly counted: number;
+  /** The first few values, as text-safe JS values. */
+  readonly preview: readonly (number | string | boolean)[];
+}
+
+/** Values without a tensor (a callback's return value that failed the Tout check). */
+export interface RawValues {
+  readonly dtype: TfDType;
+  readonly shape: readonly number[];
+  readonly flat: ArrayLike<unknown>;
+}
+
+export function summarizeTensor(tensor: Tensor): TensorSummary {
+  if (tensor.isDisposed) return emptySummary(tensor.dtype, tensor.shape);
+  if (tensor.size <= SUMMARY_SAMPLE_LIMIT || tensor.dtype === 'string') {
+    return summarizeValues({ dtype: tensor.dtype, shape: tensor.shape, flat: tensor.dataSync() as ArrayLike<unknown> }, true);
+  }
+  const step = Math.ceil(tensor.size / SUMMARY_SAMPLE_LIMIT);
+  const sample = tf.tidy(() => tf.stridedSlice(tensor.reshape([-1]), [0], [tensor.size], [step]).dataSync());
+  const summary = summarizeValues({ dtype: tensor.dtype, shape: tensor.shape, flat: sample as ArrayLike<unknown> }, false);
+  return { ...summary, size: tensor.size };
+}
+
+export function summarizeValues(values: RawValues, exact = true): TensorSummary {
+  const { dtype, shape, flat } = values;
+  const size = shape.reduce((a, b) => a * b, 1);
+  const preview = Array.from({ length: Math.min(PREVIEW_LENGTH, flat.length) }, (_, i) => previewValue(flat[i]));
+  if (dtype === 'string') {
+    return { dtype, shape, size, nanCount: 0, infCount: 0, zeroCount: 0, exact, counted: flat.length, preview };
+  }
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  let finite = 0;
+  let nanCount = 0;
+  let infCount = 0;
+  let zeroCount = 0;
+  for (let i = 0; i < flat.length; i++) {
+    const v = Number(flat[i]);
+    if (v !== v) nanCount++;
+    else if (v === Infinity || v === -Infinity) infCount++;
+    else {
+      if (v < min) min = v;
+      if (v > max) max = v;
+      if (v === 0) zeroCount++;
+      sum += v;
+      finite++;
+    }
+  }
+  const stats = finite > 0 ? { min, max, mean: sum / finite } : {};
+  return { dtype, shape, size, ...stats, nanCount, infCount, zeroCount, exact, counted: flat.length, preview };
+}
+
+function previewValue(v: unknown): number | string | boolean {
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'bigint') return Number(v);
+  return String(v);
+}
+
+function emptySummary(dtype: TfDType, shape: readonly number[]): TensorSummary {
+  return { dtype, shape, size: 0, nanCount: 0, infCount: 0, zeroCount: 0, exact: false, counted: 0, preview: [] };
+}
+
+/** "float32[2,3]" */
+export function signature(s: { dtype: string; shape: readonly number[] }): string {
+  return `${s.dtype}[${s.shape.join(',')}]`;
+}

@@ -1,0 +1,54 @@
+/**
+ * What the three wrappers share: checking the call, converting `inp`, and returning one tensor
+ * or a list as Tout asks.
+ */
+import { identify } from './callbacks.js';
+import type { CallbackKind, CallbackOp } from './events.js';
+import { invokeCallback } from './invoke.js';
+import { tf, type Tensor } from './tf.js';
+import { parseTout, type ToutSpec } from './tout.js';
+
+/** A tensor, or what tf.tensor() accepts (numbers become float32, as in TF.js). */
+export type Input = Tensor | tf.TensorLike;
+
+export function runWrapped(
+  kind: CallbackKind,
+  op: CallbackOp,
+  func: Function,
+  inp: readonly Input[],
+  Tout: ToutSpec,
+  stateful: boolean,
+  name: string | undefined,
+): Tensor | Tensor[] {
+  if (typeof func !== 'function') throw new TypeError(`${kind}: func must be a function, got ${typeof func}.`);
+  if (!Array.isArray(inp)) throw new TypeError(`${kind}: inp must be a list of tensors, got ${typeof inp}.`);
+  const identity = identify(func, kind, stateful, name);
+  const tout = parseTout(Tout, identity.name);
+  checkArity(func, inp.length, identity.name);
+  const created: Tensor[] = [];
+  const inputs = inp.map((x) => {
+    if (x instanceof tf.Tensor) return x;
+    const t = tf.tensor(x as tf.TensorLike);
+    created.push(t);
+    return t;
+  });
+  try {
+    const outputs = invokeCallback({ identity, func, tout, op }, inputs);
+    return tout.single ? outputs[0]! : outputs;
+  } finally {
+    tf.dispose(created);
+  }
+}
+
+/**
+ * TensorFlow calls func with one argument per tensor in inp. JS would silently drop or leave
+ * undefined the others, so a mismatch is an error. A function declaring no parameters
+ * (rest parameters, `arguments`) takes any number.
+ */
+function checkArity(func: Function, count: number, name: string): void {
+  if (func.length === 0 || func.length === count) return;
+  throw new TypeError(
+    `'${name}' takes ${func.length} argument${func.length === 1 ? '' : 's'} but inp has ${count} tensor${count === 1 ? '' : 's'}: ` +
+      `func must take as many arguments as there are tensors in inp.`,
+  );
+}
