@@ -1,0 +1,59 @@
+/**
+ * One readable line per callback invocation, and the run's summary line.
+ */
+import { formatCallSite } from '../callsite.js';
+import type { CallbackInvocation } from '../events.js';
+import { signature, type TensorSummary } from '../summary.js';
+
+export function formatInvocation(inv: CallbackInvocation, cwd = process.cwd()): string {
+  const failed = inv.error !== undefined || !inv.toutCheck.ok;
+  const mark = failed ? '✗' : '✓';
+  const where = inv.node !== undefined ? `${inv.graph} › ${inv.node}` : `${inv.graph ? `${inv.graph} › ` : ''}${inv.callback.name}`;
+  const fn = inv.callback.functionName && inv.callback.functionName !== inv.callback.name ? ` (${inv.callback.functionName})` : '';
+  const io = `in ${list(inv.inputs)} → out ${inv.error ? '—' : list(inv.outputs)}`;
+  const tout = `Tout [${inv.Tout.join(', ')}]`;
+  const time = `${inv.durationMs.toFixed(2)} ms`;
+  const notes: string[] = [];
+  if (inv.memoized) notes.push('↺ reused (stateless, same inputs)');
+  for (const n of inv.toutCheck.narrowed) notes.push(`⚠ output ${n.index} is ${n.declared} in TensorFlow, held as ${n.storedAs} in TF.js`);
+  for (const s of [...inv.inputs, ...inv.outputs]) if (s.nanCount || s.infCount) notes.push(`⚠ ${s.nanCount} NaN, ${s.infCount} Inf in ${signature(s)}`);
+  if (!inv.toutCheck.ok) notes.push(`✗ ${inv.toutCheck.mismatches.map((m) => m.message.split('\n')[0]).join('; ')}`);
+  if (inv.error) notes.push(`✗ ${inv.error.message.split('\n')[0]}`);
+  const site = inv.callSite ? `  ${formatCallSite(inv.callSite, cwd)}` : '';
+  return `${mark} ${where}${fn} [${inv.op}] ${io}  ${tout}  ${time}${site}${notes.length ? `\n    ${notes.join('\n    ')}` : ''}`;
+}
+
+function list(summaries: readonly TensorSummary[]): string {
+  return summaries.length === 0 ? '()' : summaries.map(signature).join(', ');
+}
+
+export interface TraceSummary {
+  readonly invocations: number;
+  readonly callbacks: number;
+  readonly toutMismatches: number;
+  readonly errors: number;
+  readonly reused: number;
+  readonly nonFinite: number;
+  readonly callbackMs: number;
+}
+
+export function summarize(invocations: readonly CallbackInvocation[]): TraceSummary {
+  return {
+    invocations: invocations.length,
+    callbacks: new Set(invocations.map((i) => `${i.graph ?? ''}|${i.callback.token}|${i.node ?? ''}`)).size,
+    toutMismatches: invocations.filter((i) => !i.toutCheck.ok).length,
+    errors: invocations.filter((i) => i.error !== undefined).length,
+    reused: invocations.filter((i) => i.memoized).length,
+    nonFinite: invocations.filter((i) => i.outputs.some((o) => o.nanCount > 0 || o.infCount > 0)).length,
+    callbackMs: invocations.reduce((t, i) => t + i.durationMs, 0),
+  };
+}
+
+export function formatSummary(s: TraceSummary, backend: string, runFailed = false): string {
+  const ok = s.toutMismatches === 0 && s.errors === 0 && !runFailed;
+  return (
+    `${ok ? '✓' : '✗'} ${s.invocations} callback invocation${s.invocations === 1 ? '' : 's'} of ${s.callbacks} callback${s.callbacks === 1 ? '' : 's'}` +
+    ` · ${s.toutMismatches} Tout mismatch${s.toutMismatches === 1 ? '' : 'es'} · ${s.errors} error${s.errors === 1 ? '' : 's'}` +
+    ` · ${s.reused} reused · ${s.nonFinite} with NaN/Inf outputs · ${s.callbackMs.toFixed(1)} ms in callbacks · backend ${backend}`
+  );
+}
