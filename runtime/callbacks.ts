@@ -8,19 +8,24 @@
 import type { CallbackIdentity, CallbackKind } from './events.js';
 import { nextToken } from './hooks.js';
 
-const byFunction = new WeakMap<Function, Map<string, CallbackIdentity>>();
+const byFunction = new WeakMap<Function, CallbackIdentity[]>();
 const bySource = new Map<string, CallbackIdentity>();
 
 export function identify(func: Function, kind: CallbackKind, stateful: boolean, name: string | undefined): CallbackIdentity {
-  const key = `${kind}|${stateful}|${name ?? ''}`;
-  let perFunction = byFunction.get(func);
-  const known = perFunction?.get(key);
-  if (known) return known;
-  const sourceKey = `${key}|${Function.prototype.toString.call(func)}`;
+  // Hot path: the same function wrapped again (every call of a wrapper in a loop or a dataset map).
+  const known = byFunction.get(func);
+  if (known) {
+    for (const identity of known) {
+      if (identity.kind === kind && identity.stateful === stateful && (name === undefined ? identity.name === identity.token : identity.name === name)) {
+        return identity;
+      }
+    }
+  }
+  const sourceKey = `${kind}|${stateful}|${name ?? ''}|${Function.prototype.toString.call(func)}`;
   const identity = bySource.get(sourceKey) ?? newIdentity(func, kind, stateful, name);
   bySource.set(sourceKey, identity);
-  if (!perFunction) byFunction.set(func, (perFunction = new Map()));
-  perFunction.set(key, identity);
+  if (known) known.push(identity);
+  else byFunction.set(func, [identity]);
   return identity;
 }
 

@@ -31,44 +31,66 @@ export interface InvocationSite {
 export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], site?: InvocationSite): Tensor[];
 export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], site: InvocationSite | undefined, allowAsync: true): Tensor[] | Promise<Tensor[]>;
 export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], site: InvocationSite = {}, allowAsync = false): Tensor[] | Promise<Tensor[]> {
-  const execution = currentExecution();
-  const graph = site.graph ?? execution?.graph;
-  const numpy = spec.identity.kind !== 'py_function';
-  const args: readonly (Tensor | NdArray)[] = numpy ? inputs.map(viewOf) : inputs;
-  const memoInputs = !spec.identity.stateful && execution ? memoInputsOf(inputs, args as NdArray[]) : undefined;
   const observed = hasObservers();
-  const start = observed ? startEvent(spec, inputs, graph, site) : undefined;
-
+  const execution = observed || !spec.identity.stateful ? currentExecution() : undefined;
+  const args = argumentsFor(spec, inputs);
+  const memoInputs = !spec.identity.stateful && execution ? memoInputsOf(inputs, args as NdArray[]) : undefined;
+  const observation = observed ? new Observation(startEvent(spec, inputs, site.graph ?? execution?.graph, site)) : undefined;
   if (memoInputs) {
     const recalled = execution!.recall(spec.identity.token, memoInputs);
     if (recalled) {
-      if (start) notifyStart(start);
-      if (start) notifyEnd(endEvent(start, recalled.map(summarizeTensor), 0, okCheck(), true));
+      observation?.memoized(recalled);
       return recalled;
     }
   }
-  if (start) notifyStart(start);
-  const began = observed ? performance.now() : 0;
-  const firstNewTensorId = tensorIdWatermark();
+  return run(spec, inputs, args, allowAsync, observation, (outputs) => {
+    if (memoInputs) execution!.remember(spec.identity.token, memoInputs, outputs);
+  });
+}
 
+/**
+ * The invocation without debug hooks, execution context or reuse: what invokeCallback does when
+ * nothing observes and the callback is stateful. Exported for the hooks' cost benchmark.
+ */
+export function invokeUnobserved(spec: CallbackSpec, inputs: readonly Tensor[]): Tensor[] {
+  return run(spec, inputs, argumentsFor(spec, inputs), false, undefined, undefined) as Tensor[];
+}
+
+/** numpy-style callbacks get NdArray views, py_function callbacks the tensors themselves. */
+function argumentsFor(spec: CallbackSpec, inputs: readonly Tensor[]): readonly (Tensor | NdArray)[] {
+  return spec.identity.kind === 'py_function' ? inputs : inputs.map(viewOf);
+}
+
+/** Calls the function in a tidy, checks its outputs, and raises what went wrong. */
+function run(
+  spec: CallbackSpec,
+  inputs: readonly Tensor[],
+  args: readonly (Tensor | NdArray)[],
+  allowAsync: boolean,
+  observation: Observation | undefined,
+  onSuccess: ((outputs: Tensor[]) => void) | undefined,
+): Tensor[] | Promise<Tensor[]> {
+  const firstNewTensorId = tensorIdWatermark();
   let thrown: unknown;
   let pending: Promise<unknown> | undefined;
   let converted: ConvertedOutputs | undefined;
   const finish = (ret: unknown): Tensor[] => {
     converted = convertOutputs(ret, spec.tout, spec.identity.name, firstNewTensorId);
     let outputs = converted.tensors;
-    if (numpy && outputs.length > 0 && inputs.length > 0 && isTapeOn()) outputs = outputs.map((o) => notDifferentiable(o, inputs, spec));
-    if (start) notifyEnd(endEvent(start, outputSummaries(converted), performance.now() - began, checkOf(converted), false));
+    if (spec.identity.kind !== 'py_function' && outputs.length > 0 && inputs.length > 0 && isTapeOn()) {
+      outputs = outputs.map((o) => notDifferentiable(o, inputs, spec));
+    }
+    // Inside the tidy: an observer (the debugger) still sees the returned values of a mismatch.
+    observation?.converted(converted);
     return outputs;
   };
-
   const outputs = tf.tidy(() => {
     let ret: unknown;
     try {
       ret = spec.func(...args);
     } catch (err) {
       thrown = err;
-      if (start) notifyEnd(endEvent(start, [], performance.now() - began, okCheck(), false, err));
+      observation?.failed(err);
       return [];
     }
     if (isThenable(ret)) {
@@ -77,41 +99,60 @@ export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], si
       } else {
         Promise.resolve(ret).catch(() => {}); // reported below; not also as an unhandled rejection
         thrown = syncPromiseError(spec);
-        if (start) notifyEnd(endEvent(start, [], performance.now() - began, okCheck(), false, thrown));
+        observation?.failed(thrown);
       }
       return [];
     }
     return finish(ret);
   });
-
   if (pending) {
     return pending.then(
-      (ret) => settle(tf.tidy(() => finish(ret)), converted!, spec, execution, memoInputs),
+      (ret) => settle(tf.tidy(() => finish(ret)), converted!, spec, onSuccess),
       (err) => {
-        if (start) notifyEnd(endEvent(start, [], performance.now() - began, okCheck(), false, err));
+        observation?.failed(err);
         throw new CallbackError(spec.identity.name, spec.identity.kind, err);
       },
     );
   }
   if (thrown instanceof AsyncCallbackError) throw thrown;
   if (thrown !== undefined) throw new CallbackError(spec.identity.name, spec.identity.kind, thrown);
-  return settle(outputs, converted!, spec, execution, memoInputs);
+  return settle(outputs, converted!, spec, onSuccess);
+}
+
+/** One observed invocation: tells the observers it started, then how it ended. */
+class Observation {
+  private readonly began: number;
+
+  constructor(private readonly start: CallbackStart) {
+    notifyStart(start);
+    this.began = performance.now();
+  }
+
+  converted(converted: ConvertedOutputs): void {
+    notifyEnd(endEvent(this.start, outputSummaries(converted), this.elapsed(), checkOf(converted), false));
+  }
+
+  failed(error: unknown): void {
+    notifyEnd(endEvent(this.start, [], this.elapsed(), okCheck(), false, error));
+  }
+
+  memoized(outputs: readonly Tensor[]): void {
+    notifyEnd(endEvent(this.start, outputs.map(summarizeTensor), 0, okCheck(), true));
+  }
+
+  private elapsed(): number {
+    return performance.now() - this.began;
+  }
 }
 
 /** Raises the Tout error, or remembers a stateless result and hands the outputs over. */
-function settle(
-  outputs: Tensor[],
-  converted: ConvertedOutputs,
-  spec: CallbackSpec,
-  execution: ReturnType<typeof currentExecution>,
-  memoInputs: MemoInput[] | undefined,
-): Tensor[] {
+function settle(outputs: Tensor[], converted: ConvertedOutputs, spec: CallbackSpec, onSuccess: ((outputs: Tensor[]) => void) | undefined): Tensor[] {
   if (converted.mismatches.length > 0) {
     const first = converted.mismatches[0]!;
     const message = converted.mismatches.map((m) => m.message).join('\n');
     throw new InvalidArgumentError(message, spec.identity.name, first.problem, first.index);
   }
-  if (memoInputs && execution) execution.remember(spec.identity.token, memoInputs, outputs);
+  onSuccess?.(outputs);
   return outputs;
 }
 

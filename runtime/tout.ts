@@ -13,7 +13,19 @@ export interface Tout {
   readonly single: boolean;
 }
 
+const parsed = new Map<string, Tout>();
+
+/** Parses Tout, or throws a TypeError naming the callback. Parsed Touts are cached by spelling. */
 export function parseTout(spec: ToutSpec, callback: string): Tout {
+  const key = typeof spec === 'string' ? spec : Array.isArray(spec) ? `[${spec.join('\u0000')}` : undefined;
+  const cached = key === undefined ? undefined : parsed.get(key);
+  if (cached) return cached;
+  const tout = parseUncached(spec, callback);
+  parsed.set(key!, tout);
+  return tout;
+}
+
+function parseUncached(spec: ToutSpec, callback: string): Tout {
   if (typeof spec !== 'string' && !Array.isArray(spec)) throw toutTypeError(spec, callback);
   const single = typeof spec === 'string';
   const spellings: readonly unknown[] = single ? [spec] : spec;

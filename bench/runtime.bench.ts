@@ -1,0 +1,110 @@
+/**
+ * Runtime benchmarks (issue 2): wrapper overhead against the same computation inline, a model with
+ * a callback node against the same graph with that step as a tf op, and the debug hooks' cost.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { addCallbackObserver, loadCallbackModel, numpyFunction, NdArray, pyFunction, selectBackend, tf, parseTout } from '../runtime/index.js';
+import { identify } from '../runtime/callbacks.js';
+import { invokeCallback, invokeUnobserved, type CallbackSpec } from '../runtime/invoke.js';
+import { formatComparison, measurePair, type Comparison } from './harness.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MODELS = path.join(here, '..', 'examples', 'models');
+const ONE_M = 1 << 20;
+
+const addOneTf = (x: tf.Tensor) => tf.add(x, 1);
+const addOneArray = (a: NdArray) => {
+  const src = a.data as Float32Array;
+  const out = new Float32Array(src.length);
+  for (let i = 0; i < src.length; i++) out[i] = src[i]! + 1;
+  return out;
+};
+
+function compare(
+  name: string,
+  baselineName: string,
+  baseline: () => void,
+  measured: () => void,
+  calls: number,
+  target?: Comparison['target'],
+): Comparison {
+  const [b, m] = measurePair(baseline, measured, calls);
+  return { name, baselineName, baseline: b, measured: m, ...(target ? { target } : {}) };
+}
+
+export async function runtimeBenchmarks(print: (line: string) => void): Promise<void> {
+  for (const backend of ['cpu', 'wasm'] as const) {
+    await selectBackend({ backend, quiet: true });
+    print(`\n— backend ${backend} —`);
+    for (const [label, size, calls] of [['1 element', 1, 4000], ['1M elements', ONE_M, backend === 'cpu' ? 10 : 20]] as const) {
+      const x = tf.randomUniform([size], 0, 1, 'float32', 3);
+      print(formatComparison(compare(
+        `pyFunction(x + 1), ${label}`,
+        'inline tidy(add)',
+        () => tf.dispose(tf.tidy(() => addOneTf(x))),
+        () => tf.dispose(pyFunction(addOneTf, [x], 'float32')),
+        calls,
+        size === 1 && backend === 'wasm' ? { kind: 'overheadUs', max: 5 } : undefined,
+      )));
+      print(formatComparison(compare(
+        `numpyFunction(x + 1), ${label}`,
+        'inline dataSync+loop+tensor',
+        () => tf.dispose(tf.tensor(addOneArray(new NdArray(x.dataSync() as Float32Array, x.shape, 'float32')), x.shape)),
+        () => tf.dispose(numpyFunction(addOneArray, [x], 'float32')),
+        calls,
+        size === ONE_M && backend === 'cpu' ? { kind: 'ratio', max: 1.2 } : undefined,
+      )));
+      x.dispose();
+    }
+    await modelBenchmark(print);
+    hooksBenchmark(print);
+  }
+}
+
+async function modelBenchmark(print: (line: string) => void): Promise<void> {
+  const withOps = await loadCallbackModel(path.join(MODELS, 'tanh-ops', 'model.json'));
+  const withCallback = await loadCallbackModel(path.join(MODELS, 'tanh-callback', 'model.json'), {
+    callbacks: { activation: (h: tf.Tensor) => tf.tanh(h) },
+  });
+  const x = tf.randomNormal([256, 16], 0, 1, 'float32', 5);
+  print(formatComparison(compare(
+    'model: EagerPyFunc tanh callback node, batch 256x16',
+    'same graph with a Tanh op',
+    () => tf.dispose(withOps.execute(x)),
+    () => tf.dispose(withCallback.execute(x)),
+    200,
+  )));
+  x.dispose();
+  withOps.dispose();
+  withCallback.dispose();
+}
+
+/**
+ * The hooks' cost. Off: invokeCallback with no observer against invokeUnobserved, the same
+ * invocation with the hook checks left out. On: a no-op observer attached, which makes the runtime
+ * summarise inputs and outputs and find the call site.
+ */
+function hooksBenchmark(print: (line: string) => void): void {
+  for (const size of [1, 1024]) {
+    const x = tf.randomUniform([size], 0, 1, 'float32', 9);
+    const spec: CallbackSpec = {
+      identity: identify(addOneArray, 'numpy_function', true, 'bench_add_one'),
+      func: addOneArray,
+      tout: parseTout('float32', 'bench_add_one'),
+      op: 'PyFunc',
+    };
+    const unobserved = () => tf.dispose(invokeUnobserved(spec, [x]));
+    const hooked = () => tf.dispose(invokeCallback(spec, [x]));
+    print(formatComparison(compare(`observer off: numpy callback, ${size} element${size > 1 ? 's' : ''}`, 'same without hook checks', unobserved, hooked, 4000, { kind: 'overheadPercent', max: 2 })));
+    const detachedRun = hooked;
+    let detach = () => {};
+    const on = compare(`observer on: numpy callback, ${size} element${size > 1 ? 's' : ''}`, 'observer off', detachedRun, () => {
+      detach = addCallbackObserver({ onCallbackEnd: () => {} });
+      hooked();
+      detach();
+    }, 2000);
+    print(formatComparison(on));
+    x.dispose();
+  }
+}
