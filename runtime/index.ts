@@ -17,4 +17,4 @@ export type { CallSite } from './callsite.js';
 export { parseTout, type Tout, type ToutSpec } from './tout.js';
 export { parseDType, displayName, type TfDType } from './dtypes.js';
 export { InvalidArgumentError, CallbackError, NotDifferentiableError, UnboundCallbackError, ModelFormatError } from './errors.js';
-export { tf } from './tf.js';
+export { tf, type Tensor } from './tf.js';
