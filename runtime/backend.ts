@@ -30,7 +30,10 @@ export interface SelectBackendOptions {
   readonly projectDir?: string;
 }
 
-const state = { report: undefined as BackendReport | undefined, printed: false };
+// Shared by every copy of the runtime in the process, so the report is printed once.
+const STATE_KEY = Symbol.for('tfjs-callback-debugger.runtime.backend');
+const holder = globalThis as unknown as Record<symbol, { report: BackendReport | undefined; printed: boolean } | undefined>;
+const state = (holder[STATE_KEY] ??= { report: undefined, printed: false });
 
 /** The report of the last selection, if one was made. */
 export function currentBackend(): BackendReport | undefined {

@@ -1,18 +1,17 @@
 /**
  * Callback identity: the token and name TensorFlow would give a wrapped function.
  *
- * TensorFlow hands out `pyfunc_N` once per wrapper op. Here a callback is one JS function (or one
- * function source, for arrow functions re-created on every call), so a callback keeps its token
- * across calls, like a wrapper traced once into a graph.
+ * TensorFlow hands out `pyfunc_N` once per wrapper op. Here a callback is one JS function object:
+ * it keeps its token across calls, like a wrapper traced once into a graph. Two closures with the
+ * same source are different callbacks (they may capture different values), so a function re-created
+ * on every call gets a new token each time, as each eager tf.py_function call does in TensorFlow.
  */
 import type { CallbackIdentity, CallbackKind } from './events.js';
 import { nextToken } from './hooks.js';
 
 const byFunction = new WeakMap<Function, CallbackIdentity[]>();
-const bySource = new Map<string, CallbackIdentity>();
 
 export function identify(func: Function, kind: CallbackKind, stateful: boolean, name: string | undefined): CallbackIdentity {
-  // Hot path: the same function wrapped again (every call of a wrapper in a loop or a dataset map).
   const known = byFunction.get(func);
   if (known) {
     for (const identity of known) {
@@ -21,9 +20,7 @@ export function identify(func: Function, kind: CallbackKind, stateful: boolean, 
       }
     }
   }
-  const sourceKey = `${kind}|${stateful}|${name ?? ''}|${Function.prototype.toString.call(func)}`;
-  const identity = bySource.get(sourceKey) ?? newIdentity(func, kind, stateful, name);
-  bySource.set(sourceKey, identity);
+  const identity = newIdentity(func, kind, stateful, name);
   if (known) known.push(identity);
   else byFunction.set(func, [identity]);
   return identity;

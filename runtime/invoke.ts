@@ -11,7 +11,7 @@ import { hasObservers, nextInvocationId, notifyEnd, notifyStart } from './hooks.
 import { viewOf, type NdArray } from './ndarray.js';
 import { convertOutputs, type ConvertedOutputs } from './outputs.js';
 import { summarizeTensor, summarizeValues, type TensorSummary } from './summary.js';
-import { isTapeOn, tensorIdWatermark, tf, type Tensor } from './tf.js';
+import { isTapeOn, tensorIdWatermark, tensorsInCurrentScope, tf, type Tensor } from './tf.js';
 import type { Tout } from './tout.js';
 
 export interface CallbackSpec {
@@ -37,14 +37,14 @@ export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], si
   const memoInputs = !spec.identity.stateful && execution ? memoInputsOf(inputs, args as NdArray[]) : undefined;
   const observation = observed ? new Observation(startEvent(spec, inputs, site.graph ?? execution?.graph, site)) : undefined;
   if (memoInputs) {
-    const recalled = execution!.recall(spec.identity.token, memoInputs);
+    const recalled = execution!.recall(memoKey(spec), memoInputs);
     if (recalled) {
       observation?.memoized(recalled);
       return recalled;
     }
   }
   return run(spec, inputs, args, allowAsync, observation, (outputs) => {
-    if (memoInputs) execution!.remember(spec.identity.token, memoInputs, outputs);
+    if (memoInputs) execution!.remember(memoKey(spec), memoInputs, outputs);
   });
 }
 
@@ -54,6 +54,11 @@ export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], si
  */
 export function invokeUnobserved(spec: CallbackSpec, inputs: readonly Tensor[]): Tensor[] {
   return run(spec, inputs, argumentsFor(spec, inputs), false, undefined, undefined) as Tensor[];
+}
+
+/** Reuse needs the same callback and the same declared outputs. */
+function memoKey(spec: CallbackSpec): string {
+  return `${spec.identity.token}|${spec.tout.dtypes.join(',')}`;
 }
 
 /** numpy-style callbacks get NdArray views, py_function callbacks the tensors themselves. */
@@ -73,6 +78,7 @@ function run(
   const firstNewTensorId = tensorIdWatermark();
   let thrown: unknown;
   let pending: Promise<unknown> | undefined;
+  let madeBeforeAwait: Tensor[] = [];
   let converted: ConvertedOutputs | undefined;
   const finish = (ret: unknown): Tensor[] => {
     converted = convertOutputs(ret, spec.tout, spec.identity.name, firstNewTensorId);
@@ -96,6 +102,10 @@ function run(
     if (isThenable(ret)) {
       if (allowAsync) {
         pending = Promise.resolve(ret);
+        // An async callback may compute its result before its first await: keep what it made
+        // so far alive until it settles, then free what did not become an output.
+        madeBeforeAwait = tensorsInCurrentScope();
+        return madeBeforeAwait;
       } else {
         Promise.resolve(ret).catch(() => {}); // reported below; not also as an unhandled rejection
         thrown = syncPromiseError(spec);
@@ -106,9 +116,19 @@ function run(
     return finish(ret);
   });
   if (pending) {
+    const freeUnused = (outputs: readonly Tensor[]) => tf.dispose(madeBeforeAwait.filter((t) => !outputs.includes(t)));
     return pending.then(
-      (ret) => settle(tf.tidy(() => finish(ret)), converted!, spec, onSuccess),
+      (ret) => {
+        let outputs: Tensor[] = [];
+        try {
+          outputs = tf.tidy(() => finish(ret));
+        } finally {
+          freeUnused(outputs);
+        }
+        return settle(outputs, converted!, spec, onSuccess);
+      },
       (err) => {
+        freeUnused([]);
         observation?.failed(err);
         throw new CallbackError(spec.identity.name, spec.identity.kind, err);
       },

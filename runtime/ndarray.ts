@@ -53,10 +53,43 @@ export class NdArray<D extends NdData = NdData> {
     return nest(values, this.shape, 0, 0).value;
   }
 
+  /**
+   * A new array of the same shape with `fn` applied to each value, like a numpy ufunc
+   * (`x.map(Math.sinh)` for `np.sinh(x)`). Keeps the dtype unless one is given.
+   */
+  map(fn: (value: number, index: number) => number, dtype: TfDType = this.dtype): NdArray {
+    if (Array.isArray(this.data)) throw new TypeError('NdArray.map applies to numeric arrays, not strings');
+    const source = this.data as ArrayLike<number>;
+    const Ctor = dtype === this.dtype ? (this.data.constructor as new (n: number) => NumericArray) : ctorFor(dtype);
+    const out = new Ctor(source.length) as unknown as { [i: number]: number | bigint };
+    const isBig = out instanceof BigInt64Array || out instanceof BigUint64Array;
+    for (let i = 0; i < source.length; i++) {
+      const v = fn(Number(source[i]), i);
+      out[i] = isBig ? BigInt(Math.trunc(v)) : v;
+    }
+    return new NdArray(out as unknown as NumericArray, [...this.shape], dtype);
+  }
+
   /** A copy that does not share memory with any tensor. */
   copy(): NdArray<D> {
     const data = Array.isArray(this.data) ? [...this.data] : (this.data as NumericArray).slice();
     return new NdArray(data as D, [...this.shape], this.dtype);
+  }
+}
+
+function ctorFor(dtype: TfDType): new (n: number) => NumericArray {
+  switch (dtype) {
+    case 'float64': return Float64Array;
+    case 'int8': return Int8Array;
+    case 'int16': return Int16Array;
+    case 'int32': return Int32Array;
+    case 'int64': return BigInt64Array;
+    case 'uint8': case 'bool': return Uint8Array;
+    case 'uint16': return Uint16Array;
+    case 'uint32': return Uint32Array;
+    case 'uint64': return BigUint64Array;
+    case 'string': throw new TypeError('NdArray.map cannot make string arrays');
+    default: return Float32Array;
   }
 }
 

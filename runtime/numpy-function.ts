@@ -30,7 +30,7 @@ export type NumpyFunctionResult = ArrayResult | readonly ArrayResult[] | null | 
  * or keep them. Not differentiable: a gradient through it fails, naming the callback.
  *
  * ```ts
- * const y = numpyFunction((x) => x.data.map(Math.sinh), [tf.scalar(1)], 'float32'); // 1.1752012
+ * const y = numpyFunction((x) => x.map(Math.sinh), [tf.scalar(1)], 'float32'); // sinh(1) = 1.1752012, shape []
  * ```
  */
 export function numpyFunction(func: (...inputs: NdArray[]) => NumpyFunctionResult, inp: readonly Input[], Tout: string, options?: NumpyFunctionOptions): Tensor;

@@ -46,11 +46,16 @@ export interface ConvertedOutputs {
   readonly narrowed: Narrowing[];
 }
 
-/** Splits a callback's return value into its list of values, as TensorFlow does. */
-export function returnedList(ret: unknown): unknown[] {
+/**
+ * Splits a callback's return value into its list of values. As in TensorFlow, a returned list is
+ * the list of outputs; for a single-dtype Tout a plain nested array of numbers is one value (it
+ * is how JS writes an array literal).
+ */
+export function returnedList(ret: unknown, tout: Tout): unknown[] {
   if (ret === undefined || ret === null) return [];
-  if (Array.isArray(ret) && (ret.length === 0 || ret.some(isValueObject))) return ret;
-  return [ret];
+  if (!Array.isArray(ret)) return [ret];
+  if (tout.single && ret.length > 0 && !ret.some(isValueObject)) return [ret];
+  return ret;
 }
 
 /** A value object is one output; a plain nested array of numbers is one output too. */
@@ -63,7 +68,7 @@ function isValueObject(v: unknown): boolean {
  * tensor it closed over); they are cloned, since the caller of the wrapper owns its outputs.
  */
 export function convertOutputs(ret: unknown, tout: Tout, callback: string, firstNewTensorId: number): ConvertedOutputs {
-  const values = returnedList(ret);
+  const values = returnedList(ret, tout);
   const expectedCount = tout.dtypes.length;
   const returned = values.map(classify);
   const mismatches: ToutMismatch[] = [];
@@ -79,6 +84,7 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, first
     return { tensors: [], returned, mismatches, narrowed };
   }
   const tensors: Tensor[] = [];
+  const used = new Set<Tensor>();
   returned.forEach((value, i) => {
     const expected = tout.dtypes[i]!;
     const mismatch = checkValue(value, expected, i, callback);
@@ -87,7 +93,10 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, first
       return;
     }
     if (isLossy(expected)) narrowed.push({ index: i, declared: expected, storedAs: storageOf(expected) });
-    tensors.push(toTensor(value, expected, firstNewTensorId));
+    const tensor = toTensor(value, expected, firstNewTensorId);
+    // The same tensor returned twice must still give outputs the caller can dispose one by one.
+    tensors.push(used.has(tensor) ? tf.clone(tensor) : tensor);
+    used.add(tensor);
   });
   // Tensors made here are disposed by the caller's tidy when the check fails.
   return { tensors: mismatches.length > 0 ? [] : tensors, returned, mismatches, narrowed };
@@ -98,7 +107,8 @@ function countDetail(ret: unknown, count: number, tout: Tout): string {
   if (count === 0) {
     return `The callback returned ${ret === null ? 'null' : 'undefined'} (no values) but ${declared} declares ${tout.dtypes.length}: return the outputs, or use Tout [] for a callback that returns nothing.`;
   }
-  return `The callback returned ${count} values; ${declared} declares ${tout.dtypes.length}. Return exactly one value per Tout entry (a list for several).`;
+  const listNote = !tout.single && Array.isArray(ret) ? ' With a list Tout, a returned array is the list of outputs: return [value] for one array output.' : '';
+  return `The callback returned ${count} values; ${declared} declares ${tout.dtypes.length}. Return exactly one value per Tout entry (a list for several).${listNote}`;
 }
 
 function checkValue(value: ReturnedValue, expected: TfDType, index: number, callback: string): ToutMismatch | undefined {

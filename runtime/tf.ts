@@ -11,6 +11,7 @@ export type TfjsDType = tf.DataType;
 
 interface EngineInternals {
   isTapeOn(): boolean;
+  state: { activeScope: { track: Tensor[] } | null };
 }
 
 /** True while a gradient tape records (inside tf.grad and friends). */
@@ -21,4 +22,9 @@ export function isTapeOn(): boolean {
 /** Ids of tensors made from now on are at least this: tells a callback's new tensors from older ones. */
 export function tensorIdWatermark(): number {
   return (tf.engine().constructor as unknown as { nextTensorId: number }).nextTensorId;
+}
+
+/** Tensors made so far in the innermost tf.tidy scope. */
+export function tensorsInCurrentScope(): Tensor[] {
+  return [...((tf.engine() as unknown as EngineInternals).state.activeScope?.track ?? [])];
 }

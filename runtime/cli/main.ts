@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
-import { parseChoice, selectBackend, describeBackend, type BackendReport } from '../backend.js';
+import { parseChoice, selectBackend, describeBackend, type BackendChoice, type BackendReport } from '../backend.js';
 import { addCallbackObserver } from '../hooks.js';
 import { loadCallbackModel, type CallbackBindings } from '../graph-model/callback-model.js';
 import { formatSummary, summarize } from './format.js';
@@ -56,11 +56,19 @@ async function main(argv: string[]): Promise<number> {
   const isModel = targetPath.endsWith('.json');
   if (!isModel && (values.callbacks || values.inputs)) throw new UsageError('--callbacks and --inputs apply to a model.json target.');
 
+  if (values.callbacks && !existsSync(path.resolve(values.callbacks))) throw new UsageError(`--callbacks ${values.callbacks} does not exist.`);
+  if (values.inputs && !existsSync(path.resolve(values.inputs))) throw new UsageError(`--inputs ${values.inputs} does not exist.`);
+  let choice: BackendChoice | undefined;
+  try {
+    choice = values.backend === undefined ? undefined : parseChoice(values.backend, '--backend');
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   // The program's own selectBackend() call must see the same choice.
-  if (values.backend) process.env.TFJS_BACKEND = parseChoice(values.backend, '--backend');
+  if (choice) process.env.TFJS_BACKEND = choice;
   await import('../loader/register.js');
   await registerTypeScript();
-  const backend = await selectBackend({ quiet: true });
+  const backend = await selectBackend({ quiet: true, ...(choice ? { backend: choice } : {}) });
   console.log(describeBackend(backend));
 
   const recorder = new TraceRecorder((line) => console.log(line));
@@ -120,7 +128,6 @@ function fmt(v: number | undefined): string {
 
 async function loadBindings(modulePath: string): Promise<CallbackBindings> {
   const resolved = path.resolve(modulePath);
-  if (!existsSync(resolved)) throw new UsageError(`--callbacks ${modulePath} does not exist.`);
   const mod = (await import(pathToFileURL(resolved).href)) as Record<string, unknown>;
   const source = mod.default && typeof mod.default === 'object' ? (mod.default as Record<string, unknown>) : mod;
   const bindings: Record<string, Function> = {};

@@ -71,15 +71,15 @@ export class CallbackModel {
     return runExecution(this.name, () => running.run({ model: this, async: false }, () => this.graphModel.execute(inputs, outputs)));
   }
 
-  executeAsync(inputs: ModelInputs, outputs?: string | string[]): Promise<Tensor | Tensor[]> {
+  async executeAsync(inputs: ModelInputs, outputs?: string | string[]): Promise<Tensor | Tensor[]> {
     this.assertBound();
     return runExecution(this.name, () => running.run({ model: this, async: true }, () => this.graphModel.executeAsync(inputs, outputs)));
   }
 
   /** execute, or executeAsync when a bound callback is an async function. */
-  run(inputs: ModelInputs, outputs?: string | string[]): Promise<Tensor | Tensor[]> {
+  async run(inputs: ModelInputs, outputs?: string | string[]): Promise<Tensor | Tensor[]> {
     const anyAsync = [...this.specs.values()].some(({ spec }) => spec.func.constructor.name === 'AsyncFunction');
-    return anyAsync ? this.executeAsync(inputs, outputs) : Promise.resolve(this.execute(inputs, outputs));
+    return anyAsync ? this.executeAsync(inputs, outputs) : this.execute(inputs, outputs);
   }
 
   get inputNames(): string[] {

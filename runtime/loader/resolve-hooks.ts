@@ -33,12 +33,15 @@ export const RUNTIME_SPECIFIERS = ['tfjs-callback-debugger/runtime', 'tfjs-callb
 export async function resolve(specifier: string, context: ResolveContext, next: NextResolve) {
   if (!data) return next(specifier, context);
   // The launcher's runtime always wins: the debugger and the program must speak the same version.
-  if (RUNTIME_SPECIFIERS.includes(specifier)) return { url: data.runtimeEntry, shortCircuit: true };
+  // Handed on, not short-circuited, so a TypeScript entry still goes through tsx's hooks.
+  if (RUNTIME_SPECIFIERS.includes(specifier)) return next(data.runtimeEntry, context);
   if (specifier.startsWith('@tensorflow/') && context.parentURL && isInRuntime(context.parentURL)) {
+    const original = { ...context, conditions: context.conditions && [...context.conditions] };
     try {
       return await next(specifier, { ...context, parentURL: pathToFileURL(path.join(data.projectDir, 'noop.js')).href });
     } catch {
       // The project has no tfjs of its own: use the one shipped with the runtime.
+      return next(specifier, original);
     }
   }
   return next(specifier, context);
