@@ -55,7 +55,27 @@ export interface CallbackInvocation extends CallbackStart {
   readonly error?: { readonly name: string; readonly message: string; readonly stack?: string };
 }
 
+/**
+ * The live objects of an invocation, for debuggers (not serialisable, not kept after the call):
+ * the JS function, the arguments it receives (Tensors or NdArrays) and, at the end, what it
+ * returned and the output tensors made from that.
+ */
+export interface LiveInvocation {
+  readonly func: Function;
+  readonly args: readonly unknown[];
+  /** The callback's return value, as returned (set at the end). */
+  returned?: unknown;
+  /** The output tensors (set at the end; empty on a Tout mismatch or an error). */
+  outputs?: readonly unknown[];
+}
+
 export interface CallbackObserver {
-  onCallbackStart?(start: CallbackStart): void;
-  onCallbackEnd?(invocation: CallbackInvocation): void;
+  /**
+   * 'light': events without tensor summaries or a stack-derived call site (inputs and outputs are
+   * empty lists), for observers that only need the live objects, such as a debugger's agent.
+   * Default 'full'.
+   */
+  readonly detail?: 'full' | 'light';
+  onCallbackStart?(start: CallbackStart, live: LiveInvocation): void;
+  onCallbackEnd?(invocation: CallbackInvocation, live: LiveInvocation): void;
 }

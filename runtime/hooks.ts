@@ -2,19 +2,25 @@
  * Debug hooks: observers of every callback invocation.
  *
  * State lives on a global symbol so that every copy of the runtime in a process (the CLI's and the
- * program's, say) shares one list of observers and one token counter.
+ * program's, say) shares one list of observers and one token counter. A debugger that injects its
+ * agent into a running program registers through the same symbol,
+ * `Symbol.for('tfjs-callback-debugger.runtime.state')`, by replacing `observers` with a new array.
  */
-import type { CallbackInvocation, CallbackObserver, CallbackStart } from './events.js';
+import type { CallbackInvocation, CallbackObserver, CallbackStart, LiveInvocation } from './events.js';
+import { summarizeTensor, summarizeValues } from './summary.js';
 
 interface SharedState {
   observers: CallbackObserver[];
   nextToken: number;
   nextInvocation: number;
+  /** Summaries for a debugger's agent, which has no import of the runtime. */
+  tools?: { summarizeTensor: typeof summarizeTensor; summarizeValues: typeof summarizeValues };
 }
 
 const KEY = Symbol.for('tfjs-callback-debugger.runtime.state');
 const globalHolder = globalThis as unknown as Record<symbol, SharedState | undefined>;
 export const shared: SharedState = (globalHolder[KEY] ??= { observers: [], nextToken: 0, nextInvocation: 1 });
+shared.tools = { summarizeTensor, summarizeValues };
 
 /** Watches every callback invocation; returns the function that stops watching. */
 export function addCallbackObserver(observer: CallbackObserver): () => void {
@@ -28,12 +34,17 @@ export function hasObservers(): boolean {
   return shared.observers.length > 0;
 }
 
-export function notifyStart(start: CallbackStart): void {
-  for (const o of shared.observers) guarded(() => o.onCallbackStart?.(start));
+/** False when every observer asked for 'light' events (no summaries, no call-site lookup). */
+export function wantsDetail(): boolean {
+  return shared.observers.some((o) => o.detail !== 'light');
 }
 
-export function notifyEnd(invocation: CallbackInvocation): void {
-  for (const o of shared.observers) guarded(() => o.onCallbackEnd?.(invocation));
+export function notifyStart(start: CallbackStart, live: LiveInvocation): void {
+  for (const o of shared.observers) guarded(() => o.onCallbackStart?.(start, live));
+}
+
+export function notifyEnd(invocation: CallbackInvocation, live: LiveInvocation): void {
+  for (const o of shared.observers) guarded(() => o.onCallbackEnd?.(invocation, live));
 }
 
 /** A broken observer must not break the program it observes. */

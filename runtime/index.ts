@@ -10,7 +10,7 @@ export { findCallbackNodes, CALLBACK_OPS, type CallbackNode } from './graph-mode
 export { readModelFiles, type ModelFiles } from './graph-model/model-files.js';
 export { selectBackend, currentBackend, describeBackend, BACKEND_CHOICES, type BackendChoice, type BackendName, type BackendReport, type SelectBackendOptions } from './backend.js';
 export { addCallbackObserver } from './hooks.js';
-export type { CallbackObserver, CallbackStart, CallbackInvocation, CallbackIdentity, CallbackKind, CallbackOp, ToutCheck } from './events.js';
+export type { CallbackObserver, CallbackStart, CallbackInvocation, CallbackIdentity, CallbackKind, CallbackOp, ToutCheck, LiveInvocation } from './events.js';
 export type { ToutMismatch, Narrowing } from './outputs.js';
 export { summarizeTensor, signature, SUMMARY_SAMPLE_LIMIT, type TensorSummary } from './summary.js';
 export type { CallSite } from './callsite.js';

@@ -5,9 +5,9 @@
 import { captureCallSite, type CallSite } from './callsite.js';
 import { parameterNames } from './callbacks.js';
 import { CallbackError, InvalidArgumentError, NotDifferentiableError } from './errors.js';
-import type { CallbackIdentity, CallbackInvocation, CallbackOp, CallbackStart } from './events.js';
+import type { CallbackIdentity, CallbackInvocation, CallbackOp, CallbackStart, LiveInvocation } from './events.js';
 import { currentExecution, type MemoInput } from './execution.js';
-import { hasObservers, nextInvocationId, notifyEnd, notifyStart } from './hooks.js';
+import { hasObservers, nextInvocationId, notifyEnd, notifyStart, wantsDetail } from './hooks.js';
 import { viewOf, type NdArray } from './ndarray.js';
 import { convertOutputs, type ConvertedOutputs } from './outputs.js';
 import { summarizeTensor, summarizeValues, type TensorSummary } from './summary.js';
@@ -35,7 +35,7 @@ export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], si
   const execution = observed || !spec.identity.stateful ? currentExecution() : undefined;
   const args = argumentsFor(spec, inputs);
   const memoInputs = !spec.identity.stateful && execution ? memoInputsOf(inputs, args as NdArray[]) : undefined;
-  const observation = observed ? new Observation(startEvent(spec, inputs, site.graph ?? execution?.graph, site)) : undefined;
+  const observation = observed ? new Observation(startEvent(spec, inputs, site.graph ?? execution?.graph, site), { func: spec.func, args }) : undefined;
   if (memoInputs) {
     const recalled = execution!.recall(memoKey(spec), memoInputs);
     if (recalled) {
@@ -87,7 +87,7 @@ function run(
       outputs = outputs.map((o) => notDifferentiable(o, inputs, spec));
     }
     // Inside the tidy: an observer (the debugger) still sees the returned values of a mismatch.
-    observation?.converted(converted);
+    observation?.converted(converted, ret);
     return outputs;
   };
   const outputs = tf.tidy(() => {
@@ -143,21 +143,30 @@ function run(
 class Observation {
   private readonly began: number;
 
-  constructor(private readonly start: CallbackStart) {
-    notifyStart(start);
+  private readonly detail = wantsDetail();
+
+  constructor(
+    private readonly start: CallbackStart,
+    private readonly live: LiveInvocation,
+  ) {
+    notifyStart(start, live);
     this.began = performance.now();
   }
 
-  converted(converted: ConvertedOutputs): void {
-    notifyEnd(endEvent(this.start, outputSummaries(converted), this.elapsed(), checkOf(converted), false));
+  converted(converted: ConvertedOutputs, returned: unknown): void {
+    this.live.returned = returned;
+    this.live.outputs = converted.tensors;
+    notifyEnd(endEvent(this.start, this.detail ? outputSummaries(converted) : [], this.elapsed(), checkOf(converted), false), this.live);
   }
 
   failed(error: unknown): void {
-    notifyEnd(endEvent(this.start, [], this.elapsed(), okCheck(), false, error));
+    this.live.outputs = [];
+    notifyEnd(endEvent(this.start, [], this.elapsed(), okCheck(), false, error), this.live);
   }
 
   memoized(outputs: readonly Tensor[]): void {
-    notifyEnd(endEvent(this.start, outputs.map(summarizeTensor), 0, okCheck(), true));
+    this.live.outputs = outputs;
+    notifyEnd(endEvent(this.start, this.detail ? outputs.map(summarizeTensor) : [], 0, okCheck(), true), this.live);
   }
 
   private elapsed(): number {
@@ -208,7 +217,8 @@ function notDifferentiable(output: Tensor, inputs: readonly Tensor[], spec: Call
 }
 
 function startEvent(spec: CallbackSpec, inputs: readonly Tensor[], graph: string | undefined, site: InvocationSite): CallbackStart {
-  const callSite = site.callSite ?? captureCallSite();
+  const detail = wantsDetail();
+  const callSite = site.callSite ?? (detail ? captureCallSite() : undefined);
   return {
     id: nextInvocationId(),
     callback: spec.identity,
@@ -217,7 +227,7 @@ function startEvent(spec: CallbackSpec, inputs: readonly Tensor[], graph: string
     ...(site.node !== undefined ? { node: site.node } : {}),
     Tout: spec.tout.dtypes,
     ...(callSite ? { callSite } : {}),
-    inputs: inputs.map(summarizeTensor),
+    inputs: detail ? inputs.map(summarizeTensor) : [],
     parameterNames: parameterNames(spec.func),
   };
 }

@@ -1,0 +1,163 @@
+/**
+ * Source breakpoints (through source maps, with conditions, hit counts and logpoints) and how they
+ * bind: at once when the file's script is parsed, else when it is about to run (an entry
+ * breakpoint on the file's first position, or V8's before-source-mapped-script instrumentation),
+ * so breakpoints set before launch hold from the first line.
+ */
+import type { Protocol } from 'devtools-protocol';
+import type { CdpConnection } from './cdp/connection.js';
+import { fileUrl } from './paths.js';
+import type { ScriptInfo, Sources } from './sources.js';
+
+export interface SourceBreakpointSpec {
+  /** 1-based. */
+  readonly line: number;
+  readonly condition?: string;
+  readonly hitCondition?: string;
+  readonly logMessage?: string;
+}
+
+export interface SourceBreakpoint {
+  readonly id: number;
+  readonly file: string;
+  readonly spec: SourceBreakpointSpec;
+  verified: boolean;
+  /** The line it is bound to (1-based). */
+  line: number;
+  message?: string;
+  readonly cdpIds: Set<string>;
+  hits: number;
+}
+
+export class BreakpointManager {
+  private nextId = 1;
+  private readonly byFile = new Map<string, SourceBreakpoint[]>();
+  private readonly byCdpId = new Map<string, SourceBreakpoint>();
+  /** Entry breakpoints: CDP id → the file whose breakpoints bind when it starts. */
+  private readonly entries = new Map<string, string>();
+
+  constructor(
+    private readonly cdp: () => CdpConnection | undefined,
+    private readonly sources: Sources,
+    private readonly changed: (bp: SourceBreakpoint) => void,
+  ) {}
+
+  /** Replaces the breakpoints of `file`. Before the debuggee connects they are kept and bound later. */
+  async set(file: string, specs: readonly SourceBreakpointSpec[]): Promise<SourceBreakpoint[]> {
+    for (const old of this.byFile.get(file) ?? []) await this.unbind(old);
+    const bps = specs.map((spec) => ({ id: this.nextId++, file, spec, verified: false, line: spec.line, cdpIds: new Set<string>(), hits: 0 }) as SourceBreakpoint);
+    this.byFile.set(file, bps);
+    if (this.cdp()) await this.bindFile(file);
+    return bps;
+  }
+
+  /** Binds everything known; called once the debuggee is connected, before it runs. */
+  async bindAll(): Promise<void> {
+    for (const file of this.byFile.keys()) await this.bindFile(file);
+  }
+
+  breakpointFor(cdpId: string): SourceBreakpoint | undefined {
+    return this.byCdpId.get(cdpId);
+  }
+
+  isEntry(cdpId: string): boolean {
+    return this.entries.has(cdpId);
+  }
+
+  /** At an entry or instrumentation pause: binds what waits for the scripts now parsed. */
+  async bindPending(script?: ScriptInfo): Promise<void> {
+    const files = new Set<string>(this.entries.values());
+    if (script) for (const f of script.sources ?? (script.file ? [script.file] : [])) files.add(f);
+    for (const file of files) if (this.byFile.get(file)?.some((bp) => !bp.verified)) await this.bindFile(file);
+  }
+
+  /** Counts a hit; false when the hit condition says not to stop yet. */
+  shouldStop(bp: SourceBreakpoint): boolean {
+    bp.hits++;
+    return hitConditionMet(bp.spec.hitCondition, bp.hits);
+  }
+
+  private async bindFile(file: string): Promise<void> {
+    const cdp = this.cdp();
+    if (!cdp) return;
+    const bps = this.byFile.get(file) ?? [];
+    const scripts = this.sources.scriptsFor(file);
+    if (scripts.length === 0) {
+      if (bps.length > 0) await this.ensureEntry(cdp, file);
+      for (const bp of bps) if (!bp.verified) bp.message = 'Bound when the file is loaded.';
+      return;
+    }
+    for (const bp of bps) {
+      if (bp.verified) continue;
+      for (const script of scripts) {
+        const pos = this.sources.generated(script, file, bp.spec.line);
+        if (!pos) continue;
+        try {
+          const result = await cdp.send('Debugger.setBreakpointByUrl', {
+            url: script.url,
+            lineNumber: pos.lineNumber,
+            columnNumber: pos.columnNumber,
+            ...(bp.spec.condition ? { condition: bp.spec.condition } : {}),
+          });
+          bp.cdpIds.add(result.breakpointId);
+          this.byCdpId.set(result.breakpointId, bp);
+          bp.verified = true;
+          bp.line = pos.line;
+          delete bp.message;
+        } catch (err) {
+          bp.message = (err as Error).message;
+        }
+      }
+      if (!bp.verified) bp.message = `No code at line ${bp.spec.line} or in the 20 lines after it.`;
+      this.changed(bp);
+    }
+  }
+
+  /** Pauses (as an entry pause) when `file` starts running. */
+  async watchEntry(file: string): Promise<void> {
+    const cdp = this.cdp();
+    if (cdp) await this.ensureEntry(cdp, file);
+  }
+
+  private async ensureEntry(cdp: CdpConnection, file: string): Promise<void> {
+    if ([...this.entries.values()].includes(file)) return;
+    const result = await cdp.send('Debugger.setBreakpointByUrl', { url: fileUrl(file), lineNumber: 0, columnNumber: 0 });
+    this.entries.set(result.breakpointId, file);
+  }
+
+  /** Removes entry breakpoints that were hit: their files are running now. */
+  async dropEntries(ids: readonly string[]): Promise<void> {
+    const cdp = this.cdp();
+    for (const id of ids) {
+      if (!this.entries.delete(id)) continue;
+      await cdp?.send('Debugger.removeBreakpoint', { breakpointId: id }).catch(() => {});
+    }
+  }
+
+  private async unbind(bp: SourceBreakpoint): Promise<void> {
+    const cdp = this.cdp();
+    for (const id of bp.cdpIds) {
+      this.byCdpId.delete(id);
+      await cdp?.send('Debugger.removeBreakpoint', { breakpointId: id }).catch(() => {});
+    }
+    bp.cdpIds.clear();
+  }
+}
+
+/** `5` or `>= 5`: from the 5th hit on; `== 5`, `> 5`, `< 5`, `<= 5`; `% 5`: every 5th hit. */
+export function hitConditionMet(condition: string | undefined, hits: number): boolean {
+  if (!condition || !condition.trim()) return true;
+  const match = /^\s*(>=|<=|==|=|>|<|%)?\s*(\d+)\s*$/.exec(condition);
+  if (!match) return true;
+  const n = Number(match[2]);
+  switch (match[1]) {
+    case '>': return hits > n;
+    case '<': return hits < n;
+    case '<=': return hits <= n;
+    case '==': case '=': return hits === n;
+    case '%': return n > 0 && hits % n === 0;
+    default: return hits >= n;
+  }
+}
+
+export type PausedEvent = Protocol.Debugger.PausedEvent;

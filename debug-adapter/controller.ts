@@ -1,0 +1,289 @@
+/**
+ * The debuggee seen through CDP: decides what each V8 pause means (a user breakpoint, a callback
+ * the agent stopped in, a breakpoint binding, a step) and reports stops as plain events. It knows
+ * nothing of DAP; session.ts translates.
+ */
+import { EventEmitter } from 'node:events';
+import type { Protocol } from 'devtools-protocol';
+import { BreakpointManager, hitConditionMet, type SourceBreakpoint } from './breakpoints.js';
+import type { CdpConnection } from './cdp/connection.js';
+import type { ActiveSnapshot } from './debuggee/agent.js';
+import type { FilterConfig } from './launch-config.js';
+import { adapterPaths } from './paths.js';
+import { Sources } from './sources.js';
+
+export const AGENT = 'globalThis.__tfjsCallbackDebugAgent';
+
+export type StopReason = 'breakpoint' | 'function breakpoint' | 'exception' | 'step' | 'pause' | 'entry';
+
+export interface Stop {
+  readonly reason: StopReason;
+  readonly description: string;
+  readonly text?: string;
+  /** For exception stops: an id ('ToutMismatch', 'NonFinite', 'Error') and the full message. */
+  readonly exception?: { readonly id: string; readonly description: string; readonly details?: string };
+  readonly hitBreakpointIds?: number[];
+}
+
+export interface PausedState {
+  readonly event: Protocol.Debugger.PausedEvent;
+  readonly stop: Stop;
+  /** Callback invocations under way, outermost first. */
+  readonly active: ActiveSnapshot[];
+}
+
+export interface FunctionBreakpointSpec {
+  readonly name: string;
+  readonly condition?: string;
+  readonly hitCondition?: string;
+}
+
+export declare interface Controller {
+  on(event: 'stopped', listener: (state: PausedState) => void): this;
+  on(event: 'continued', listener: () => void): this;
+  on(event: 'output', listener: (category: 'console' | 'stdout' | 'stderr', text: string) => void): this;
+  on(event: 'breakpoint', listener: (bp: SourceBreakpoint) => void): this;
+}
+
+export class Controller extends EventEmitter {
+  readonly sources = new Sources();
+  readonly breakpoints: BreakpointManager;
+  cdp: CdpConnection | undefined;
+  paused: PausedState | undefined;
+  private agentBreakpointId: string | undefined;
+  private functionStop: { cdpId: string; description: string } | undefined;
+  private nextStepReason: StopReason | undefined;
+  private functionBreakpoints: FunctionBreakpointSpec[] = [];
+  private readonly functionHits = new Map<string, number>();
+  private filters: FilterConfig = { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false };
+  private stopOnEntryFile: string | undefined;
+  private pauseQueue: Promise<void> = Promise.resolve();
+
+  constructor() {
+    super();
+    this.breakpoints = new BreakpointManager(() => this.cdp, this.sources, (bp) => this.emit('breakpoint', bp));
+  }
+
+  /** Wires CDP and prepares the debuggee before it runs: domains, agent breakpoint, user breakpoints. */
+  async connect(cdp: CdpConnection, options: { filters: FilterConfig; stopOnEntryFile?: string; injectAgent?: string }): Promise<void> {
+    this.cdp = cdp;
+    this.filters = options.filters;
+    this.stopOnEntryFile = options.stopOnEntryFile;
+    cdp.on('Debugger.scriptParsed', (e) => void this.sources.add(e));
+    cdp.on('Debugger.paused', (e) => {
+      this.pauseQueue = this.pauseQueue.then(() => this.onPaused(e)).catch((err) => {
+        this.emit('output', 'stderr', `debugger: ${(err as Error).message}\n`);
+      });
+    });
+    cdp.on('Debugger.resumed', () => {
+      if (this.paused) {
+        this.paused = undefined;
+        this.emit('continued');
+      }
+    });
+    await cdp.send('Runtime.enable');
+    await cdp.send('Debugger.enable', {});
+    // Stepping skips the runtime's and libraries' frames; pauses on exceptions there are ignored.
+    await cdp.send('Debugger.setBlackboxPatterns', { patterns: [escapeRegExp(adapterPaths.runtimeDir), '/node_modules/', '^node:'] });
+    await cdp.send('Debugger.setInstrumentationBreakpoint', { instrumentation: 'beforeScriptWithSourceMapExecution' });
+    if (options.injectAgent) await this.evaluate(options.injectAgent);
+    await this.configureAgent();
+    await this.setAgentBreakpoint();
+    await this.breakpoints.bindAll();
+    if (this.stopOnEntryFile) await this.breakpoints.watchEntry(this.stopOnEntryFile);
+  }
+
+  async setFilters(filters: Partial<FilterConfig>): Promise<void> {
+    this.filters = { ...this.filters, ...filters };
+    await this.configureAgent();
+  }
+
+  async setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<void> {
+    this.functionBreakpoints = specs;
+    this.functionHits.clear();
+    await this.configureAgent();
+  }
+
+  async setPauseOnExceptions(state: 'none' | 'uncaught' | 'all'): Promise<void> {
+    await this.cdp?.send('Debugger.setPauseOnExceptions', { state });
+  }
+
+  async resume(): Promise<void> {
+    await this.cdp?.send('Debugger.resume', {});
+  }
+
+  async step(kind: 'over' | 'into' | 'out'): Promise<void> {
+    this.nextStepReason = 'step';
+    if (kind === 'over') await this.cdp?.send('Debugger.stepOver', {});
+    else if (kind === 'into') await this.cdp?.send('Debugger.stepInto', {});
+    else await this.cdp?.send('Debugger.stepOut');
+  }
+
+  async pause(): Promise<void> {
+    this.nextStepReason = 'pause';
+    await this.cdp?.send('Debugger.pause');
+  }
+
+  /** Evaluates in the global scope (no frame), by value. */
+  async evaluate(expression: string): Promise<unknown> {
+    const r = await this.cdp!.send('Runtime.evaluate', { expression, returnByValue: true, silent: true });
+    if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+    return r.result.value;
+  }
+
+  private async configureAgent(): Promise<void> {
+    if (!this.cdp) return;
+    const names = new Set([...this.filters.breakOnCallbacks, ...this.functionBreakpoints.map((f) => f.name)]);
+    const config = { breakOnCallbacks: [...names], breakOnToutMismatch: this.filters.breakOnToutMismatch, breakOnNonFinite: this.filters.breakOnNonFinite };
+    await this.evaluate(`${AGENT} && ${AGENT}.configure(${JSON.stringify(config)}) && 0`);
+  }
+
+  /** The one unconditional breakpoint: on the agent's callbackBreak. */
+  private async setAgentBreakpoint(): Promise<void> {
+    const cdp = this.cdp!;
+    const fn = await cdp.send('Runtime.evaluate', { expression: `${AGENT}.callbackBreak` });
+    if (!fn.result.objectId) throw new Error('the debugger agent is not loaded in the debuggee');
+    const props = await cdp.send('Runtime.getProperties', { objectId: fn.result.objectId, ownProperties: true });
+    const location = props.internalProperties?.find((p) => p.name === '[[FunctionLocation]]')?.value?.value as Protocol.Debugger.Location | undefined;
+    if (!location) throw new Error('cannot locate the debugger agent');
+    const result = await cdp.send('Debugger.setBreakpoint', { location });
+    this.agentBreakpointId = result.breakpointId;
+  }
+
+  private async onPaused(event: Protocol.Debugger.PausedEvent): Promise<void> {
+    const hit = event.hitBreakpoints ?? [];
+    if (this.agentBreakpointId && hit.includes(this.agentBreakpointId)) return this.onAgentBreak(event);
+    if (this.functionStop && hit.includes(this.functionStop.cdpId)) {
+      const { cdpId, description } = this.functionStop;
+      this.functionStop = undefined;
+      await this.cdp!.send('Debugger.removeBreakpoint', { breakpointId: cdpId });
+      return this.stopped(event, { reason: 'function breakpoint', description });
+    }
+    if (event.reason === 'instrumentation') {
+      const scriptId = (event.data as { scriptId?: string } | undefined)?.scriptId;
+      await this.breakpoints.bindPending(scriptId ? this.sources.get(scriptId) : undefined);
+      return this.resumeQuietly();
+    }
+    const entryHits = hit.filter((id) => this.breakpoints.isEntry(id));
+    if (entryHits.length > 0 && hit.length === entryHits.length) {
+      await this.breakpoints.bindPending();
+      await this.breakpoints.dropEntries(entryHits);
+      const top = this.sources.get(event.callFrames[0]!.location.scriptId);
+      if (this.stopOnEntryFile && top?.file === this.stopOnEntryFile) {
+        this.stopOnEntryFile = undefined;
+        return this.stopped(event, { reason: 'entry', description: 'Paused on entry' });
+      }
+      return this.resumeQuietly();
+    }
+    const userHits = hit.map((id) => this.breakpoints.breakpointFor(id)).filter((bp): bp is SourceBreakpoint => bp !== undefined);
+    if (userHits.length > 0) {
+      const stopping = userHits.filter((bp) => this.breakpoints.shouldStop(bp));
+      const logpoints = stopping.filter((bp) => bp.spec.logMessage !== undefined);
+      for (const bp of logpoints) this.emit('output', 'console', `${await this.interpolate(bp.spec.logMessage!, event.callFrames[0]!.callFrameId)}\n`);
+      const breaking = stopping.filter((bp) => bp.spec.logMessage === undefined);
+      if (breaking.length === 0) return this.resumeQuietly();
+      return this.stopped(event, { reason: 'breakpoint', description: 'Paused on breakpoint', hitBreakpointIds: breaking.map((bp) => bp.id) });
+    }
+    if (event.reason === 'exception' || event.reason === 'promiseRejection') {
+      const data = event.data as { description?: string; uncaught?: boolean } | undefined;
+      const description = data?.description?.split('\n')[0] ?? 'Exception';
+      return this.stopped(event, {
+        reason: 'exception',
+        description: `Paused on ${data?.uncaught ? 'uncaught ' : ''}exception: ${description}`,
+        exception: { id: 'Error', description, ...(data?.description ? { details: data.description } : {}) },
+      });
+    }
+    const reason = this.nextStepReason ?? 'pause';
+    return this.stopped(event, { reason, description: reason === 'step' ? 'Paused after step' : 'Paused' });
+  }
+
+  private async onAgentBreak(event: Protocol.Debugger.PausedEvent): Promise<void> {
+    const why = (await this.evaluate(`${AGENT}.lastBreak`)) as { reason: string; id: number } | undefined;
+    const active = await this.snapshot();
+    const entry = active.find((a) => a.id === why?.id);
+    if (!why || !entry) return this.resumeQuietly();
+    const name = entry.callback.name;
+    const where = entry.node !== undefined ? `${entry.graph} › ${entry.node} (${entry.op})` : `${name} (${entry.op})`;
+    if (why.reason === 'toutMismatch') {
+      const full = entry.toutCheck?.mismatches.map((m) => m.message).join('\n') ?? '';
+      const first = (entry.toutCheck?.mismatches[0]?.message ?? '').split('\n')[0]!.replace(`returned by ${name} `, '').replace(`${name} `, '');
+      return this.stopped(event, {
+        reason: 'exception',
+        description: `Tout mismatch in ${name}: ${first}`,
+        text: `Tout mismatch in ${where}`,
+        exception: { id: 'ToutMismatch', description: `Tout mismatch in ${name}: ${first}`, details: full },
+      }, active);
+    }
+    if (why.reason === 'nonFinite') {
+      const description = `NaN/Inf in an output of ${name}`;
+      return this.stopped(event, { reason: 'exception', description, text: where, exception: { id: 'NonFinite', description } }, active);
+    }
+    if (!(await this.functionBreakpointAllows(entry, event))) return this.resumeQuietly();
+    // Stop at the first statement of the callback's own code, with its inputs bound.
+    const func = await this.cdp!.send('Runtime.evaluate', { expression: `${AGENT}.active.find((e) => e.start.id === ${entry.id}).live.func` });
+    const description = `Paused on callback ${name}${entry.node !== undefined ? ` (node ${entry.node}, ${entry.op})` : ` (${entry.op})`}`;
+    try {
+      const bp = await this.cdp!.send('Debugger.setBreakpointOnFunctionCall', { objectId: func.result.objectId! });
+      this.functionStop = { cdpId: bp.breakpointId, description };
+      return this.resumeQuietly();
+    } catch {
+      // A native or bound function has no first line: stop here, in the runtime, instead.
+      return this.stopped(event, { reason: 'function breakpoint', description }, active);
+    }
+  }
+
+  /** Function breakpoints by name: hit counts and conditions (with the callback's inputs bound). */
+  private async functionBreakpointAllows(entry: ActiveSnapshot, event: Protocol.Debugger.PausedEvent): Promise<boolean> {
+    const keys = [entry.callback.name, entry.callback.token, entry.callback.functionName, entry.node].filter((k): k is string => k !== undefined);
+    if (this.filters.breakOnCallbacks.includes('*') || this.filters.breakOnCallbacks.some((n) => keys.includes(n))) return true;
+    const spec = this.functionBreakpoints.find((f) => keys.includes(f.name));
+    if (!spec) return false;
+    const hits = (this.functionHits.get(spec.name) ?? 0) + 1;
+    this.functionHits.set(spec.name, hits);
+    if (!hitConditionMet(spec.hitCondition, hits)) return false;
+    if (!spec.condition) return true;
+    const params = entry.parameterNames.map((p, i) => (/^[A-Za-z_$][\w$]*$/.test(p) ? p : `arg${i}`));
+    const expression = `(function (${params.join(', ')}) { return !!(${spec.condition}); }).apply(null, ${AGENT}.active.find((e) => e.start.id === ${entry.id}).live.args)`;
+    const r = await this.cdp!.send('Debugger.evaluateOnCallFrame', { callFrameId: event.callFrames[0]!.callFrameId, expression, returnByValue: true, silent: true });
+    return r.result.value === true;
+  }
+
+  /** Active callback invocations in the debuggee. */
+  async snapshot(): Promise<ActiveSnapshot[]> {
+    return ((await this.evaluate(`${AGENT} ? ${AGENT}.snapshot() : []`)) as ActiveSnapshot[] | undefined) ?? [];
+  }
+
+  private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, active?: ActiveSnapshot[]): Promise<void> {
+    this.nextStepReason = undefined;
+    this.paused = { event, stop, active: active ?? (await this.snapshot()) };
+    this.emit('stopped', this.paused);
+  }
+
+  private async resumeQuietly(): Promise<void> {
+    await this.cdp!.send('Debugger.resume', {}).catch(() => {});
+  }
+
+  /** A logpoint's message with its {expressions} evaluated on the frame. */
+  private async interpolate(template: string, callFrameId: string): Promise<string> {
+    const parts = template.split(/(\{[^{}]+\})/);
+    const out: string[] = [];
+    for (const part of parts) {
+      if (!part.startsWith('{') || !part.endsWith('}')) {
+        out.push(part);
+        continue;
+      }
+      const r = await this.cdp!.send('Debugger.evaluateOnCallFrame', {
+        callFrameId,
+        expression: `(v => { try { return ${AGENT}.describe(v) ?? (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)); } catch { return String(v); } })(${part.slice(1, -1)})`,
+        returnByValue: true,
+        silent: true,
+      });
+      out.push(r.exceptionDetails ? `{${r.exceptionDetails.exception?.description?.split('\n')[0] ?? 'error'}}` : String(r.result.value));
+    }
+    return out.join('');
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

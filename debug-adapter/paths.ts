@@ -1,0 +1,29 @@
+/**
+ * Where the adapter's companion files are: next to it, as .js when built or .ts from source.
+ */
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ext = path.extname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+export const adapterPaths = {
+  /** True when running from TypeScript sources through tsx. */
+  fromSource: ext === '.ts',
+  guardian: path.join(here, 'debuggee', `guardian${ext}`),
+  bridge: path.join(here, 'debuggee', `bridge${ext}`),
+  agent: path.join(here, 'debuggee', `agent${ext}`),
+  runtimeDir: path.join(here, '..', 'runtime'),
+  /** The runtime's TypeScript sources, which the built runtime's source maps point to. */
+  runtimeSourceDir: path.join(here, ...(ext === '.ts' ? ['..'] : ['..', '..']), 'runtime'),
+  register: path.join(here, '..', 'runtime', 'loader', `register${ext}`),
+  cli: path.join(here, '..', 'runtime', 'cli', `main${ext}`),
+  /** tsx's loader entry, for `node --import`. */
+  tsx: pathToFileURL(require.resolve('tsx')).href,
+} as const;
+
+export function fileUrl(file: string): string {
+  return pathToFileURL(file).href;
+}

@@ -1,0 +1,380 @@
+/**
+ * The only place that speaks DAP: each request asks the controller (CDP) or the stores, then
+ * responds; each controller event becomes one DAP event. Nothing here knows tensors.
+ */
+import {
+  BreakpointEvent, ExitedEvent, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread, Event, Handles,
+} from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { CdpConnection } from './cdp/connection.js';
+import { BridgeListener, inspectorWebSocket } from './cdp/transports.js';
+import { Controller, AGENT, type PausedState } from './controller.js';
+import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
+import { installAgent } from './debuggee/agent.js';
+import { ConfigurationError, filtersOf, planLaunch, type AttachArguments, type FilterConfig, type LaunchArguments } from './launch-config.js';
+import { adapterPaths } from './paths.js';
+import { AGENT_SOURCE_URL, buildStack, type StackFrameEntry } from './stack.js';
+import { VariableStore } from './variables.js';
+
+const THREAD_ID = 1;
+
+export class TfjsCallbacksDebugSession extends LoggingDebugSession {
+  private readonly controller = new Controller();
+  private readonly store = new VariableStore(this.controller);
+  private readonly frames = new Handles<StackFrameEntry>();
+  private stack: StackFrameEntry[] | undefined;
+  private debuggee: Debuggee | undefined;
+  private listener: BridgeListener | undefined;
+  private attached = false;
+  private configurationDone!: () => void;
+  private readonly configured = new Promise<void>((resolve) => (this.configurationDone = resolve));
+  private exceptionFilters: string[] | undefined;
+  private launchFilters: Partial<FilterConfig> = {};
+  private ended = false;
+
+  constructor() {
+    super();
+    this.setDebuggerLinesStartAt1(true);
+    this.setDebuggerColumnsStartAt1(true);
+    this.controller.on('stopped', (state) => void this.onStopped(state));
+    this.controller.on('output', (category, text) => this.sendEvent(new OutputEvent(text, category)));
+    this.controller.on('breakpoint', (bp) => {
+      this.sendEvent(new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, line: bp.line, ...(bp.message ? { message: bp.message } : {}) } as DebugProtocol.Breakpoint));
+    });
+  }
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+    response.body = {
+      supportsConfigurationDoneRequest: true,
+      supportsFunctionBreakpoints: true,
+      supportsConditionalBreakpoints: true,
+      supportsHitConditionalBreakpoints: true,
+      supportsLogPoints: true,
+      supportsEvaluateForHovers: true,
+      supportsSetVariable: true,
+      supportsTerminateRequest: true,
+      supportsExceptionInfoRequest: true,
+      exceptionBreakpointFilters: [
+        { filter: 'toutMismatch', label: 'Tout mismatch', description: "A callback's outputs do not match Tout: stop before the error is raised.", default: true },
+        { filter: 'nonFinite', label: 'NaN/Inf in a callback output', default: false },
+        { filter: 'uncaught', label: 'Uncaught exceptions', default: false },
+        { filter: 'caught', label: 'Caught exceptions', default: false },
+      ],
+    };
+    this.sendResponse(response);
+    this.sendEvent(new InitializedEvent());
+  }
+
+  protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
+    this.configurationDone();
+    this.sendResponse(response);
+  }
+
+  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
+    try {
+      const plan = planLaunch(args, adapterPaths.cli);
+      this.launchFilters = pickDefined({ breakOnCallbacks: plan.filters.breakOnCallbacks, breakOnToutMismatch: args.breakOnToutMismatch, breakOnNonFinite: args.breakOnNonFinite });
+      await Promise.race([this.configured, delay(5000)]);
+      this.listener = new BridgeListener();
+      const debuggee = startDebuggee(plan, this.listener.socketPath);
+      this.debuggee = debuggee;
+      debuggee.process.stdout?.on('data', (d: Buffer) => this.sendEvent(new OutputEvent(d.toString(), 'stdout')));
+      debuggee.process.stderr?.on('data', (d: Buffer) => this.sendEvent(new OutputEvent(d.toString(), 'stderr')));
+      void debuggee.exited.then((code) => this.end(code));
+      const transport = await this.listener.accept(debuggee.exited);
+      const cdp = new CdpConnection(transport);
+      await this.controller.connect(cdp, { filters: this.effectiveFilters(), ...(plan.stopOnEntry ? { stopOnEntryFile: plan.entry } : {}) });
+      await this.applyExceptionFilters();
+      await cdp.sendRaw('Bridge.go');
+      this.sendResponse(response);
+    } catch (err) {
+      this.debuggee?.kill();
+      this.sendErrorResponse(response, { id: 1001, format: `Cannot launch: ${(err as Error).message}`, showUser: true });
+      if (!(err instanceof ConfigurationError)) this.end(1);
+    }
+  }
+
+  protected override async attachRequest(response: DebugProtocol.AttachResponse, args: AttachArguments): Promise<void> {
+    try {
+      const host = args.host ?? '127.0.0.1';
+      if (!Number.isInteger(args.port)) throw new ConfigurationError('attach needs "port", the --inspect port of the program.');
+      this.launchFilters = pickDefined(filtersOf(args));
+      await Promise.race([this.configured, delay(5000)]);
+      const cdp = new CdpConnection(await inspectorWebSocket(host, args.port));
+      cdp.onClose(() => this.end(0));
+      this.attached = true;
+      const agentSource = `(() => { var __name = (f) => f; (${installAgent.toString()})(globalThis); return 0; })()\n//# sourceURL=${AGENT_SOURCE_URL}`;
+      await this.controller.connect(cdp, { filters: this.effectiveFilters(), injectAgent: agentSource });
+      await this.applyExceptionFilters();
+      await cdp.send('Runtime.runIfWaitingForDebugger');
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, { id: 1002, format: `Cannot attach: ${(err as Error).message}`, showUser: true });
+    }
+  }
+
+  protected override async setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): Promise<void> {
+    const file = args.source.path;
+    if (!file) {
+      response.body = { breakpoints: [] };
+      return this.sendResponse(response);
+    }
+    const specs = (args.breakpoints ?? []).map((b) => ({ line: this.convertClientLineToDebugger(b.line), ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition, logMessage: b.logMessage }) }));
+    const bps = await this.controller.breakpoints.set(file, specs);
+    response.body = { breakpoints: bps.map((bp) => ({ id: bp.id, verified: bp.verified, line: this.convertDebuggerLineToClient(bp.line), source: new Source(file.split('/').pop()!, file), ...(bp.message ? { message: bp.message } : {}) })) };
+    this.sendResponse(response);
+  }
+
+  protected override async setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): Promise<void> {
+    await this.controller.setFunctionBreakpoints(args.breakpoints.map((b) => ({ name: b.name, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) })));
+    response.body = { breakpoints: args.breakpoints.map(() => ({ verified: true, message: 'Stops at the first line of the callback with this name or token.' })) };
+    this.sendResponse(response);
+  }
+
+  protected override async setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): Promise<void> {
+    this.exceptionFilters = args.filters;
+    if (this.controller.cdp) await this.applyExceptionFilters();
+    this.sendResponse(response);
+  }
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    response.body = { threads: [new Thread(THREAD_ID, 'main')] };
+    this.sendResponse(response);
+  }
+
+  protected override async stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): Promise<void> {
+    const paused = this.controller.paused;
+    if (!paused) {
+      response.body = { stackFrames: [], totalFrames: 0 };
+      return this.sendResponse(response);
+    }
+    this.stack ??= await buildStack(this.controller, paused);
+    const start = args.startFrame ?? 0;
+    const frames = this.stack.slice(start, args.levels ? start + args.levels : undefined).map((f) => {
+      const id = this.frames.create(f);
+      const source = f.source ? new Source(f.source.name, f.source.path, undefined, undefined, f.kind === 'js' && f.subtle ? 'deemphasize' : undefined) : undefined;
+      const frame: DebugProtocol.StackFrame = { id, name: f.name, line: f.line, column: f.column, ...(source ? { source } : {}) };
+      if (f.kind === 'graph') frame.presentationHint = 'label';
+      else if (f.subtle) frame.presentationHint = 'subtle';
+      return frame;
+    });
+    response.body = { stackFrames: frames, totalFrames: this.stack.length };
+    this.sendResponse(response);
+  }
+
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    const frame = this.frames.get(args.frameId);
+    const scopes: DebugProtocol.Scope[] = [];
+    if (frame?.kind === 'graph') scopes.push(this.store.callbackScope(frame.active));
+    if (frame?.kind === 'js') {
+      if (frame.active) scopes.push(this.store.callbackScope(frame.active));
+      scopes.push(...this.store.v8Scopes(frame.callFrame));
+    }
+    response.body = { scopes };
+    this.sendResponse(response);
+  }
+
+  protected override async variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): Promise<void> {
+    try {
+      const all = args.filter === 'named' ? [] : await this.store.variables(args.variablesReference, args.start, args.count);
+      response.body = { variables: all };
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, { id: 1003, format: (err as Error).message });
+    }
+  }
+
+  protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
+    try {
+      const value = await this.evaluateRemote(args.expression, args.frameId, args.context);
+      const v = await this.store.evaluated(value);
+      response.body = { result: v.value, variablesReference: v.variablesReference, ...(v.type ? { type: v.type } : {}), ...(v.indexedVariables ? { indexedVariables: v.indexedVariables } : {}) };
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, { id: 1004, format: (err as Error).message, showUser: false });
+    }
+  }
+
+  protected override async setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): Promise<void> {
+    try {
+      const value = await this.evaluateRemote(args.value, this.topFrameId(), 'repl');
+      const v = await this.store.set(args.variablesReference, args.name, value);
+      response.body = { value: v.value, variablesReference: v.variablesReference };
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, { id: 1005, format: (err as Error).message, showUser: true });
+    }
+  }
+
+  protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
+    const exception = this.controller.paused?.stop.exception;
+    response.body = {
+      exceptionId: exception?.id ?? 'unknown',
+      description: exception?.description ?? '',
+      breakMode: exception?.id === 'Error' ? 'unhandled' : 'always',
+      ...(exception?.details ? { details: { message: exception.details } } : {}),
+    };
+    this.sendResponse(response);
+  }
+
+  protected override async continueRequest(response: DebugProtocol.ContinueResponse): Promise<void> {
+    this.resumed();
+    await this.quietly(() => this.controller.resume());
+    response.body = { allThreadsContinued: true };
+    this.sendResponse(response);
+  }
+
+  protected override async nextRequest(response: DebugProtocol.NextResponse): Promise<void> {
+    this.resumed();
+    await this.quietly(() => this.controller.step('over'));
+    this.sendResponse(response);
+  }
+
+  protected override async stepInRequest(response: DebugProtocol.StepInResponse): Promise<void> {
+    this.resumed();
+    await this.quietly(() => this.controller.step('into'));
+    this.sendResponse(response);
+  }
+
+  protected override async stepOutRequest(response: DebugProtocol.StepOutResponse): Promise<void> {
+    this.resumed();
+    await this.quietly(() => this.controller.step('out'));
+    this.sendResponse(response);
+  }
+
+  protected override async pauseRequest(response: DebugProtocol.PauseResponse): Promise<void> {
+    await this.quietly(() => this.controller.pause());
+    this.sendResponse(response);
+  }
+
+  protected override async customRequest(command: string, response: DebugProtocol.Response, args: unknown): Promise<void> {
+    if (command !== 'tensorData') return super.customRequest(command, response, args);
+    try {
+      response.body = await this.tensorData(args as TensorDataArguments);
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, { id: 1006, format: (err as Error).message });
+    }
+  }
+
+  protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
+    this.debuggee?.kill();
+    this.sendResponse(response);
+  }
+
+  protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse, args?: DebugProtocol.DisconnectArguments): Promise<void> {
+    if (this.attached) {
+      // Leave an attached program running as it was: no breakpoints, not paused.
+      await this.controller.cdp?.send('Debugger.disable').catch(() => {});
+      this.controller.cdp?.close();
+    } else if (args?.terminateDebuggee !== false) {
+      this.debuggee?.kill();
+      if (this.debuggee) await Promise.race([this.debuggee.exited, delay(3000)]);
+    }
+    this.listener?.dispose();
+    this.sendResponse(response);
+  }
+
+  private async tensorData(args: TensorDataArguments): Promise<unknown> {
+    const start = Math.max(0, args.start ?? 0);
+    const count = Math.max(0, Math.min(args.count ?? 1000, 1_000_000));
+    const target = args.expression ?? `${AGENT}.active.find((e) => e.start.id === ${Number(args.invocationId)})?.live.${args.side === 'inputs' ? 'args' : 'outputs'}[${Number(args.index ?? 0)}]`;
+    const value = await this.evaluateRemote(target, args.frameId, 'repl');
+    if (!value.objectId) throw new Error(`${target} is not a tensor`);
+    const r = await this.controller.cdp!.send('Runtime.callFunctionOn', {
+      objectId: value.objectId,
+      functionDeclaration: `function (s, c) { const a = ${AGENT}; const i = a.info(this); return i ? { info: i, start: s, values: a.slice(this, s, c) } : undefined; }`,
+      arguments: [{ value: start }, { value: count }],
+      returnByValue: true,
+    });
+    if (!r.result.value) throw new Error(`${target} is not a tensor, NdArray or typed array`);
+    return r.result.value;
+  }
+
+  private async evaluateRemote(expression: string, frameId: number | undefined, context: string | undefined) {
+    const cdp = this.controller.cdp;
+    if (!cdp) throw new Error('the program is not running');
+    const frame = frameId !== undefined ? this.frames.get(frameId) : undefined;
+    const callFrame = frame?.kind === 'js' ? frame.callFrame : frame?.evalFrame;
+    const silent = context !== 'repl';
+    const result = callFrame && this.controller.paused
+      ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId: callFrame.callFrameId, expression, silent, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) })
+      : await cdp.send('Runtime.evaluate', { expression, silent, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) });
+    if (result.exceptionDetails) throw new Error(result.exceptionDetails.exception?.description?.split('\n')[0] ?? result.exceptionDetails.text);
+    return result.result;
+  }
+
+  /** Commands to a debuggee that may just have exited: the exit is reported by its own events. */
+  private async quietly(command: () => Promise<unknown>): Promise<void> {
+    try {
+      await command();
+    } catch (err) {
+      if (!this.controller.cdp?.isClosed) this.sendEvent(new OutputEvent(`${(err as Error).message}\n`, 'stderr'));
+    }
+  }
+
+  private topFrameId(): number | undefined {
+    return undefined;
+  }
+
+  private effectiveFilters(): FilterConfig {
+    const fromFilters = this.exceptionFilters
+      ? { breakOnToutMismatch: this.exceptionFilters.includes('toutMismatch'), breakOnNonFinite: this.exceptionFilters.includes('nonFinite') }
+      : {};
+    return { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, ...fromFilters, ...this.launchFilters };
+  }
+
+  private async applyExceptionFilters(): Promise<void> {
+    await this.controller.setFilters(this.effectiveFilters());
+    const filters = this.exceptionFilters ?? [];
+    await this.controller.setPauseOnExceptions(filters.includes('caught') ? 'all' : filters.includes('uncaught') ? 'uncaught' : 'none');
+  }
+
+  private resumed(): void {
+    this.stack = undefined;
+    this.frames.reset();
+    this.store.reset();
+  }
+
+  private async onStopped(state: PausedState): Promise<void> {
+    this.resumed();
+    const event = new StoppedEvent(state.stop.reason, THREAD_ID, state.stop.text) as DebugProtocol.StoppedEvent;
+    event.body.description = state.stop.description;
+    if (state.stop.hitBreakpointIds) event.body.hitBreakpointIds = state.stop.hitBreakpointIds;
+    this.sendEvent(event);
+    const innermost = state.active[state.active.length - 1];
+    if (innermost) {
+      const details = await this.controller.evaluate(`${AGENT}.details(${innermost.id})`).catch(() => undefined);
+      this.sendEvent(new Event('tensorCallback', { reason: state.stop.reason, description: state.stop.description, invocation: innermost, ...(details as object) }));
+    }
+  }
+
+  private end(code: number): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.controller.cdp?.close();
+    this.listener?.dispose();
+    this.sendEvent(new ExitedEvent(code));
+    this.sendEvent(new TerminatedEvent());
+  }
+}
+
+interface TensorDataArguments {
+  /** An expression naming the tensor, evaluated on `frameId` (or globally). */
+  expression?: string;
+  frameId?: number;
+  /** Or an active invocation's input or output by index (from a tensorCallback event). */
+  invocationId?: number;
+  side?: 'inputs' | 'outputs';
+  index?: number;
+  start?: number;
+  count?: number;
+}
+
+function pickDefined<T extends object>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,145 @@
+/**
+ * Scripts the debuggee parsed and their source maps: generated ↔ original positions.
+ * tsx puts a whole module on one generated line, so breakpoints need the map's exact columns.
+ * Lines and columns here: `line` 1-based, `column` 0-based (trace-mapping's convention); CDP's
+ * are both 0-based.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, generatedPositionFor, originalPositionFor } from '@jridgewell/trace-mapping';
+import type { Protocol } from 'devtools-protocol';
+
+export interface ScriptInfo {
+  readonly scriptId: string;
+  readonly url: string;
+  /** The file, for file: URLs. */
+  readonly file?: string;
+  readonly sourceMapURL?: string;
+  map?: TraceMap | null;
+  /** Original file paths the map covers, in the map's order. */
+  sources?: string[];
+}
+
+export interface OriginalPosition {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface GeneratedPosition {
+  readonly script: ScriptInfo;
+  /** CDP (0-based) position. */
+  readonly lineNumber: number;
+  readonly columnNumber: number;
+}
+
+/** How far to look for the next line with code when a breakpoint sits on a blank or comment line. */
+const LINE_SEARCH = 20;
+
+export class Sources {
+  private readonly scripts = new Map<string, ScriptInfo>();
+  /** Original file → scripts whose maps (or which themselves) cover it. */
+  private readonly byFile = new Map<string, Set<ScriptInfo>>();
+
+  add(event: Protocol.Debugger.ScriptParsedEvent): ScriptInfo {
+    const file = event.url.startsWith('file://') ? fileURLToPath(event.url) : undefined;
+    const script: ScriptInfo = { scriptId: event.scriptId, url: event.url, ...(file ? { file } : {}), ...(event.sourceMapURL ? { sourceMapURL: event.sourceMapURL } : {}) };
+    this.scripts.set(event.scriptId, script);
+    if (file) {
+      this.index(file, script);
+      // Maps of the user's code are read now so breakpoints bind at once; libraries' lazily.
+      if (!file.includes(`${path.sep}node_modules${path.sep}`)) this.mapOf(script);
+    }
+    return script;
+  }
+
+  get(scriptId: string): ScriptInfo | undefined {
+    return this.scripts.get(scriptId);
+  }
+
+  /** Scripts that hold code of `file` (directly or through a source map). */
+  scriptsFor(file: string): ScriptInfo[] {
+    return [...(this.byFile.get(file) ?? [])];
+  }
+
+  original(scriptId: string, lineNumber: number, columnNumber: number): OriginalPosition | undefined {
+    const script = this.scripts.get(scriptId);
+    if (!script) return undefined;
+    const map = this.mapOf(script);
+    if (map) {
+      for (const bias of [GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND] as const) {
+        const pos = originalPositionFor(map, { line: lineNumber + 1, column: columnNumber, bias });
+        if (pos.source && pos.line !== null) return { file: toFile(pos.source), line: pos.line, column: pos.column ?? 0 };
+      }
+    }
+    return script.file ? { file: script.file, line: lineNumber + 1, column: columnNumber } : undefined;
+  }
+
+  /**
+   * Where `file:line` (1-based) runs in `script`: the first code position on that line, or on the
+   * next line with code. Returns the line actually used.
+   */
+  generated(script: ScriptInfo, file: string, line: number): (GeneratedPosition & { line: number }) | undefined {
+    const map = this.mapOf(script);
+    if (!map) {
+      return script.file === file ? { script, lineNumber: line - 1, columnNumber: 0, line } : undefined;
+    }
+    const source = this.sourceKey(script, file);
+    if (source === undefined) return undefined;
+    for (let l = line; l < line + LINE_SEARCH; l++) {
+      const pos = generatedPositionFor(map, { source, line: l, column: 0, bias: LEAST_UPPER_BOUND });
+      if (pos.line !== null && pos.column !== null) {
+        // LEAST_UPPER_BOUND may jump to a later line: keep it only if it maps back to line l.
+        const back = originalPositionFor(map, { line: pos.line, column: pos.column });
+        if (back.line === l) return { script, lineNumber: pos.line - 1, columnNumber: pos.column, line: l };
+      }
+    }
+    return undefined;
+  }
+
+  private sourceKey(script: ScriptInfo, file: string): string | undefined {
+    const map = script.map;
+    if (!map || !script.sources) return undefined;
+    const i = script.sources.indexOf(file);
+    return i >= 0 ? map.sources[i] ?? undefined : undefined;
+  }
+
+  private mapOf(script: ScriptInfo): TraceMap | null {
+    if (script.map !== undefined) return script.map;
+    script.map = null;
+    if (!script.sourceMapURL) return null;
+    try {
+      const raw = loadMap(script);
+      const map = new TraceMap(raw, script.url);
+      script.map = map;
+      script.sources = map.resolvedSources.map((s) => toFile(s ?? ''));
+      for (const file of script.sources) this.index(file, script);
+    } catch {
+      script.map = null;
+    }
+    return script.map;
+  }
+
+  private index(file: string, script: ScriptInfo): void {
+    let set = this.byFile.get(file);
+    if (!set) this.byFile.set(file, (set = new Set()));
+    set.add(script);
+  }
+}
+
+function loadMap(script: ScriptInfo): string {
+  const url = script.sourceMapURL!;
+  if (url.startsWith('data:')) {
+    const comma = url.indexOf(',');
+    const meta = url.slice(0, comma);
+    const body = url.slice(comma + 1);
+    return meta.endsWith(';base64') ? Buffer.from(body, 'base64').toString('utf8') : decodeURIComponent(body);
+  }
+  const mapFile = url.startsWith('file://') ? fileURLToPath(url) : path.resolve(path.dirname(script.file ?? ''), url);
+  return readFileSync(mapFile, 'utf8');
+}
+
+function toFile(source: string): string {
+  return source.startsWith('file://') ? fileURLToPath(source) : path.resolve(source);
+}

@@ -1,0 +1,128 @@
+/**
+ * The call stack shown for a stop: source-mapped JS frames, the agent's frames hidden, the
+ * runtime's and libraries' frames deemphasized, and a synthetic graph frame for each callback
+ * invocation under way ("model › node (EagerPyFunc)"), placed below the callback's own frames.
+ */
+import path from 'node:path';
+import type { Protocol } from 'devtools-protocol';
+import { AGENT, type Controller, type PausedState } from './controller.js';
+import type { ActiveSnapshot } from './debuggee/agent.js';
+import { adapterPaths } from './paths.js';
+
+export const AGENT_SOURCE_URL = 'tfjs-callback-debugger-agent.js';
+
+export interface SourceRef {
+  readonly path: string;
+  readonly name: string;
+}
+
+export interface JsFrame {
+  readonly kind: 'js';
+  readonly name: string;
+  readonly callFrame: Protocol.Debugger.CallFrame;
+  readonly source?: SourceRef;
+  readonly line: number;
+  readonly column: number;
+  readonly subtle: boolean;
+  /** Set on the callback's own frame. */
+  readonly active?: ActiveSnapshot;
+}
+
+export interface GraphFrame {
+  readonly kind: 'graph';
+  readonly name: string;
+  readonly active: ActiveSnapshot;
+  readonly source?: SourceRef;
+  readonly line: number;
+  readonly column: number;
+  /** The JS frame evaluations in this frame run on (the callback's frame, or the top one). */
+  readonly evalFrame?: Protocol.Debugger.CallFrame;
+}
+
+export type StackFrameEntry = JsFrame | GraphFrame;
+
+export async function buildStack(controller: Controller, paused: PausedState): Promise<StackFrameEntry[]> {
+  const js: JsFrame[] = [];
+  for (const callFrame of paused.event.callFrames) {
+    const script = controller.sources.get(callFrame.location.scriptId);
+    const url = script?.url ?? callFrame.url;
+    if (url.endsWith(AGENT_SOURCE_URL) || script?.file === adapterPaths.agent) continue;
+    const library = isLibrary(script?.file) || url.startsWith('node:');
+    // Libraries' maps point at sources that are not installed: show their generated code.
+    const original = library && script?.file
+      ? { file: script.file, line: callFrame.location.lineNumber + 1, column: callFrame.location.columnNumber ?? 0 }
+      : controller.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, callFrame.location.columnNumber ?? 0);
+    const file = original?.file;
+    const subtle = !file || library || isLibrary(file);
+    js.push({
+      kind: 'js',
+      name: callFrame.functionName || (callFrame.scopeChain[0]?.type === 'module' ? '<module>' : '(anonymous)'),
+      callFrame,
+      ...(file ? { source: { path: file, name: path.basename(file) } } : {}),
+      line: original?.line ?? callFrame.location.lineNumber + 1,
+      column: (original?.column ?? callFrame.location.columnNumber ?? 0) + 1,
+      subtle,
+    });
+  }
+  if (paused.active.length === 0) return js;
+
+  // Each invocation's graph frame goes right below the deepest frame of its callback function.
+  const out: StackFrameEntry[] = [...js];
+  for (const active of [...paused.active].reverse()) {
+    const location = await functionLocation(controller, active.id);
+    let index = -1;
+    if (location) {
+      for (let i = 0; i < out.length; i++) {
+        const f = out[i]!;
+        if (f.kind === 'js' && sameLocation(f.callFrame.functionLocation, location)) index = i;
+      }
+    }
+    const owner = index >= 0 ? (out[index] as JsFrame) : undefined;
+    if (owner) out[index] = { ...owner, active };
+    const site = graphSite(controller, active, location);
+    const evalFrame = owner?.callFrame ?? js.find((f) => !f.subtle)?.callFrame ?? js[0]?.callFrame;
+    out.splice(index + 1, 0, {
+      kind: 'graph',
+      name: `${active.graph ?? 'eager'} › ${active.node ?? active.callback.name} (${active.op})`,
+      active,
+      ...site,
+      ...(evalFrame ? { evalFrame } : {}),
+    });
+  }
+  return out;
+}
+
+/** The runtime (built or source) and anything under node_modules. */
+function isLibrary(file: string | undefined): boolean {
+  if (!file) return false;
+  return file.startsWith(adapterPaths.runtimeDir + path.sep) || file.startsWith(adapterPaths.runtimeSourceDir + path.sep) || file.includes(`${path.sep}node_modules${path.sep}`);
+}
+
+function sameLocation(a: Protocol.Debugger.Location | undefined, b: Protocol.Debugger.Location): boolean {
+  return !!a && a.scriptId === b.scriptId && a.lineNumber === b.lineNumber && (a.columnNumber ?? 0) === (b.columnNumber ?? 0);
+}
+
+const locations = new Map<number, Protocol.Debugger.Location | null>();
+
+async function functionLocation(controller: Controller, id: number): Promise<Protocol.Debugger.Location | undefined> {
+  if (locations.has(id)) return locations.get(id) ?? undefined;
+  const cdp = controller.cdp!;
+  const fn = await cdp.send('Runtime.evaluate', { expression: `${AGENT}.active.find((e) => e.start.id === ${id})?.live.func` });
+  let location: Protocol.Debugger.Location | null = null;
+  if (fn.result.objectId) {
+    const props = await cdp.send('Runtime.getProperties', { objectId: fn.result.objectId, ownProperties: true });
+    location = (props.internalProperties?.find((p) => p.name === '[[FunctionLocation]]')?.value?.value as Protocol.Debugger.Location | undefined) ?? null;
+  }
+  locations.set(id, location);
+  return location ?? undefined;
+}
+
+/** A model node's line in model.json; for a wrapper, where the callback function is defined. */
+function graphSite(controller: Controller, active: ActiveSnapshot, location: Protocol.Debugger.Location | undefined): { source?: SourceRef; line: number; column: number } {
+  if (active.callSite) return { source: { path: active.callSite.file, name: path.basename(active.callSite.file) }, line: active.callSite.line, column: active.callSite.column };
+  if (location) {
+    const original = controller.sources.original(location.scriptId, location.lineNumber, location.columnNumber ?? 0);
+    if (original) return { source: { path: original.file, name: path.basename(original.file) }, line: original.line, column: original.column + 1 };
+  }
+  return { line: 0, column: 0 };
+}
