@@ -10,9 +10,9 @@ import type { CdpConnection } from './cdp/connection.js';
 import type { ActiveSnapshot } from './debuggee/agent.js';
 import type { FilterConfig } from './launch-config.js';
 import { adapterPaths } from './paths.js';
+import { AGENT, displayName } from './agent-access.js';
 import { Sources } from './sources.js';
 
-export const AGENT = 'globalThis.__tfjsCallbackDebugAgent';
 
 export type StopReason = 'breakpoint' | 'function breakpoint' | 'exception' | 'step' | 'pause' | 'entry';
 
@@ -202,11 +202,11 @@ export class Controller extends EventEmitter {
     const active = await this.snapshot();
     const entry = active.find((a) => a.id === why?.id);
     if (!why || !entry) return this.resumeQuietly();
-    const name = entry.callback.name;
+    const name = displayName(entry);
     const where = entry.node !== undefined ? `${entry.graph} › ${entry.node} (${entry.op})` : `${name} (${entry.op})`;
     if (why.reason === 'toutMismatch') {
       const full = entry.toutCheck?.mismatches.map((m) => m.message).join('\n') ?? '';
-      const first = (entry.toutCheck?.mismatches[0]?.message ?? '').split('\n')[0]!.replace(`returned by ${name} `, '').replace(`${name} `, '');
+      const first = (entry.toutCheck?.mismatches[0]?.message ?? '').split('\n')[0]!.replace(`returned by ${entry.callback.name} `, '').replace(`${entry.callback.name} `, '');
       return this.stopped(event, {
         reason: 'exception',
         description: `Tout mismatch in ${name}: ${first}`,

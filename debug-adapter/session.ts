@@ -8,7 +8,8 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { CdpConnection } from './cdp/connection.js';
 import { BridgeListener, inspectorWebSocket } from './cdp/transports.js';
-import { Controller, AGENT, type PausedState } from './controller.js';
+import { AGENT } from './agent-access.js';
+import { Controller, type PausedState } from './controller.js';
 import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
 import { installAgent } from './debuggee/agent.js';
 import { ConfigurationError, filtersOf, planLaunch, type AttachArguments, type FilterConfig, type LaunchArguments } from './launch-config.js';

@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
-import { AGENT, type Controller, type PausedState } from './controller.js';
+import { AGENT, displayName } from './agent-access.js';
+import type { Controller, PausedState } from './controller.js';
 import type { ActiveSnapshot } from './debuggee/agent.js';
 import { adapterPaths } from './paths.js';
 
@@ -83,7 +84,7 @@ export async function buildStack(controller: Controller, paused: PausedState): P
     const evalFrame = owner?.callFrame ?? js.find((f) => !f.subtle)?.callFrame ?? js[0]?.callFrame;
     out.splice(index + 1, 0, {
       kind: 'graph',
-      name: `${active.graph ?? 'eager'} › ${active.node ?? active.callback.name} (${active.op})`,
+      name: `${active.graph ?? 'eager'} › ${active.node ?? displayName(active)} (${active.op})`,
       active,
       ...site,
       ...(evalFrame ? { evalFrame } : {}),

@@ -8,7 +8,8 @@
 import { Handles } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
-import { AGENT, type Controller } from './controller.js';
+import { AGENT } from './agent-access.js';
+import type { Controller } from './controller.js';
 import type { ActiveSnapshot } from './debuggee/agent.js';
 
 export const PAGE = 100;
