@@ -35,6 +35,8 @@ export class BreakpointManager {
   private readonly byCdpId = new Map<string, SourceBreakpoint>();
   /** Entry breakpoints: CDP id → the file whose breakpoints bind when it starts. */
   private readonly entries = new Map<string, string>();
+  /** V8's pause before each source-mapped ES module runs; set only while breakpoints wait to bind. */
+  private instrumentationId: string | undefined;
 
   constructor(
     private readonly cdp: () => CdpConnection | undefined,
@@ -47,13 +49,34 @@ export class BreakpointManager {
     for (const old of this.byFile.get(file) ?? []) await this.unbind(old);
     const bps = specs.map((spec) => ({ id: this.nextId++, file, spec, verified: false, line: spec.line, cdpIds: new Set<string>(), hits: 0 }) as SourceBreakpoint);
     this.byFile.set(file, bps);
-    if (this.cdp()) await this.bindFile(file);
+    if (this.cdp()) {
+      await this.bindFile(file);
+      await this.syncInstrumentation();
+    }
     return bps;
   }
 
   /** Binds everything known; called once the debuggee is connected, before it runs. */
   async bindAll(): Promise<void> {
     for (const file of this.byFile.keys()) await this.bindFile(file);
+    await this.syncInstrumentation();
+  }
+
+  /**
+   * A breakpoint in a TS file that runs as compiled JS binds when that JS is about to run; this
+   * pause costs a round trip per module, so it is on only while some breakpoint is unbound.
+   */
+  private async syncInstrumentation(): Promise<void> {
+    const cdp = this.cdp();
+    if (!cdp) return;
+    const waiting = [...this.byFile.values()].some((bps) => bps.some((bp) => !bp.verified));
+    if (waiting && !this.instrumentationId) {
+      this.instrumentationId = (await cdp.send('Debugger.setInstrumentationBreakpoint', { instrumentation: 'beforeScriptWithSourceMapExecution' })).breakpointId;
+    } else if (!waiting && this.instrumentationId) {
+      const id = this.instrumentationId;
+      this.instrumentationId = undefined;
+      await cdp.send('Debugger.removeBreakpoint', { breakpointId: id }).catch(() => {});
+    }
   }
 
   breakpointFor(cdpId: string): SourceBreakpoint | undefined {
@@ -69,6 +92,7 @@ export class BreakpointManager {
     const files = new Set<string>(this.entries.values());
     if (script) for (const f of script.sources ?? (script.file ? [script.file] : [])) files.add(f);
     for (const file of files) if (this.byFile.get(file)?.some((bp) => !bp.verified)) await this.bindFile(file);
+    await this.syncInstrumentation();
   }
 
   /** Counts a hit; false when the hit condition says not to stop yet. */

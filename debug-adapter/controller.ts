@@ -85,7 +85,6 @@ export class Controller extends EventEmitter {
     await cdp.send('Debugger.enable', {});
     // Stepping skips the runtime's and libraries' frames; pauses on exceptions there are ignored.
     await cdp.send('Debugger.setBlackboxPatterns', { patterns: [escapeRegExp(adapterPaths.runtimeDir), '/node_modules/', '^node:'] });
-    await cdp.send('Debugger.setInstrumentationBreakpoint', { instrumentation: 'beforeScriptWithSourceMapExecution' });
     if (options.injectAgent) await this.evaluate(options.injectAgent);
     await this.configureAgent();
     await this.setAgentBreakpoint();

@@ -75,7 +75,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     try {
       const plan = planLaunch(args, adapterPaths.cli);
       this.launchFilters = pickDefined({ breakOnCallbacks: plan.filters.breakOnCallbacks, breakOnToutMismatch: args.breakOnToutMismatch, breakOnNonFinite: args.breakOnNonFinite });
-      await Promise.race([this.configured, delay(5000)]);
+      // The debuggee boots (held at its bridge) while the client sends its breakpoints.
       this.listener = new BridgeListener();
       const debuggee = startDebuggee(plan, this.listener.socketPath);
       this.debuggee = debuggee;
@@ -84,8 +84,10 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       void debuggee.exited.then((code) => this.end(code));
       const transport = await this.listener.accept(debuggee.exited);
       const cdp = new CdpConnection(transport);
+      await Promise.race([this.configured, delay(5000)]);
       await this.controller.connect(cdp, { filters: this.effectiveFilters(), ...(plan.stopOnEntry ? { stopOnEntryFile: plan.entry } : {}) });
       await this.applyExceptionFilters();
+      await debuggee.guarded;
       await cdp.sendRaw('Bridge.go');
       this.sendResponse(response);
     } catch (err) {

@@ -45,25 +45,36 @@ socket.on('data', (chunk) => {
     });
   }
 });
-const end = () => { try { session.disconnect(); } catch {} parentPort.postMessage('closed'); };
+// The adapter is gone (ended the session, or died): the debuggee goes too. This thread runs even
+// while the main thread is paused, so it can do that in any state.
+const end = () => process.kill(process.pid, 'SIGKILL');
 socket.on('close', end);
 socket.on('error', end);
 `;
 
-const socketPath = process.env[SOCKET_ENV];
-if (isMainThread && socketPath) {
-  // Child processes of the program are not debugged through this socket.
-  delete process.env[SOCKET_ENV];
-  const config = process.env[CONFIG_ENV];
-  delete process.env[CONFIG_ENV];
-  installAgent(globalThis, config ? JSON.parse(config) : undefined);
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { socketPath }, execArgv: [], env: {} });
-  await new Promise<void>((resolve, reject) => {
-    worker.on('message', (message) => {
-      if (message === 'go' || message === 'closed') resolve();
+const HOLD = Symbol.for('tfjs-callback-debugger.bridge.go');
+const holder = globalThis as unknown as Record<symbol, Promise<void> | undefined>;
+
+if (new URL(import.meta.url).search === '?hold') {
+  // Imported a second time, after tsx and the loader: hold the program until the adapter says go.
+  await holder[HOLD];
+} else {
+  const socketPath = process.env[SOCKET_ENV];
+  if (isMainThread && socketPath) {
+    // Child processes of the program are not debugged through this socket.
+    delete process.env[SOCKET_ENV];
+    const config = process.env[CONFIG_ENV];
+    delete process.env[CONFIG_ENV];
+    installAgent(globalThis, config ? JSON.parse(config) : undefined);
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { socketPath }, execArgv: [], env: {} });
+    holder[HOLD] = new Promise<void>((resolve, reject) => {
+      worker.on('message', (message) => {
+        if (message === 'go') resolve();
+      });
+      worker.once('error', reject);
+    }).then(() => {
+      // Once running, the bridge must not keep the program alive on its own.
+      worker.unref();
     });
-    worker.once('error', reject);
-  });
-  // Once running, the bridge must not keep the program alive on its own.
-  worker.unref();
+  }
 }

@@ -1,49 +1,64 @@
 /**
- * Starts the debuggee under its guardian:
- *   node guardian.js → node --import tsx --import bridge --import register <program> <args>
- * The program's stdout and stderr come through the guardian's.
+ * Starts the debuggee in a process group of its own, and beside it the watchdog that kills that
+ * group if the adapter dies:
+ *   node --import bridge --import tsx --import register --import bridge?hold <program> <args>
+ * The bridge's worker boots while tsx loads; `?hold` waits for the adapter's go.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { FilterConfig, LaunchPlan } from '../launch-config.js';
+import type { LaunchPlan } from '../launch-config.js';
 import { adapterPaths, fileUrl } from '../paths.js';
 
 export interface Debuggee {
   readonly process: ChildProcess;
-  /** Resolves with the exit code when the debuggee (and so its guardian) has exited. */
+  /** Resolves with the exit code when the debuggee has exited. */
   readonly exited: Promise<number>;
+  /** Resolves once the watchdog guards the debuggee's process group. */
+  readonly guarded: Promise<void>;
   /** Kills the debuggee and everything it started. */
   kill(): void;
 }
 
 export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
-  const nodeArgs = [
-    '--import', adapterPaths.tsx,
-    '--import', fileUrl(adapterPaths.bridge),
-    '--import', fileUrl(adapterPaths.register),
-    plan.entry,
-    ...plan.args,
-  ];
-  const guardianArgs = adapterPaths.fromSource ? ['--import', adapterPaths.tsx, adapterPaths.guardian] : [adapterPaths.guardian];
+  const bridge = fileUrl(adapterPaths.bridge);
+  // From TypeScript sources the bridge itself needs tsx loaded first.
+  const preloads = adapterPaths.fromSource
+    ? [adapterPaths.tsx, bridge, fileUrl(adapterPaths.register), `${bridge}?hold`]
+    : [bridge, adapterPaths.tsx, fileUrl(adapterPaths.register), `${bridge}?hold`];
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...plan.env,
     TFJS_CALLBACKS_DEBUG_SOCKET: socketPath,
-    TFJS_CALLBACKS_DEBUG_CONFIG: JSON.stringify(plan.filters satisfies FilterConfig),
+    TFJS_CALLBACKS_DEBUG_CONFIG: JSON.stringify(plan.filters),
     TFJS_CALLBACKS_PROJECT_DIR: plan.cwd,
   };
   for (const [k, v] of Object.entries(plan.env)) if (v === '') delete env[k];
-  const child = spawn(process.execPath, [...guardianArgs, JSON.stringify({ command: process.execPath, args: nodeArgs, cwd: plan.cwd })], {
+  const child = spawn(process.execPath, [...preloads.flatMap((p) => ['--import', p]), plan.entry, ...plan.args], {
     cwd: plan.cwd,
     env,
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
-  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 137 : 1))));
+  const exited = new Promise<number>((resolve) => {
+    child.once('error', () => resolve(127));
+    child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : signal ? 143 : 1)));
+  });
+  const watchdogArgs = adapterPaths.fromSource ? ['--import', adapterPaths.tsx, adapterPaths.watchdog] : [adapterPaths.watchdog];
+  const watchdog = spawn(process.execPath, [...watchdogArgs, String(child.pid)], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const guarded = new Promise<void>((resolve) => {
+    watchdog.stdout!.once('data', () => resolve());
+    watchdog.once('exit', () => resolve());
+  });
   return {
     process: child,
     exited,
+    guarded,
     kill: () => {
-      // Closing the lifeline makes the guardian kill the whole process group.
-      child.stdin?.end();
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+      watchdog.stdin?.end();
     },
   };
 }

@@ -1,0 +1,245 @@
+/**
+ * Source and function breakpoints, driven through the real built adapter against real programs
+ * (test/fixtures/debug/*.ts) on real TF.js: where they stop, what they report, conditions, hit
+ * counts, logpoints and how breakpoints set before launch get verified.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { describeFrames, fixture, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
+
+useDebugAdapter();
+
+const NUMPY = fixture('numpy-program.ts');
+const MAP = fixture('map-program.ts');
+const T = { timeout: 60_000 };
+
+/** numpy-program.ts lines. */
+const SCALE_ROWS_BODY = 8; // const scaled = x.map((v) => v * factor);
+const LOG_HUBER_FIRST = 13; // const small = tf.abs(x).lessEqual(m).dataSync()[0];
+/** map-program.ts lines. */
+const MAP_COMMENT = 9; // // doubled: each value times two
+const MAP_BODY = 10; // const doubled = v * 2;
+
+async function topFrame(s: Session): Promise<DebugProtocol.StackFrame> {
+  const frames = await s.stack();
+  assert.ok(frames.length > 0, 'a stopped program has frames');
+  return frames[0]!;
+}
+
+/** Asserts the stop is in log_huber at its first line with x and m bound as scalar float32 tensors. */
+async function assertInLogHuber(s: Session): Promise<void> {
+  const frames = await s.stack();
+  const top = frames[0]!;
+  assert.equal(top.name, 'log_huber', describeFrames(frames));
+  assert.equal(top.source?.path, NUMPY);
+  assert.equal(top.line, LOG_HUBER_FIRST, `should stop at the first line of log_huber's own code:\n  ${describeFrames(frames)}`);
+  const cb = await s.scope(top.id, 'Callback');
+  assert.match(cb.get('x').value, /^Tensor float32\[\] min=1 max=1 /);
+  assert.match(cb.get('m').value, /^Tensor float32\[\] min=2 max=2 /);
+}
+
+describe('source breakpoints', () => {
+  test('a breakpoint inside a numpyFunction callback stops there with the input bound in the Callback scope', T, () =>
+    withSession(async (s) => {
+      let setResponse: DebugProtocol.SetBreakpointsResponse | undefined;
+      await s.launch({ program: NUMPY }, async (dc) => {
+        setResponse = await dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY }] });
+      });
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'breakpoint');
+      assert.deepEqual(stop.body.hitBreakpointIds, [setResponse!.body.breakpoints[0]!.id]);
+
+      const top = await topFrame(s);
+      assert.equal(top.name, 'scale_rows');
+      assert.equal(top.source?.path, NUMPY);
+      assert.equal(top.line, SCALE_ROWS_BODY);
+
+      const scopes = await s.scopes(top.id);
+      assert.equal(scopes[0]?.name, 'Callback', `the Callback scope comes first: ${scopes.map((x) => x.name).join(', ')}`);
+      const cb = await s.scope(top.id, 'Callback');
+      assert.match(cb.get('x').value, /^NdArray float32\[2,3\] min=1 max=6 /);
+      assert.equal(cb.get('Tout').value, '[float32]');
+
+      // x expands to its summary and a page of values: the input 1..6.
+      const x = await s.variables(cb.get('x').variablesReference);
+      assert.equal(x.get('dtype').value, 'float32');
+      assert.equal(x.get('shape').value, '[2, 3]');
+      const values = x.get('values');
+      assert.equal(values.indexedVariables, 6);
+      const page = await s.variables(values.variablesReference, 0, 6);
+      assert.deepEqual(page.list.map((v) => Number(v.value)), [1, 2, 3, 4, 5, 6]);
+      assert.deepEqual(page.list.map((v) => v.name), ['[0, 0]', '[0, 1]', '[0, 2]', '[1, 0]', '[1, 1]', '[1, 2]']);
+
+      const locals = await s.scope(top.id, 'Locals');
+      assert.equal(locals.get('factor').value, '2');
+    }));
+
+  test('a breakpoint set before launch is unverified at first, then a "changed" event verifies it before it is hit', T, () =>
+    withSession(async (s) => {
+      let bp: DebugProtocol.Breakpoint | undefined;
+      await s.launch({ program: NUMPY }, async (dc) => {
+        bp = (await dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY }] })).body.breakpoints[0];
+      });
+      assert.ok(bp?.id !== undefined, 'the breakpoint has an id, for later breakpoint events');
+      assert.equal(bp.verified, false, 'the program is not loaded yet when the breakpoint is set');
+      assert.equal(bp.line, SCALE_ROWS_BODY);
+      await s.stopped();
+      const changed = s.all('breakpoint').filter((e) => e.body.breakpoint.id === bp!.id);
+      assert.ok(changed.length > 0, `a 'breakpoint' event for id ${bp.id} should arrive: ${s.summary()}`);
+      assert.equal(changed[0]!.body.reason, 'changed');
+      assert.equal(changed.at(-1)!.body.breakpoint.verified, true);
+      assert.equal(changed.at(-1)!.body.breakpoint.line, SCALE_ROWS_BODY);
+      // The verification comes before the stop.
+      const order = s.events.filter((e) => e.event === 'stopped' || (e.event === 'breakpoint' && e.body.breakpoint.verified));
+      assert.equal(order[0]?.event, 'breakpoint', s.summary());
+    }));
+
+  test('a breakpoint set while the program runs (at a stop) is verified in its response', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY }] }));
+      await s.stopped();
+      const r = await s.dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY }, { line: LOG_HUBER_FIRST }] });
+      assert.deepEqual(r.body.breakpoints.map((b) => [b.verified, b.line]), [[true, SCALE_ROWS_BODY], [true, LOG_HUBER_FIRST]]);
+      await s.dc.continueRequest({ threadId: THREAD });
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'breakpoint');
+      assert.deepEqual(stop.body.hitBreakpointIds, [r.body.breakpoints[1]!.id]);
+      await assertInLogHuber(s);
+    }));
+
+  test('a breakpoint on a comment line moves to the next line with code and stops there', T, () =>
+    withSession(async (s) => {
+      let bp: DebugProtocol.Breakpoint | undefined;
+      await s.launch({ program: MAP }, async (dc) => {
+        bp = (await dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [{ line: MAP_COMMENT }] })).body.breakpoints[0];
+      });
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'breakpoint');
+      const top = await topFrame(s);
+      assert.equal(top.source?.path, MAP);
+      assert.equal(top.line, MAP_BODY);
+      const verified = s.all('breakpoint').filter((e) => e.body.breakpoint.id === bp!.id && e.body.breakpoint.verified);
+      assert.equal(verified.at(-1)?.body.breakpoint.line, MAP_BODY, 'the breakpoint event reports the line it moved to');
+    }));
+
+  test('a breakpoint on a blank line moves to the next line with code (set while running)', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY }] }));
+      await s.stopped();
+      // Line 3 is blank (→ 4: await selectBackend()), line 21 too (→ 22: const input = …).
+      const r = await s.dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: 3 }, { line: 21 }] });
+      assert.deepEqual(r.body.breakpoints.map((b) => b.line), [4, 22]);
+      assert.ok(r.body.breakpoints.every((b) => b.verified));
+    }));
+
+  test('a conditional breakpoint (v > 3) inside the map callback stops only when the condition holds', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: MAP }, (dc) => dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [{ line: MAP_BODY, condition: 'v > 3' }] }));
+      const seen: number[] = [];
+      for (;;) {
+        const next = await Promise.race([s.stopped(), s.waitFor('terminated').then(() => undefined)]);
+        if (!next) break;
+        assert.equal(next.body.reason, 'breakpoint');
+        const top = await topFrame(s);
+        assert.equal(top.line, MAP_BODY);
+        seen.push(Number((await s.evaluate('v', top.id)).result));
+        await s.dc.continueRequest({ threadId: THREAD });
+      }
+      assert.deepEqual(seen, [4, 5, 6]);
+      assert.match(s.output('stdout'), /doubled 2,4,6,8,10,12/);
+    }));
+
+  test('a hit count ("3") stops from the 3rd hit on', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: MAP }, (dc) => dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [{ line: MAP_BODY, hitCondition: '3' }] }));
+      const first = await s.stopped();
+      assert.equal(first.body.reason, 'breakpoint');
+      const top = await topFrame(s);
+      assert.equal((await s.evaluate('v', top.id)).result, '3', 'the first stop is the 3rd hit (v = 3)');
+      const seen = [3];
+      await s.dc.continueRequest({ threadId: THREAD });
+      for (;;) {
+        const next = await Promise.race([s.stopped(), s.waitFor('terminated').then(() => undefined)]);
+        if (!next) break;
+        seen.push(Number((await s.evaluate('v', (await topFrame(s)).id)).result));
+        await s.dc.continueRequest({ threadId: THREAD });
+      }
+      assert.deepEqual(seen, [3, 4, 5, 6]);
+    }));
+
+  test('a logpoint prints its message with {expressions} interpolated and does not stop', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY }, async (dc) => {
+        await dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY, logMessage: 'x is {x.shape}' }] });
+        await dc.setExceptionBreakpointsRequest({ filters: [] });
+      });
+      await s.terminated();
+      assert.equal(s.all('stopped').length, 0, `a logpoint must not stop: ${s.summary()}`);
+      const logged = s.all('output').filter((e) => String(e.body.output).includes('x is '));
+      assert.equal(logged.length, 1, s.summary());
+      assert.equal(logged[0]!.body.output, 'x is [2,3]\n');
+      assert.equal(logged[0]!.body.category, 'console');
+      assert.match(s.output('stdout'), /done/);
+    }));
+});
+
+describe('function breakpoints', () => {
+  test('by the callback function name: stops at the first line of log_huber with x and m bound', T, () =>
+    withSession(async (s) => {
+      let response: DebugProtocol.SetFunctionBreakpointsResponse | undefined;
+      await s.launch({ program: NUMPY }, async (dc) => {
+        response = await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'log_huber' }] });
+      });
+      assert.equal(response!.body.breakpoints.length, 1);
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'function breakpoint');
+      await assertInLogHuber(s);
+      // The callback's own frame sits above a graph frame for its invocation.
+      const frames = await s.stack();
+      assert.match(frames[1]!.name, /› .*\(EagerPyFunc\)$/, describeFrames(frames));
+      assert.equal(frames[1]!.presentationHint, 'label');
+    }));
+
+  test('by token: the token the adapter reports for log_huber stops there too', T, async () => {
+    // The token depends on call order; read it from a first run's tensorCallback event.
+    const token = await withSession(async (s) => {
+      await s.launch({ program: NUMPY }, (dc) => dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'log_huber' }] }));
+      await s.stopped();
+      const tc = await s.waitFor('tensorCallback');
+      const callback = tc.body.invocation.callback as { token: string; functionName?: string };
+      assert.equal(callback.functionName, 'log_huber');
+      assert.match(callback.token, /^pyfunc_\d+$/);
+      // The Callback scope's node attrs say the same.
+      const cb = await s.scope((await topFrame(s)).id, 'Callback');
+      const attrs = await s.variables(cb.get('node attrs').variablesReference);
+      assert.equal(attrs.get('token').value, callback.token);
+      return callback.token;
+    });
+    await withSession(async (s) => {
+      await s.launch({ program: NUMPY }, (dc) => dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: token }] }));
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'function breakpoint');
+      await assertInLogHuber(s);
+    });
+  });
+
+  test('launch argument breakOnCallbacks: ["log_huber"] stops the same way', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY, breakOnCallbacks: ['log_huber'] });
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'function breakpoint');
+      await assertInLogHuber(s);
+    }));
+
+  test('a function breakpoint for a name no callback has never stops (the Tout filter off)', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY }, async (dc) => {
+        await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'no_such_callback' }] });
+        await dc.setExceptionBreakpointsRequest({ filters: [] });
+      });
+      const exited = await s.terminated();
+      assert.equal(s.all('stopped').length, 0, s.summary());
+      assert.equal(exited?.body.exitCode, 0);
+    }));
+});
