@@ -11,8 +11,12 @@ import type { ActiveSnapshot } from './debuggee/agent.js';
 import type { FilterConfig } from './launch-config.js';
 import { adapterPaths } from './paths.js';
 import { AGENT, displayName } from './agent-access.js';
+import { AGENT_SOURCE_URL, isUserFrame } from './stack.js';
 import { Sources } from './sources.js';
 
+
+/** How many extra steps to take to get out of library code before stopping anyway. */
+const MAX_STEP_RETRIES = 60;
 
 export type StopReason = 'breakpoint' | 'function breakpoint' | 'exception' | 'step' | 'pause' | 'entry';
 
@@ -53,6 +57,8 @@ export class Controller extends EventEmitter {
   private agentBreakpointId: string | undefined;
   private functionStop: { cdpId: string; description: string } | undefined;
   private nextStepReason: StopReason | undefined;
+  /** The step under way, repeated while it stops outside the user's code. */
+  private stepping: { kind: 'over' | 'into' | 'out'; tries: number } | undefined;
   private functionBreakpoints: FunctionBreakpointSpec[] = [];
   private readonly functionHits = new Map<string, number>();
   private filters: FilterConfig = { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false };
@@ -84,7 +90,9 @@ export class Controller extends EventEmitter {
     await cdp.send('Runtime.enable');
     await cdp.send('Debugger.enable', {});
     // Stepping skips the runtime's and libraries' frames; pauses on exceptions there are ignored.
-    await cdp.send('Debugger.setBlackboxPatterns', { patterns: [escapeRegExp(adapterPaths.runtimeDir), '/node_modules/', '^node:'] });
+    await cdp.send('Debugger.setBlackboxPatterns', {
+      patterns: [escapeRegExp(adapterPaths.runtimeDir), escapeRegExp(adapterPaths.agent), AGENT_SOURCE_URL.replace('.', '\\.'), '/node_modules/', '^node:'],
+    });
     if (options.injectAgent) await this.evaluate(options.injectAgent);
     await this.configureAgent();
     await this.setAgentBreakpoint();
@@ -113,6 +121,11 @@ export class Controller extends EventEmitter {
 
   async step(kind: 'over' | 'into' | 'out'): Promise<void> {
     this.nextStepReason = 'step';
+    this.stepping = { kind, tries: 0 };
+    await this.sendStep(kind);
+  }
+
+  private async sendStep(kind: 'over' | 'into' | 'out'): Promise<void> {
     if (kind === 'over') await this.cdp?.send('Debugger.stepOver', {});
     else if (kind === 'into') await this.cdp?.send('Debugger.stepInto', {});
     else await this.cdp?.send('Debugger.stepOut');
@@ -192,6 +205,13 @@ export class Controller extends EventEmitter {
         exception: { id: 'Error', description, ...(data?.description ? { details: data.description } : {}) },
       });
     }
+    // Blackboxing does not keep V8 out of Node's internals (a getter the runtime calls, say), and a
+    // step past a callback's end returns into the runtime: step on until the user's code.
+    const step = this.stepping;
+    if (step && this.nextStepReason === 'step' && step.tries < MAX_STEP_RETRIES && !isUserFrame(this, event.callFrames[0]!)) {
+      step.tries++;
+      return this.sendStep(step.kind === 'into' ? 'into' : 'out');
+    }
     const reason = this.nextStepReason ?? 'pause';
     return this.stopped(event, { reason, description: reason === 'step' ? 'Paused after step' : 'Paused' });
   }
@@ -254,6 +274,7 @@ export class Controller extends EventEmitter {
 
   private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, active?: ActiveSnapshot[]): Promise<void> {
     this.nextStepReason = undefined;
+    this.stepping = undefined;
     this.paused = { event, stop, active: active ?? (await this.snapshot()) };
     this.emit('stopped', this.paused);
   }

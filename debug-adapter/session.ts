@@ -200,7 +200,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
 
   protected override async setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): Promise<void> {
     try {
-      const value = await this.evaluateRemote(args.value, this.topFrameId(), 'repl');
+      // The new value is an expression: a literal, or anything the program's globals allow.
+      const value = await this.evaluateRemote(args.value, undefined, 'repl');
       const v = await this.store.set(args.variablesReference, args.name, value);
       response.body = { value: v.value, variablesReference: v.variablesReference };
       this.sendResponse(response);
@@ -316,10 +317,6 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     }
   }
 
-  private topFrameId(): number | undefined {
-    return undefined;
-  }
-
   private effectiveFilters(): FilterConfig {
     const fromFilters = this.exceptionFilters
       ? { breakOnToutMismatch: this.exceptionFilters.includes('toutMismatch'), breakOnNonFinite: this.exceptionFilters.includes('nonFinite') }
@@ -355,6 +352,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private end(code: number): void {
     if (this.ended) return;
     this.ended = true;
+    // The program may be gone while what it started is not: end its whole process group.
+    this.debuggee?.kill();
     this.controller.cdp?.close();
     this.listener?.dispose();
     this.sendEvent(new ExitedEvent(code));

@@ -93,6 +93,15 @@ export async function buildStack(controller: Controller, paused: PausedState): P
   return out;
 }
 
+/** Whether a paused frame is the user's own code (not the agent, runtime, libraries or Node). */
+export function isUserFrame(controller: Controller, callFrame: Protocol.Debugger.CallFrame): boolean {
+  const script = controller.sources.get(callFrame.location.scriptId);
+  const url = script?.url ?? callFrame.url;
+  if (!script?.file || url.endsWith(AGENT_SOURCE_URL) || script.file === adapterPaths.agent || isLibrary(script.file)) return false;
+  const original = controller.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, callFrame.location.columnNumber ?? 0);
+  return !isLibrary(original?.file);
+}
+
 /** The runtime (built or source) and anything under node_modules. */
 function isLibrary(file: string | undefined): boolean {
   if (!file) return false;
@@ -114,6 +123,7 @@ async function functionLocation(controller: Controller, id: number): Promise<Pro
     const props = await cdp.send('Runtime.getProperties', { objectId: fn.result.objectId, ownProperties: true });
     location = (props.internalProperties?.find((p) => p.name === '[[FunctionLocation]]')?.value?.value as Protocol.Debugger.Location | undefined) ?? null;
   }
+  if (locations.size > 1000) locations.clear(); // invocation ids only grow; old ones never return
   locations.set(id, location);
   return location ?? undefined;
 }

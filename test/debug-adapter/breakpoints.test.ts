@@ -40,40 +40,43 @@ async function assertInLogHuber(s: Session): Promise<void> {
 }
 
 describe('source breakpoints', () => {
-  test('a breakpoint inside a numpyFunction callback stops there with the input bound in the Callback scope', T, () =>
-    withSession(async (s) => {
-      let setResponse: DebugProtocol.SetBreakpointsResponse | undefined;
-      await s.launch({ program: NUMPY }, async (dc) => {
-        setResponse = await dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY }] });
-      });
-      const stop = await s.stopped();
-      assert.equal(stop.body.reason, 'breakpoint');
-      assert.deepEqual(stop.body.hitBreakpointIds, [setResponse!.body.breakpoints[0]!.id]);
+  for (const backend of ['cpu', 'wasm']) {
+    test(`a breakpoint inside a numpyFunction callback stops there with the input bound in the Callback scope (${backend})`, T, () =>
+      withSession(async (s) => {
+        let setResponse: DebugProtocol.SetBreakpointsResponse | undefined;
+        await s.launch({ program: NUMPY, backend }, async (dc) => {
+          setResponse = await dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY }] });
+        });
+        const stop = await s.stopped();
+        assert.equal(stop.body.reason, 'breakpoint');
+        assert.deepEqual(stop.body.hitBreakpointIds, [setResponse!.body.breakpoints[0]!.id]);
 
-      const top = await topFrame(s);
-      assert.equal(top.name, 'scale_rows');
-      assert.equal(top.source?.path, NUMPY);
-      assert.equal(top.line, SCALE_ROWS_BODY);
+        const top = await topFrame(s);
+        assert.equal(top.name, 'scale_rows');
+        assert.equal(top.source?.path, NUMPY);
+        assert.equal(top.line, SCALE_ROWS_BODY);
 
-      const scopes = await s.scopes(top.id);
-      assert.equal(scopes[0]?.name, 'Callback', `the Callback scope comes first: ${scopes.map((x) => x.name).join(', ')}`);
-      const cb = await s.scope(top.id, 'Callback');
-      assert.match(cb.get('x').value, /^NdArray float32\[2,3\] min=1 max=6 /);
-      assert.equal(cb.get('Tout').value, '[float32]');
+        const scopes = await s.scopes(top.id);
+        assert.equal(scopes[0]?.name, 'Callback', `the Callback scope comes first: ${scopes.map((x) => x.name).join(', ')}`);
+        const cb = await s.scope(top.id, 'Callback');
+        assert.match(cb.get('x').value, /^NdArray float32\[2,3\] min=1 max=6 /);
+        assert.equal(cb.get('Tout').value, '[float32]');
 
-      // x expands to its summary and a page of values: the input 1..6.
-      const x = await s.variables(cb.get('x').variablesReference);
-      assert.equal(x.get('dtype').value, 'float32');
-      assert.equal(x.get('shape').value, '[2, 3]');
-      const values = x.get('values');
-      assert.equal(values.indexedVariables, 6);
-      const page = await s.variables(values.variablesReference, 0, 6);
-      assert.deepEqual(page.list.map((v) => Number(v.value)), [1, 2, 3, 4, 5, 6]);
-      assert.deepEqual(page.list.map((v) => v.name), ['[0, 0]', '[0, 1]', '[0, 2]', '[1, 0]', '[1, 1]', '[1, 2]']);
+        // x expands to its summary and a page of values: the input 1..6.
+        const x = await s.variables(cb.get('x').variablesReference);
+        assert.equal(x.get('dtype').value, 'float32');
+        assert.equal(x.get('shape').value, '[2, 3]');
+        const values = x.get('values');
+        assert.equal(values.indexedVariables, 6);
+        const page = await s.variables(values.variablesReference, 0, 6);
+        assert.deepEqual(page.list.map((v) => Number(v.value)), [1, 2, 3, 4, 5, 6]);
+        assert.deepEqual(page.list.map((v) => v.name), ['[0, 0]', '[0, 1]', '[0, 2]', '[1, 0]', '[1, 1]', '[1, 2]']);
 
-      const locals = await s.scope(top.id, 'Locals');
-      assert.equal(locals.get('factor').value, '2');
-    }));
+        const locals = await s.scope(top.id, 'Locals');
+        assert.equal(locals.get('factor').value, '2');
+        assert.match(s.output('stderr'), new RegExp(`backend: ${backend}`));
+      }));
+  }
 
   test('a breakpoint set before launch is unverified at first, then a "changed" event verifies it before it is hit', T, () =>
     withSession(async (s) => {
@@ -138,7 +141,7 @@ describe('source breakpoints', () => {
       await s.launch({ program: MAP }, (dc) => dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [{ line: MAP_BODY, condition: 'v > 3' }] }));
       const seen: number[] = [];
       for (;;) {
-        const next = await Promise.race([s.stopped(), s.waitFor('terminated').then(() => undefined)]);
+        const next = await s.nextStop();
         if (!next) break;
         assert.equal(next.body.reason, 'breakpoint');
         const top = await topFrame(s);
@@ -160,12 +163,34 @@ describe('source breakpoints', () => {
       const seen = [3];
       await s.dc.continueRequest({ threadId: THREAD });
       for (;;) {
-        const next = await Promise.race([s.stopped(), s.waitFor('terminated').then(() => undefined)]);
+        const next = await s.nextStop();
         if (!next) break;
         seen.push(Number((await s.evaluate('v', (await topFrame(s)).id)).result));
         await s.dc.continueRequest({ threadId: THREAD });
       }
       assert.deepEqual(seen, [3, 4, 5, 6]);
+    }));
+
+  test('clearing the breakpoints at a stop lets the program run to its end', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: MAP }, (dc) => dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [{ line: MAP_BODY }] }));
+      await s.stopped();
+      assert.equal((await s.evaluate('v', (await topFrame(s)).id)).result, '1');
+      const r = await s.dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [] });
+      assert.deepEqual(r.body.breakpoints, []);
+      await s.dc.continueRequest({ threadId: THREAD });
+      assert.equal(await s.nextStop(), undefined, `no more stops after the breakpoints were cleared: ${s.summary()}`);
+      assert.match(s.output('stdout'), /doubled 2,4,6,8,10,12/);
+    }));
+
+  test('stopOnEntry stops before the program runs, at its first line', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY, stopOnEntry: true });
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'entry');
+      const top = await topFrame(s);
+      assert.equal(top.source?.path, NUMPY);
+      assert.doesNotMatch(s.output('stdout'), /scaled/, 'nothing of the program ran yet');
     }));
 
   test('a logpoint prints its message with {expressions} interpolated and does not stop', T, () =>
@@ -231,6 +256,24 @@ describe('function breakpoints', () => {
       assert.equal(stop.body.reason, 'function breakpoint');
       await assertInLogHuber(s);
     }));
+
+  test('a function breakpoint condition sees the callback inputs by parameter name', T, async () => {
+    await withSession(async (s) => {
+      await s.launch({ program: NUMPY }, async (dc) => {
+        await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'log_huber', condition: 'm.dataSync()[0] === 2' }] });
+      });
+      assert.equal((await s.stopped()).body.reason, 'function breakpoint');
+      await assertInLogHuber(s);
+    });
+    await withSession(async (s) => {
+      await s.launch({ program: NUMPY }, async (dc) => {
+        await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'log_huber', condition: 'm.dataSync()[0] === 3' }] });
+        await dc.setExceptionBreakpointsRequest({ filters: [] });
+      });
+      await s.terminated();
+      assert.equal(s.all('stopped').length, 0, `a false condition does not stop: ${s.summary()}`);
+    });
+  });
 
   test('a function breakpoint for a name no callback has never stops (the Tout filter off)', T, () =>
     withSession(async (s) => {

@@ -199,9 +199,26 @@ export class Session {
 
   /** The first recorded event of `type` (matching `predicate`) not returned before; waits for it. */
   waitFor(type: string, predicate: (e: DebugProtocol.Event) => boolean = () => true, ms = WAIT_MS): Promise<DebugProtocol.Event> {
+    return this.next([type], predicate, ms);
+  }
+
+  /**
+   * The next stop, or undefined when the session ends first (a 'terminated' event). Use this, not
+   * a race of two waits: a losing wait would still consume a later event.
+   */
+  async nextStop(ms = WAIT_MS): Promise<DebugProtocol.StoppedEvent | undefined> {
+    const e = await this.next(['stopped', 'terminated'], () => true, ms);
+    if (e.event === 'terminated') return undefined;
+    this.trackProcesses();
+    return e as DebugProtocol.StoppedEvent;
+  }
+
+  /** The first unreturned recorded event of any of `types` (matching `predicate`); waits for it. */
+  next(types: string[], predicate: (e: DebugProtocol.Event) => boolean = () => true, ms = WAIT_MS): Promise<DebugProtocol.Event> {
+    const type = types.join('|');
     return new Promise((resolve, reject) => {
       const check = (): boolean => {
-        const e = this.events.find((x) => x.event === type && !this.consumed.has(x) && predicate(x));
+        const e = this.events.find((x) => types.includes(x.event) && !this.consumed.has(x) && predicate(x));
         if (!e) return false;
         this.consumed.add(e);
         cleanup();

@@ -1,0 +1,181 @@
+/**
+ * Stops the adapter makes inside graph callbacks on its own: Tout mismatches, NaN/Inf outputs, a
+ * model's callback nodes; the tensorCallback event and the tensorData request that go with them.
+ * Real adapter, real debuggee, real TF.js.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { describeFrames, fixture, root, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+
+useDebugAdapter();
+
+const NUMPY = fixture('numpy-program.ts');
+const NONFINITE = fixture('nonfinite-program.ts');
+const T = { timeout: 60_000 };
+const TF_MESSAGE = /0-th value returned by \S+ is double, but expects float/;
+
+describe('Tout mismatch', () => {
+  test('stops by default, before the error, with the mismatch described and the returned value shown', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY });
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'exception');
+      assert.equal(stop.body.description, 'Tout mismatch in bad_dtype: 0-th value is double, but expects float');
+
+      const info = (await s.dc.exceptionInfoRequest({ threadId: THREAD })).body;
+      assert.equal(info.description, 'Tout mismatch in bad_dtype: 0-th value is double, but expects float');
+      assert.match(info.details?.message ?? '', TF_MESSAGE);
+      assert.equal(info.exceptionId, 'ToutMismatch');
+
+      const frames = await s.stack();
+      const top = frames[0]!;
+      assert.match(top.name, /›/, `the top frame is the synthetic graph frame:\n  ${describeFrames(frames)}`);
+      assert.match(top.name, /\(PyFunc\)$/);
+      assert.equal(top.presentationHint, 'label');
+      assert.equal(top.source?.path, NUMPY, 'the graph frame points at the callback in the program');
+      assert.equal(top.line, 18, 'where bad_dtype is defined');
+
+      const scopes = await s.scopes(top.id);
+      assert.deepEqual(scopes.map((x) => x.name), ['Callback']);
+      const cb = await s.scope(top.id, 'Callback');
+      assert.match(cb.get('x').value, /^NdArray float32\[2,3\] /);
+      const returned = cb.get('returned');
+      assert.equal(returned.type, 'Float64Array');
+      assert.match(returned.value, /^Float64Array\[6\]/);
+      assert.equal(returned.indexedVariables, 6);
+      const values = await s.variables(returned.variablesReference, 0, 6);
+      assert.deepEqual(values.list.map((v) => Number(v.value)), [1, 2, 3, 4, 5, 6]);
+      assert.match(cb.get('mismatch[0]').value, TF_MESSAGE);
+
+      // Continuing lets the runtime raise TensorFlow's error, which the program catches.
+      await s.dc.continueRequest({ threadId: THREAD });
+      await s.terminated();
+      assert.match(s.output('stdout'), /caught 0-th value returned by \S+ is double, but expects float/);
+    }));
+
+  test('setExceptionBreakpoints without toutMismatch: no stop, the program catches the error', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY }, (dc) => dc.setExceptionBreakpointsRequest({ filters: [] }));
+      const exited = await s.terminated();
+      assert.equal(s.all('stopped').length, 0, s.summary());
+      assert.equal(exited?.body.exitCode, 0);
+      assert.match(s.output('stdout'), /caught 0-th value returned by \S+ is double, but expects float/);
+      assert.match(s.output('stdout'), /done/);
+    }));
+
+  test('launch argument breakOnToutMismatch: false: no stop', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY, breakOnToutMismatch: false });
+      await s.terminated();
+      assert.equal(s.all('stopped').length, 0, s.summary());
+      assert.match(s.output('stdout'), /caught 0-th value returned by \S+ is double, but expects float/);
+    }));
+
+  test('turning the filter off at a stop lets the mismatch pass', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY }, (dc) => dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'log_huber' }] }));
+      assert.equal((await s.stopped()).body.reason, 'function breakpoint');
+      await s.dc.setExceptionBreakpointsRequest({ filters: [] });
+      await s.dc.continueRequest({ threadId: THREAD });
+      assert.equal(await s.nextStop(), undefined, `no more stops: ${s.summary()}`);
+      assert.match(s.output('stdout'), /caught 0-th value returned by/);
+    }));
+});
+
+describe('NaN/Inf in a callback output', () => {
+  test("with the 'nonFinite' filter it stops, naming NaN/Inf", T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NONFINITE }, (dc) => dc.setExceptionBreakpointsRequest({ filters: ['toutMismatch', 'nonFinite'] }));
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'exception');
+      assert.match(stop.body.description ?? '', /NaN|Inf/);
+      assert.match(stop.body.description ?? '', /log_of/);
+      const info = (await s.dc.exceptionInfoRequest({ threadId: THREAD })).body;
+      assert.match(info.description ?? '', /NaN/);
+      const frames = await s.stack();
+      const cb = await s.scope(frames[0]!.id, 'Callback');
+      const outputs = await s.variables(cb.get('outputs').variablesReference);
+      assert.match(outputs.get('0').value, /^Tensor float32\[3\] .*NaN=1/, 'the output tensor shows the NaN');
+      await s.dc.continueRequest({ threadId: THREAD });
+      await s.terminated();
+      assert.match(s.output('stdout'), /log_of NaN,0,0\.69/);
+    }));
+
+  test('launch argument breakOnNonFinite: true does the same', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NONFINITE, breakOnNonFinite: true });
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'exception');
+      assert.match(stop.body.description ?? '', /NaN|Inf/);
+    }));
+
+  test('without it, no stop', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NONFINITE });
+      const exited = await s.terminated();
+      assert.equal(s.all('stopped').length, 0, s.summary());
+      assert.equal(exited?.body.exitCode, 0);
+      assert.match(s.output('stdout'), /done/);
+    }));
+});
+
+describe('tensorCallback event and tensorData request', () => {
+  test('each stop in a callback sends tensorCallback; tensorData pages its inputs', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: 8 }] }));
+      const stop = await s.stopped();
+      const tc = await s.waitFor('tensorCallback');
+      assert.equal(tc.body.reason, stop.body.reason);
+      const invocation = tc.body.invocation as { id: number; callback: { functionName?: string; kind: string }; op: string; Tout: string[]; parameterNames: string[] };
+      assert.equal(invocation.callback.functionName, 'scale_rows');
+      assert.equal(invocation.callback.kind, 'numpy_function');
+      assert.equal(invocation.op, 'PyFunc');
+      assert.deepEqual(invocation.Tout, ['float32']);
+      assert.deepEqual(invocation.parameterNames, ['x']);
+      const inputs = tc.body.inputs as { dtype: string; shape: number[] }[];
+      assert.equal(inputs.length, 1);
+      assert.equal(inputs[0]!.dtype, 'float32');
+      assert.deepEqual(inputs[0]!.shape, [2, 3]);
+
+      const byInvocation = await s.dc.customRequest('tensorData', { invocationId: invocation.id, side: 'inputs', index: 0, start: 2, count: 3 });
+      assert.equal(byInvocation.body.start, 2);
+      assert.deepEqual(byInvocation.body.values, [3, 4, 5]);
+      assert.deepEqual(byInvocation.body.info.shape, [2, 3]);
+
+      const frameId = (await s.stack())[0]!.id;
+      const byExpression = await s.dc.customRequest('tensorData', { expression: 'x', frameId, start: 0, count: 100 });
+      assert.deepEqual(byExpression.body.values, [1, 2, 3, 4, 5, 6]);
+      await assert.rejects(s.dc.customRequest('tensorData', { expression: 'factor', frameId }), /not a tensor/);
+    }));
+});
+
+describe('model launch', () => {
+  test('a function breakpoint on a model callback node stops in its callbacks module, under a graph frame in model.json', T, () =>
+    withSession(async (s) => {
+      const model = path.join(root, 'examples/models/standardize/model.json');
+      const callbacks = path.join(root, 'examples/callbacks/standardize.ts');
+      await s.launch({ model: 'examples/models/standardize/model.json', callbacks: 'examples/callbacks/standardize.ts', cwd: root }, (dc) =>
+        dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'standardize' }] }),
+      );
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'function breakpoint');
+      const frames = await s.stack();
+      const top = frames[0]!;
+      assert.equal(top.name, 'standardize', describeFrames(frames));
+      assert.equal(top.source?.path, callbacks);
+      assert.equal(top.line, 10, 'the first line of standardize');
+      const graph = frames.find((f) => f.name === 'standardize › standardize (EagerPyFunc)');
+      assert.ok(graph, `a graph frame for the node:\n  ${describeFrames(frames)}`);
+      assert.equal(graph.source?.path, model);
+      assert.ok(graph.line > 0, 'the graph frame points at the node in model.json');
+      assert.equal(frames.indexOf(graph), 1, 'right below the callback frame');
+      const cb = await s.scope(top.id, 'Callback');
+      assert.match(cb.get('h').value, /^Tensor float32\[\d+,16\] /);
+      const attrs = await s.variables(cb.get('node attrs').variablesReference);
+      assert.equal(attrs.get('node').value, 'standardize');
+      await s.dc.continueRequest({ threadId: THREAD });
+      const exited = await s.terminated();
+      assert.equal(exited?.body.exitCode, 0, s.output());
+    }));
+});
