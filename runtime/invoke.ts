@@ -43,9 +43,8 @@ export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], si
       return recalled;
     }
   }
-  return run(spec, inputs, args, allowAsync, observation, (outputs) => {
-    if (memoInputs) execution!.remember(memoKey(spec), memoInputs, outputs);
-  });
+  const remember = memoInputs ? (outputs: Tensor[]) => execution!.remember(memoKey(spec), memoInputs, outputs) : undefined;
+  return run(spec, inputs, args, allowAsync, observation, remember);
 }
 
 /**

@@ -13,6 +13,8 @@ import type { Transport } from './connection.js';
 export function lineTransport(socket: net.Socket): Transport {
   socket.setNoDelay(true);
   socket.setEncoding('utf8');
+  // A killed debuggee resets the connection: that is its end ('close' follows), not a crash.
+  socket.on('error', () => {});
   let buffer = '';
   const messageListeners: ((m: string) => void)[] = [];
   socket.on('data', (chunk: string) => {
@@ -74,6 +76,7 @@ export async function inspectorWebSocket(host: string, port: number): Promise<Tr
     ws.once('open', () => resolve());
     ws.once('error', reject);
   });
+  ws.on('error', () => {}); // 'close' follows and ends the session
   return {
     send: (message) => ws.send(message),
     onMessage: (listener) => void ws.on('message', (data) => listener(data.toString())),
