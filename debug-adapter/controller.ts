@@ -4,6 +4,7 @@
  * nothing of DAP; session.ts translates.
  */
 import { EventEmitter } from 'node:events';
+import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
 import { BreakpointManager, hitConditionMet, type SourceBreakpoint } from './breakpoints.js';
 import type { CdpConnection } from './cdp/connection.js';
@@ -50,7 +51,7 @@ export declare interface Controller {
 }
 
 export class Controller extends EventEmitter {
-  readonly sources = new Sources();
+  readonly sources = new Sources([adapterPaths.runtimeDir, path.dirname(adapterPaths.agent)]);
   readonly breakpoints: BreakpointManager;
   cdp: CdpConnection | undefined;
   paused: PausedState | undefined;

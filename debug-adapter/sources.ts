@@ -38,6 +38,9 @@ export interface GeneratedPosition {
 const LINE_SEARCH = 20;
 
 export class Sources {
+  /** Directories whose scripts' maps are read only on demand (the runtime's own, say). */
+  constructor(private readonly lazyDirs: readonly string[] = []) {}
+
   private readonly scripts = new Map<string, ScriptInfo>();
   /** Original file → scripts whose maps (or which themselves) cover it. */
   private readonly byFile = new Map<string, Set<ScriptInfo>>();
@@ -49,7 +52,8 @@ export class Sources {
     if (file) {
       this.index(file, script);
       // Maps of the user's code are read now so breakpoints bind at once; libraries' lazily.
-      if (!file.includes(`${path.sep}node_modules${path.sep}`)) this.mapOf(script);
+      const library = file.includes(`${path.sep}node_modules${path.sep}`) || this.lazyDirs.some((dir) => file.startsWith(dir + path.sep));
+      if (!library) this.mapOf(script);
     }
     return script;
   }

@@ -39,21 +39,29 @@ export function wantsDetail(): boolean {
   return shared.observers.some((o) => o.detail !== 'light');
 }
 
+// A broken observer must not break the program it observes: its error becomes a warning.
 export function notifyStart(start: CallbackStart, live: LiveInvocation): void {
-  for (const o of shared.observers) guarded(() => o.onCallbackStart?.(start, live));
+  for (const o of shared.observers) {
+    try {
+      o.onCallbackStart?.(start, live);
+    } catch (err) {
+      warnObserverFailed(err);
+    }
+  }
 }
 
 export function notifyEnd(invocation: CallbackInvocation, live: LiveInvocation): void {
-  for (const o of shared.observers) guarded(() => o.onCallbackEnd?.(invocation, live));
+  for (const o of shared.observers) {
+    try {
+      o.onCallbackEnd?.(invocation, live);
+    } catch (err) {
+      warnObserverFailed(err);
+    }
+  }
 }
 
-/** A broken observer must not break the program it observes. */
-function guarded(notify: () => void): void {
-  try {
-    notify();
-  } catch (err) {
-    process.emitWarning(`a callback observer threw: ${err instanceof Error ? err.stack : String(err)}`, 'TfjsCallbackObserverWarning');
-  }
+function warnObserverFailed(err: unknown): void {
+  process.emitWarning(`a callback observer threw: ${err instanceof Error ? err.stack : String(err)}`, 'TfjsCallbackObserverWarning');
 }
 
 export function nextInvocationId(): number {

@@ -35,7 +35,7 @@ export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], si
   const execution = observed || !spec.identity.stateful ? currentExecution() : undefined;
   const args = argumentsFor(spec, inputs);
   const memoInputs = !spec.identity.stateful && execution ? memoInputsOf(inputs, args as NdArray[]) : undefined;
-  const observation = observed ? new Observation(startEvent(spec, inputs, site.graph ?? execution?.graph, site), { func: spec.func, args }) : undefined;
+  const observation = observed ? new Observation(spec, inputs, site.graph ?? execution?.graph, site, { func: spec.func, args }) : undefined;
   if (memoInputs) {
     const recalled = execution!.recall(memoKey(spec), memoInputs);
     if (recalled) {
@@ -141,31 +141,35 @@ function run(
 /** One observed invocation: tells the observers it started, then how it ended. */
 class Observation {
   private readonly began: number;
-
-  private readonly detail = wantsDetail();
+  private readonly start: CallbackStart;
 
   constructor(
-    private readonly start: CallbackStart,
+    spec: CallbackSpec,
+    inputs: readonly Tensor[],
+    graph: string | undefined,
+    site: InvocationSite,
     private readonly live: LiveInvocation,
+    private readonly detail = wantsDetail(),
   ) {
-    notifyStart(start, live);
+    this.start = startEvent(spec, inputs, graph, site, detail);
+    notifyStart(this.start, live);
     this.began = performance.now();
   }
 
   converted(converted: ConvertedOutputs, returned: unknown): void {
     this.live.returned = returned;
     this.live.outputs = converted.tensors;
-    notifyEnd(endEvent(this.start, this.detail ? outputSummaries(converted) : [], this.elapsed(), checkOf(converted), false), this.live);
+    notifyEnd(endEvent(this.start, this.detail ? outputSummaries(converted) : NO_SUMMARIES, this.elapsed(), checkOf(converted), false), this.live);
   }
 
   failed(error: unknown): void {
     this.live.outputs = [];
-    notifyEnd(endEvent(this.start, [], this.elapsed(), okCheck(), false, error), this.live);
+    notifyEnd(endEvent(this.start, NO_SUMMARIES, this.elapsed(), OK_CHECK, false, error), this.live);
   }
 
   memoized(outputs: readonly Tensor[]): void {
     this.live.outputs = outputs;
-    notifyEnd(endEvent(this.start, this.detail ? outputs.map(summarizeTensor) : [], 0, okCheck(), true), this.live);
+    notifyEnd(endEvent(this.start, this.detail ? outputs.map(summarizeTensor) : NO_SUMMARIES, 0, OK_CHECK, true), this.live);
   }
 
   private elapsed(): number {
@@ -215,34 +219,43 @@ function notDifferentiable(output: Tensor, inputs: readonly Tensor[], spec: Call
   return (wrapped as (...t: Tensor[]) => Tensor)(...inputs);
 }
 
-function startEvent(spec: CallbackSpec, inputs: readonly Tensor[], graph: string | undefined, site: InvocationSite): CallbackStart {
-  const detail = wantsDetail();
-  const callSite = site.callSite ?? (detail ? captureCallSite() : undefined);
-  return {
+/** Built field by field: this runs on every observed call, where spreads showed in profiles. */
+function startEvent(spec: CallbackSpec, inputs: readonly Tensor[], graph: string | undefined, site: InvocationSite, detail: boolean): CallbackStart {
+  const start: { -readonly [K in keyof CallbackStart]: CallbackStart[K] } = {
     id: nextInvocationId(),
     callback: spec.identity,
     op: spec.op,
-    ...(graph !== undefined ? { graph } : {}),
-    ...(site.node !== undefined ? { node: site.node } : {}),
     Tout: spec.tout.dtypes,
-    ...(callSite ? { callSite } : {}),
-    inputs: detail ? inputs.map(summarizeTensor) : [],
+    inputs: detail ? inputs.map(summarizeTensor) : NO_SUMMARIES,
     parameterNames: parameterNames(spec.func),
   };
+  if (graph !== undefined) start.graph = graph;
+  if (site.node !== undefined) start.node = site.node;
+  const callSite = site.callSite ?? (detail ? captureCallSite() : undefined);
+  if (callSite) start.callSite = callSite;
+  return start;
 }
+
+const NO_SUMMARIES: readonly TensorSummary[] = Object.freeze([]);
 
 function endEvent(
   start: CallbackStart,
-  outputs: TensorSummary[],
+  outputs: readonly TensorSummary[],
   durationMs: number,
   toutCheck: CallbackInvocation['toutCheck'],
   memoized: boolean,
   error?: unknown,
 ): CallbackInvocation {
-  const event: CallbackInvocation = { ...start, outputs, durationMs, toutCheck, memoized };
-  if (error === undefined) return event;
-  const e = error instanceof Error ? error : new Error(String(error));
-  return { ...event, error: { name: e.name, message: e.message, ...(e.stack ? { stack: e.stack } : {}) } };
+  const event: { -readonly [K in keyof CallbackInvocation]: CallbackInvocation[K] } = Object.assign({}, start) as CallbackInvocation;
+  event.outputs = outputs;
+  event.durationMs = durationMs;
+  event.toutCheck = toutCheck;
+  event.memoized = memoized;
+  if (error !== undefined) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    event.error = e.stack ? { name: e.name, message: e.message, stack: e.stack } : { name: e.name, message: e.message };
+  }
+  return event;
 }
 
 function outputSummaries(converted: ConvertedOutputs): TensorSummary[] {
@@ -258,9 +271,7 @@ function checkOf(converted: ConvertedOutputs): CallbackInvocation['toutCheck'] {
   return { ok: converted.mismatches.length === 0, mismatches: converted.mismatches, narrowed: converted.narrowed };
 }
 
-function okCheck(): CallbackInvocation['toutCheck'] {
-  return { ok: true, mismatches: [], narrowed: [] };
-}
+const OK_CHECK: CallbackInvocation['toutCheck'] = Object.freeze({ ok: true, mismatches: Object.freeze([]), narrowed: Object.freeze([]) });
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';

@@ -7,5 +7,6 @@ function inspect_big(big: tf.Tensor): tf.Tensor {
   return big.sum();
 }
 
-const big = tf.range(0, 1 << 20, 1, 'float32');
-console.log(pyFunction(inspect_big, [big], 'float32').dataSync()[0]);
+// Not named `big`: esbuild would rename the callback's parameter to avoid the shadowing.
+const million = tf.range(0, 1 << 20, 1, 'float32');
+console.log(pyFunction(inspect_big, [million], 'float32').dataSync()[0]);

@@ -7,6 +7,7 @@ const normalize = (x: NdArray) => x.map((v) => v / 255);
 const activation = (x: tf.Tensor) => tf.tanh(x);
 const image = tf.randomUniform([32, 32], 0, 255, 'float32', 1);
 let total = 0;
+const loopStart = performance.now();
 for (let i = 0; i < 5000; i++) {
   const y = tf.tidy(() => {
     const n = numpyFunction(normalize, [image], 'float32');
@@ -15,4 +16,5 @@ for (let i = 0; i < 5000; i++) {
   total += y.dataSync()[0]!;
   y.dispose();
 }
-console.log(total.toFixed(2));
+console.log(`total ${total.toFixed(2)}`);
+console.log(`loop-ms ${(performance.now() - loopStart).toFixed(1)}`);

@@ -45,6 +45,8 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
     v !== null && typeof v === 'object' && typeof v.dataSync === 'function' && Array.isArray(v.shape) && typeof v.dtype === 'string';
   const isNdArray = (v: any) =>
     v !== null && typeof v === 'object' && !isTensor(v) && Array.isArray(v.shape) && typeof v.dtype === 'string' && v.data !== undefined;
+  /** Summaries by data (a tensor's dataId, an NdArray's array): a stop asks for each one several times. */
+  const summaries = new WeakMap<object, any>();
   const num = (x: any) => (typeof x === 'number' ? Number(x.toPrecision(5)) : x);
 
   const agent: any = {
@@ -107,11 +109,20 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       const tools = state.tools;
       if (isTensor(v)) {
         if (v.isDisposed) return { kind: 'Tensor', dtype: v.dtype, shape: [...v.shape], size: v.size, disposed: true };
-        const s = tools ? tools.summarizeTensor(v) : undefined;
+        // Tensors are immutable, so a summary holds for their data; variables change data ids.
+        let s = summaries.get(v.dataId);
+        if (!s && tools) {
+          s = tools.summarizeTensor(v);
+          summaries.set(v.dataId, s);
+        }
         return { kind: v.constructor?.name === 'Variable' ? 'Variable' : 'Tensor', ...s, dtype: v.dtype, shape: [...v.shape], size: v.size, disposed: false };
       }
       if (isNdArray(v)) {
-        const s = tools ? tools.summarizeValues({ dtype: v.dtype, shape: v.shape, flat: v.data }) : undefined;
+        let s = summaries.get(v.data);
+        if (!s && tools) {
+          s = tools.summarizeValues({ dtype: v.dtype, shape: v.shape, flat: v.data });
+          summaries.set(v.data, s);
+        }
         return { kind: 'NdArray', ...s, dtype: v.dtype, shape: [...v.shape], size: v.shape.reduce((a: number, b: number) => a * b, 1), disposed: false };
       }
       if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
@@ -180,14 +191,16 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       if (matches(start)) agent.signal('callback', entry);
     },
     onCallbackEnd(end: any, live: any) {
-      const index = agent.active.findIndex((e: any) => e.start.id === end.id);
+      const last = agent.active.length - 1;
+      const index = last >= 0 && agent.active[last].start.id === end.id ? last : agent.active.findIndex((e: any) => e.start.id === end.id);
       const entry = index >= 0 ? agent.active[index] : { start: end, live };
       entry.end = end;
       try {
         if (agent.config.breakOnToutMismatch && !end.toutCheck.ok) agent.signal('toutMismatch', entry);
         else if (agent.config.breakOnNonFinite && !end.error && nonFinite(live)) agent.signal('nonFinite', entry);
       } finally {
-        if (index >= 0) agent.active.splice(index, 1);
+        if (index === agent.active.length - 1) agent.active.pop();
+        else if (index >= 0) agent.active.splice(index, 1);
       }
     },
   };
