@@ -1,0 +1,142 @@
+/**
+ * How a debug configuration is completed and checked before a session starts: F5 with no
+ * launch.json on a TS/JS graph program or a model.json, defaults from the settings, and workspace
+ * trust. Free of the vscode API so it is unit-tested directly.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+export const DEBUG_TYPE = 'tfjs-callbacks';
+export const BACKENDS = ['auto', 'tensorflow', 'wasm', 'cpu'] as const;
+export type Backend = (typeof BACKENDS)[number];
+
+export interface DebugConfig {
+  type?: string;
+  request?: string;
+  name?: string;
+  program?: string;
+  model?: string;
+  callbacks?: string;
+  inputs?: string;
+  cwd?: string;
+  backend?: string;
+  port?: number;
+  host?: string;
+  [key: string]: unknown;
+}
+
+export interface EditorContext {
+  /** The file in the active editor, if any. */
+  readonly activeFile?: string;
+  readonly workspaceFolder?: string;
+  readonly trusted: boolean;
+  /** The `tfjsCallbacks.backend` setting. */
+  readonly backend: Backend;
+  /** The `tfjsCallbacks.callbacksModule` setting (relative to the workspace folder or absolute). */
+  readonly callbacksModule?: string;
+}
+
+export type Resolution = { readonly config: DebugConfig } | { readonly error: string };
+
+const PROGRAM_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
+
+export function isGraphProgram(file: string): boolean {
+  return PROGRAM_EXTENSIONS.includes(path.extname(file)) && !file.endsWith('.d.ts');
+}
+
+export function isModelJson(file: string): boolean {
+  return path.basename(file) === 'model.json' || file.endsWith('.model.json');
+}
+
+/** The callbacks module for a model: the setting, else callbacks.ts / callbacks.js beside it. */
+export function callbacksModuleFor(model: string, context: Pick<EditorContext, 'callbacksModule' | 'workspaceFolder'>): string | undefined {
+  if (context.callbacksModule) {
+    return path.isAbsolute(context.callbacksModule) ? context.callbacksModule : path.resolve(context.workspaceFolder ?? path.dirname(model), context.callbacksModule);
+  }
+  for (const name of ['callbacks.ts', 'callbacks.js', 'callbacks.mjs']) {
+    const candidate = path.join(path.dirname(model), name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+export const UNTRUSTED_MESSAGE =
+  'TF.js Graph Callbacks does not run programs in an untrusted workspace: running a graph program executes its code. ' +
+  'Trust this workspace (command "Workspaces: Manage Workspace Trust") to run or debug it.';
+
+/** A launch configuration for a file: a graph program, or a model with its callbacks. */
+export function configurationForFile(file: string, context: EditorContext): Resolution {
+  if (isModelJson(file)) {
+    const callbacks = callbacksModuleFor(file, context);
+    return {
+      config: {
+        type: DEBUG_TYPE,
+        request: 'launch',
+        name: `Debug ${path.basename(path.dirname(file))} model callbacks`,
+        model: file,
+        ...(callbacks ? { callbacks } : {}),
+        cwd: context.workspaceFolder ?? path.dirname(file),
+        backend: context.backend,
+      },
+    };
+  }
+  if (isGraphProgram(file)) {
+    return {
+      config: { type: DEBUG_TYPE, request: 'launch', name: `Debug ${path.basename(file)}`, program: file, cwd: context.workspaceFolder ?? path.dirname(file), backend: context.backend },
+    };
+  }
+  return { error: `${path.basename(file)} is neither a TS/JS graph program nor a model.json.` };
+}
+
+/** Completes and checks a configuration (resolveDebugConfiguration). */
+export function resolveConfiguration(config: DebugConfig, context: EditorContext): Resolution {
+  if (!context.trusted) return { error: UNTRUSTED_MESSAGE };
+  const empty = !config.type && !config.request && !config.name;
+  if (empty) {
+    if (!context.activeFile) return { error: 'Open a TS/JS graph program or a model.json, or add a "tfjs-callbacks" launch configuration.' };
+    return configurationForFile(context.activeFile, context);
+  }
+  if (config.type !== DEBUG_TYPE) return { config };
+  const request = config.request ?? 'launch';
+  if (request === 'attach') {
+    if (typeof config.port !== 'number') return { error: 'An attach configuration needs "port": the --inspect port of the program.' };
+    return { config: { ...config, request, name: config.name ?? 'Attach to graph program', host: config.host ?? '127.0.0.1' } };
+  }
+  if (request !== 'launch') return { error: `Unknown request "${request}": use "launch" or "attach".` };
+  if (!config.program && !config.model) {
+    if (context.activeFile) {
+      const fromFile = configurationForFile(context.activeFile, context);
+      if ('config' in fromFile) return { config: { ...fromFile.config, ...stripUndefined(config), program: fromFile.config.program, model: fromFile.config.model } };
+    }
+    return { error: 'Set "program" (a TS/JS graph program) or "model" (a model.json) in the launch configuration.' };
+  }
+  if (config.backend !== undefined && !(BACKENDS as readonly string[]).includes(config.backend)) {
+    return { error: `"backend": "${config.backend}" is not one of ${BACKENDS.join(', ')}.` };
+  }
+  const model = config.model;
+  const callbacks = config.callbacks ?? (model ? callbacksModuleFor(model, context) : undefined);
+  return {
+    config: {
+      ...config,
+      request,
+      name: config.name ?? 'Debug graph',
+      backend: config.backend ?? context.backend,
+      cwd: config.cwd ?? context.workspaceFolder,
+      ...(callbacks ? { callbacks } : {}),
+    },
+  };
+}
+
+function stripUndefined(config: DebugConfig): DebugConfig {
+  return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined && v !== null));
+}
+
+/** The CLI's arguments for "Run Graph" on a file. */
+export function runArguments(file: string, traceFile: string, context: EditorContext): string[] {
+  const args = ['run', file, '--trace', traceFile, '--backend', context.backend];
+  if (isModelJson(file)) {
+    const callbacks = callbacksModuleFor(file, context);
+    if (callbacks) args.push('--callbacks', callbacks);
+  }
+  return args;
+}

@@ -1,0 +1,56 @@
+/**
+ * Activation: wires the debug type, the commands, the status bar, the tensor inspector and the
+ * language client. Each part lives in its own module; nothing here knows tensors.
+ */
+import * as vscode from 'vscode';
+import { DEBUG_TYPE, UNTRUSTED_MESSAGE, configurationForFile } from './config-resolution.js';
+import { registerDebugWiring } from './debug-wiring.js';
+import { editorContext } from './editor-context.js';
+import { InspectorPanel } from './inspector-panel.js';
+import { callbacksFound, startLanguageClient, traceUpdated } from './language-client.js';
+import { GraphRunner } from './run-graph.js';
+import { BackendStatus } from './status-bar.js';
+
+export function activate(context: vscode.ExtensionContext): void {
+  registerDebugWiring(context);
+  const runner = new GraphRunner(context);
+  const status = new BackendStatus(context);
+  const inspector = new InspectorPanel(context);
+  const client = startLanguageClient(context);
+  runner.onDidRun((result) => {
+    status.used(result.trace?.backend?.backend);
+    traceUpdated(client, result.traceFile);
+  });
+  if (vscode.workspace.isTrusted) traceUpdated(client, runner.traceFile);
+
+  const command = (id: string, run: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
+  command('tfjsCallbacks.runGraph', (uri?: vscode.Uri) => runner.run(uri));
+  command('tfjsCallbacks.debugGraph', async (uri?: vscode.Uri) => {
+    if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage(UNTRUSTED_MESSAGE);
+    const target = await runner.pickTarget(uri);
+    if (!target) return;
+    const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(target));
+    const resolution = configurationForFile(target, editorContext(folder));
+    if ('error' in resolution) return void vscode.window.showErrorMessage(resolution.error);
+    await vscode.debug.startDebugging(folder, resolution.config as vscode.DebugConfiguration);
+  });
+  command('tfjsCallbacks.openInspector', () => inspector.show());
+  command('tfjsCallbacks.selectBackend', () => status.select());
+  command('tfjsCallbacks.breakOnCallback', async (name?: string) => {
+    let callback = typeof name === 'string' ? name : undefined;
+    if (!callback) {
+      const found = await callbacksFound(client).catch(() => []);
+      const picked = await vscode.window.showQuickPick(
+        [...found.map((c) => ({ label: c.functionName ?? c.name, description: `${c.kind} · ${vscode.workspace.asRelativePath(vscode.Uri.parse(c.uri))}:${c.line}` }))],
+        { title: 'TF.js Callbacks: Break on Callback', placeHolder: found.length ? 'Stop at the first line of this callback when it runs' : 'No callbacks found in open files: type a callback name or token' },
+      );
+      callback = picked?.label;
+      if (!callback && found.length === 0) callback = await vscode.window.showInputBox({ prompt: 'Callback name, function name or token (pyfunc_N)' });
+    }
+    if (!callback) return;
+    vscode.debug.addBreakpoints([new vscode.FunctionBreakpoint(callback)]);
+    void vscode.window.setStatusBarMessage(`Breaks when callback ${callback} runs (${DEBUG_TYPE})`, 4000);
+  });
+}
+
+export function deactivate(): void {}

@@ -1,0 +1,60 @@
+/** The status bar item: the backend setting, and the backend the last run actually used. */
+import * as vscode from 'vscode';
+import { BACKENDS, type Backend } from './config-resolution.js';
+
+export class BackendStatus {
+  private readonly item = vscode.window.createStatusBarItem('tfjsCallbacks.backend', vscode.StatusBarAlignment.Left, 10);
+  private lastUsed: string | undefined;
+
+  constructor(context: vscode.ExtensionContext) {
+    this.item.name = 'TF.js Callbacks backend';
+    this.item.command = 'tfjsCallbacks.selectBackend';
+    context.subscriptions.push(
+      this.item,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('tfjsCallbacks.backend')) {
+          this.lastUsed = undefined;
+          this.update();
+        }
+      }),
+    );
+    this.update();
+    this.item.show();
+  }
+
+  get setting(): Backend {
+    return vscode.workspace.getConfiguration('tfjsCallbacks').get<Backend>('backend', 'auto');
+  }
+
+  /** After a run: what the runtime chose (auto resolves to one of the backends). */
+  used(backend: string | undefined): void {
+    this.lastUsed = backend;
+    this.update();
+  }
+
+  async select(): Promise<void> {
+    const current = this.setting;
+    const picked = await vscode.window.showQuickPick(
+      BACKENDS.map((b) => ({ label: b, description: b === current ? '(current)' : DESCRIPTIONS[b] })),
+      { title: 'TF.js Callbacks: Select Backend', placeHolder: `Backend for Run Graph and Debug Graph (now ${current})` },
+    );
+    if (!picked) return;
+    await vscode.workspace.getConfiguration('tfjsCallbacks').update('backend', picked.label, vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    this.lastUsed = undefined;
+    this.update();
+  }
+
+  private update(): void {
+    const setting = this.setting;
+    const used = this.lastUsed && this.lastUsed !== setting ? ` → ${this.lastUsed}` : '';
+    this.item.text = `$(circuit-board) TF.js: ${setting}${used}`;
+    this.item.tooltip = `TF.js Callbacks backend: ${setting}${used ? ` (last run used ${this.lastUsed})` : ''}. Click to change.`;
+  }
+}
+
+const DESCRIPTIONS: Record<Backend, string> = {
+  auto: 'tensorflow if @tensorflow/tfjs-node loads, else wasm, else cpu',
+  tensorflow: 'native TensorFlow (@tensorflow/tfjs-node)',
+  wasm: 'WebAssembly (@tensorflow/tfjs-backend-wasm)',
+  cpu: 'pure JavaScript',
+};
