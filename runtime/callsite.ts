@@ -12,6 +12,8 @@ export interface CallSite {
 }
 
 const RUNTIME_DIR = path.dirname(fileURLToPath(import.meta.url));
+// Built, the runtime's frames may be source-mapped back to its TypeScript sources.
+const RUNTIME_SOURCE_DIR = path.basename(path.dirname(RUNTIME_DIR)) === 'dist' ? path.join(RUNTIME_DIR, '..', '..', 'runtime') : RUNTIME_DIR;
 const FRAME = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):(\d+):(\d+)\)?$/;
 
 export function captureCallSite(): CallSite | undefined {
@@ -35,7 +37,7 @@ export function firstUserFrame(stack: string): CallSite | undefined {
 }
 
 function isInternal(file: string): boolean {
-  return file.startsWith(RUNTIME_DIR + path.sep) || file.includes(`${path.sep}node_modules${path.sep}`);
+  return file.startsWith(RUNTIME_DIR + path.sep) || file.startsWith(RUNTIME_SOURCE_DIR + path.sep) || file.includes(`${path.sep}node_modules${path.sep}`);
 }
 
 export function formatCallSite(site: CallSite | undefined, relativeTo = process.cwd()): string {

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import {
+  UNTRUSTED_MESSAGE, callbacksModuleFor, configurationForFile, resolveConfiguration, runArguments, type EditorContext,
+} from '../../extension/config-resolution.js';
+
+const workspace = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-config-'));
+const modelDir = path.join(workspace, 'models', 'standardize');
+const program = path.join(workspace, 'main.ts');
+const base: EditorContext = { workspaceFolder: workspace, trusted: true, backend: 'auto' };
+
+describe('F5 with no launch.json', () => {
+  test('on a TS graph program: a launch of that program with the backend setting', () => {
+    const r = resolveConfiguration({}, { ...base, activeFile: program, backend: 'wasm' });
+    assert.ok('config' in r);
+    assert.equal(r.config.type, 'tfjs-callbacks');
+    assert.equal(r.config.request, 'launch');
+    assert.equal(r.config.program, program);
+    assert.equal(r.config.backend, 'wasm');
+    assert.equal(r.config.cwd, workspace);
+  });
+
+  test('on a JS file too, but not on a .d.ts', () => {
+    assert.ok('config' in resolveConfiguration({}, { ...base, activeFile: path.join(workspace, 'a.mjs') }));
+    assert.ok('error' in resolveConfiguration({}, { ...base, activeFile: path.join(workspace, 'a.d.ts') }));
+  });
+
+  test('on a model.json: a model launch with callbacks.ts found beside it', async () => {
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(modelDir, { recursive: true });
+    writeFileSync(path.join(modelDir, 'callbacks.ts'), 'export const py = (x: unknown) => x;\n');
+    const model = path.join(modelDir, 'model.json');
+    const r = resolveConfiguration({}, { ...base, activeFile: model });
+    assert.ok('config' in r);
+    assert.equal(r.config.model, model);
+    assert.equal(r.config.callbacks, path.join(modelDir, 'callbacks.ts'));
+    assert.equal(r.config.program, undefined);
+  });
+
+  test('the callbacksModule setting wins over the file beside the model', () => {
+    const model = path.join(modelDir, 'model.json');
+    assert.equal(callbacksModuleFor(model, { workspaceFolder: workspace, callbacksModule: 'cb/bind.ts' }), path.join(workspace, 'cb', 'bind.ts'));
+    assert.equal(callbacksModuleFor(model, { workspaceFolder: workspace, callbacksModule: '/abs/bind.ts' }), '/abs/bind.ts');
+  });
+
+  test('with nothing open: an error that says what to open', () => {
+    const r = resolveConfiguration({}, base);
+    assert.ok('error' in r);
+    assert.match(r.error, /Open a TS\/JS graph program or a model\.json/);
+  });
+
+  test('on another kind of file: an error naming it', () => {
+    const r = resolveConfiguration({}, { ...base, activeFile: path.join(workspace, 'notes.md') });
+    assert.ok('error' in r);
+    assert.match(r.error, /notes\.md is neither/);
+  });
+});
+
+describe('launch.json configurations', () => {
+  test('defaults are filled: name, backend from the setting, cwd', () => {
+    const r = resolveConfiguration({ type: 'tfjs-callbacks', request: 'launch', program }, { ...base, backend: 'cpu' });
+    assert.ok('config' in r);
+    assert.equal(r.config.backend, 'cpu');
+    assert.equal(r.config.cwd, workspace);
+    assert.equal(r.config.name, 'Debug graph');
+  });
+
+  test('an explicit backend is kept; an invalid one is an error', () => {
+    const ok = resolveConfiguration({ type: 'tfjs-callbacks', request: 'launch', program, backend: 'wasm' }, { ...base, backend: 'cpu' });
+    assert.ok('config' in ok && ok.config.backend === 'wasm');
+    const bad = resolveConfiguration({ type: 'tfjs-callbacks', request: 'launch', program, backend: 'gpu' }, base);
+    assert.ok('error' in bad);
+    assert.match(bad.error, /"backend": "gpu" is not one of auto, tensorflow, wasm, cpu/);
+  });
+
+  test('a launch without program or model takes the active file, else says what is missing', () => {
+    const fromFile = resolveConfiguration({ type: 'tfjs-callbacks', request: 'launch', name: 'x', breakOnCallbacks: ['f'] }, { ...base, activeFile: program });
+    assert.ok('config' in fromFile);
+    assert.equal(fromFile.config.program, program);
+    assert.deepEqual(fromFile.config.breakOnCallbacks, ['f']);
+    const missing = resolveConfiguration({ type: 'tfjs-callbacks', request: 'launch', name: 'x' }, base);
+    assert.ok('error' in missing);
+    assert.match(missing.error, /Set "program"/);
+  });
+
+  test('attach needs a port and defaults the host to loopback', () => {
+    const r = resolveConfiguration({ type: 'tfjs-callbacks', request: 'attach', port: 9229 }, base);
+    assert.ok('config' in r);
+    assert.equal(r.config.host, '127.0.0.1');
+    const bad = resolveConfiguration({ type: 'tfjs-callbacks', request: 'attach' }, base);
+    assert.ok('error' in bad);
+    assert.match(bad.error, /needs "port"/);
+  });
+
+  test('another debug type passes through untouched', () => {
+    const config = { type: 'node', request: 'launch', name: 'n', program };
+    const r = resolveConfiguration(config, base);
+    assert.ok('config' in r);
+    assert.deepEqual(r.config, config);
+  });
+});
+
+describe('workspace trust', () => {
+  test('nothing launches in an untrusted workspace, and the user is told why', () => {
+    for (const config of [{}, { type: 'tfjs-callbacks', request: 'launch', program }, { type: 'tfjs-callbacks', request: 'attach', port: 1 }]) {
+      const r = resolveConfiguration(config, { ...base, activeFile: program, trusted: false });
+      assert.ok('error' in r);
+      assert.equal(r.error, UNTRUSTED_MESSAGE);
+    }
+    assert.match(UNTRUSTED_MESSAGE, /Manage Workspace Trust/);
+  });
+});
+
+describe('Run Graph arguments', () => {
+  test('a program: run, trace and backend', () => {
+    assert.deepEqual(runArguments(program, '/t/trace.json', { ...base, backend: 'wasm' }), ['run', program, '--trace', '/t/trace.json', '--backend', 'wasm']);
+  });
+
+  test('a model: its callbacks module is passed', () => {
+    const model = path.join(modelDir, 'model.json');
+    assert.deepEqual(runArguments(model, '/t/trace.json', base), ['run', model, '--trace', '/t/trace.json', '--backend', 'auto', '--callbacks', path.join(modelDir, 'callbacks.ts')]);
+  });
+
+  test('configurationForFile names the launch after the file', () => {
+    const r = configurationForFile(program, base);
+    assert.ok('config' in r);
+    assert.equal(r.config.name, 'Debug main.ts');
+  });
+});
