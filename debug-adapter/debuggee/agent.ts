@@ -127,7 +127,12 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       }
       if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
         const arr = v as any;
-        return { kind: arr.constructor.name, dtype: arr.constructor.name, shape: [arr.length], size: arr.length, disposed: false };
+        let s = summaries.get(arr);
+        if (!s && tools) {
+          s = tools.summarizeValues({ dtype: 'float64', shape: [arr.length], flat: arr });
+          summaries.set(arr, s);
+        }
+        return { kind: arr.constructor.name, ...s, dtype: arr.constructor.name, shape: [arr.length], size: arr.length, disposed: false };
       }
       return undefined;
     },

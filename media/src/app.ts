@@ -1,0 +1,131 @@
+/**
+ * The inspector: applies host messages to the state, saves it with vscode.setState, and renders
+ * header, summary, selected tensor and history from it (also on load, from the saved state).
+ */
+import { h, replaceChildren } from './dom.js';
+import { asHostMessage, HostChannel } from './messaging.js';
+import type { HostMessage } from './protocol.js';
+import { normalizeView } from './slicing.js';
+import {
+  clearHistory,
+  currentEntry,
+  reduce,
+  restoreState,
+  selectedRef,
+  selectTensor,
+  setView,
+  showEntry,
+  type HistoryEntry,
+  type InspectorState,
+  type TensorRef,
+} from './state.js';
+import { renderHeader, renderSummary } from './summary.js';
+import { renderHistory } from './history.js';
+import { TensorData } from './tensor-data.js';
+import { TensorView, type TensorViewModel } from './tensor-view.js';
+import type { VsCodeApi } from './vscode-api.js';
+
+export class InspectorApp {
+  private state: InspectorState;
+  private readonly channel: HostChannel;
+  private readonly data: TensorData;
+  private readonly tensorView: TensorView;
+  private readonly main = h('div', { className: 'invocation' });
+  private readonly side = h('div', { className: 'history-slot' });
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly api: VsCodeApi,
+  ) {
+    this.state = restoreState(api.getState());
+    this.channel = new HostChannel((m) => api.post(m));
+    this.data = new TensorData(this.channel);
+    this.tensorView = new TensorView(this.data, {
+      onView: (view) => this.update((s) => (s.currentKey ? setView(s, s.currentKey, view) : s), 'tensor'),
+      onPageSize: (rows, cols) => this.update((s) => ({ ...s, pageRows: rows, pageCols: cols }), 'tensor'),
+      onCopy: (text) => api.post({ type: 'copy', text }),
+    });
+  }
+
+  start(): void {
+    window.addEventListener('message', (event: MessageEvent) => {
+      const message = asHostMessage(event.data);
+      if (message) this.receive(message);
+    });
+    this.root.replaceChildren(h('div', { className: 'layout' }, this.main, this.side));
+    this.render('all');
+    this.api.post({ type: 'ready' });
+  }
+
+  receive(message: HostMessage): void {
+    if (this.channel.settle(message)) return;
+    if (message.type === 'invocation') {
+      performance.mark('tensor-inspector:invocation');
+      // A later stop in the same invocation may see other values.
+      this.data.forget(message.sessionId, message.event.invocation.id);
+    }
+    this.update((s) => reduce(s, message), 'all');
+  }
+
+  private update(change: (s: InspectorState) => InspectorState, scope: 'all' | 'tensor'): void {
+    const next = change(this.state);
+    if (next === this.state) return;
+    this.state = next;
+    this.api.setState(next);
+    this.render(scope);
+  }
+
+  private render(scope: 'all' | 'tensor'): void {
+    const focusId = (document.activeElement as HTMLElement | null)?.dataset?.focusId;
+    const entry = currentEntry(this.state);
+    const ref = entry ? selectedRef(entry) : undefined;
+    if (scope === 'all') {
+      if (!entry) {
+        replaceChildren(this.main, h('p', { className: 'empty' }, 'Waiting for a stop in a graph callback…'));
+      } else {
+        replaceChildren(
+          this.main,
+          renderHeader(entry),
+          renderSummary(entry, ref, (r) => this.select(entry, r)),
+          this.tensorView.element,
+        );
+      }
+      replaceChildren(
+        this.side,
+        renderHistory(this.state.history, this.state.currentKey, {
+          onShow: (key) => this.update((s) => showEntry(s, key), 'all'),
+          onClear: () => this.update(clearHistory, 'all'),
+        }),
+      );
+    }
+    this.tensorView.show(entry && ref ? this.model(entry, ref) : undefined);
+    if (focusId) this.root.querySelector<HTMLElement>(`[data-focus-id="${CSS.escape(focusId)}"]`)?.focus();
+  }
+
+  private select(entry: HistoryEntry, ref: TensorRef): void {
+    this.update((s) => selectTensor(s, entry.key, ref), 'all');
+  }
+
+  private model(entry: HistoryEntry, ref: TensorRef): TensorViewModel | undefined {
+    const info = entry.event[ref.side][ref.index];
+    if (!info) return undefined;
+    const { pageRows, pageCols } = this.state;
+    const name = ref.side === 'inputs' ? (entry.event.invocation.parameterNames[ref.index] ?? `input ${ref.index}`) : `output ${ref.index}`;
+    return {
+      id: `${entry.key}\u0000${ref.side}\u0000${ref.index}`,
+      name,
+      info,
+      view: normalizeView(info.shape, entry.view, pageRows, pageCols),
+      pageRows,
+      pageCols,
+      source: {
+        sessionId: entry.sessionId,
+        invocationId: entry.event.invocation.id,
+        side: ref.side,
+        index: ref.index,
+        info,
+        fetchable: !entry.ended && !info.disposed,
+      },
+    };
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * What is wrong with each output against Tout: TensorFlow's own messages from the runtime's check
+ * (invocation.toutCheck), with count mismatches and silent narrowing made explicit per row.
+ */
+import { normalizeDtype } from './format.js';
+import type { TensorCallbackEvent } from './protocol.js';
+
+export type OutputStatus = 'ok' | 'dtype' | 'value' | 'missing' | 'extra' | 'narrowed' | 'pending' | 'threw';
+
+export interface OutputCheck {
+  readonly status: OutputStatus;
+  /** The declared dtype (Tout[i]), when there is one. */
+  readonly declared?: string;
+  readonly messages: readonly string[];
+  /** e.g. "float64 in TensorFlow, held as float32 in TF.js". */
+  readonly narrowing?: string;
+}
+
+export interface ToutReport {
+  readonly outputs: readonly OutputCheck[];
+  /** Messages not about one output (the count of values returned, …). */
+  readonly general: readonly string[];
+  readonly countMismatch: boolean;
+}
+
+export function checkOutputs(event: TensorCallbackEvent): ToutReport {
+  const inv = event.invocation;
+  const check = inv.toutCheck;
+  const returned = inv.phase === 'returned' && !inv.error;
+  const rows = Math.max(event.outputs.length, returned ? inv.Tout.length : 0);
+  const byIndex = new Map<number, string[]>();
+  const problems = new Map<number, string>();
+  const general: string[] = [];
+  let countMismatch = false;
+  for (const m of check?.mismatches ?? []) {
+    if (m.index === undefined || m.problem === 'count') {
+      general.push(m.message);
+      if (m.problem === 'count') countMismatch = true;
+      continue;
+    }
+    byIndex.set(m.index, [...(byIndex.get(m.index) ?? []), m.message]);
+    problems.set(m.index, m.problem);
+  }
+  if (returned && event.outputs.length !== inv.Tout.length) {
+    countMismatch = true;
+    if (general.length === 0) {
+      general.push(`The callback returned ${event.outputs.length} value${event.outputs.length === 1 ? '' : 's'}; Tout declares ${inv.Tout.length}.`);
+    }
+  }
+  const narrowed = new Map((check?.narrowed ?? []).map((n) => [n.index, `${n.declared} in TensorFlow, held as ${n.storedAs} in TF.js`]));
+  const outputs: OutputCheck[] = [];
+  for (let i = 0; i < rows; i++) {
+    const declared = inv.Tout[i];
+    const info = event.outputs[i];
+    const messages = byIndex.get(i) ?? [];
+    let status: OutputStatus = 'ok';
+    if (inv.error) status = 'threw';
+    else if (!returned) status = 'pending';
+    else if (messages.length > 0) status = problems.get(i) === 'dtype' ? 'dtype' : 'value';
+    else if (declared === undefined) status = 'extra';
+    else if (i >= event.outputs.length) status = 'missing';
+    else if (!check && info && normalizeDtype(info.dtype) !== declared && !narrowed.has(i)) {
+      status = 'dtype';
+      messages.push(`${i}-th value is ${normalizeDtype(info.dtype)}, but Tout declares ${declared}.`);
+    } else if (narrowed.has(i)) status = 'narrowed';
+    outputs.push({ status, declared, messages, narrowing: narrowed.get(i) });
+  }
+  return { outputs, general, countMismatch };
+}
+
+export const STATUS_TEXT: Readonly<Record<OutputStatus, string>> = {
+  ok: '✓ matches Tout',
+  dtype: '✗ dtype mismatch',
+  value: '✗ not a tensor value',
+  missing: '✗ missing (count mismatch)',
+  extra: '✗ not in Tout (count mismatch)',
+  narrowed: '⚠ narrowed',
+  pending: '… not returned yet',
+  threw: '✗ the callback threw',
+};

@@ -1,0 +1,68 @@
+/**
+ * The history: every invocation seen, newest first, with its status; a click shows it again.
+ * Entries of ended sessions stay, marked as such.
+ */
+import { button, h } from './dom.js';
+import { invocationTitle, isFailed } from './format.js';
+import type { HistoryEntry } from './state.js';
+
+export interface HistoryHandlers {
+  readonly onShow: (key: string) => void;
+  readonly onClear: () => void;
+}
+
+export function renderHistory(history: readonly HistoryEntry[], currentKey: string | undefined, handlers: HistoryHandlers): HTMLElement {
+  const list = h('ol', { className: 'history-list', attrs: { reversed: '' } });
+  const sessions = new Map<string, number>();
+  for (const e of history) if (!sessions.has(e.sessionId)) sessions.set(e.sessionId, sessions.size + 1);
+  for (let i = history.length - 1; i >= 0; i--) {
+    const e = history[i]!;
+    const inv = e.event.invocation;
+    const failed = isFailed(inv);
+    const status = failed ? '✗' : inv.phase === 'running' ? '•' : '✓';
+    const current = e.key === currentKey;
+    const badges = [e.live ? h('span', { className: 'badge live' }, 'stopped') : null, e.ended ? h('span', { className: 'badge ended' }, 'ended') : null];
+    const item = h(
+      'li',
+      {
+        className: ['history-item', failed ? 'failed' : 'ok', current ? 'current' : '', e.ended ? 'ended' : ''].filter(Boolean).join(' '),
+        dataset: { key: e.key },
+        title: `${e.event.reason}: ${e.event.description}`,
+      },
+      h(
+        'div',
+        { className: 'history-line' },
+        h('span', { className: 'status-mark', attrs: { 'aria-label': failed ? 'failed' : 'ok' } }, status),
+        ' ',
+        h('span', { className: 'history-name' }, invocationTitle(inv)),
+      ),
+      h(
+        'div',
+        { className: 'history-meta' },
+        `#${inv.id} · ${inv.callback.name}${sessions.size > 1 ? ` · session ${sessions.get(e.sessionId)}` : ''} · ${time(e.receivedAt)}`,
+        ...badges,
+      ),
+    );
+    item.tabIndex = 0;
+    if (current) item.setAttribute('aria-current', 'true');
+    item.addEventListener('click', () => handlers.onShow(e.key));
+    item.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter' || ev.key === ' ') {
+        ev.preventDefault();
+        handlers.onShow(e.key);
+      }
+    });
+    list.append(item);
+  }
+  return h(
+    'aside',
+    { className: 'history', attrs: { 'aria-label': 'history' } },
+    h('h2', null, `History (${history.length})`, history.length > 1 ? button('Clear', handlers.onClear, { className: 'link', title: 'Forget all but the shown invocation' }) : null),
+    history.length === 0 ? h('p', { className: 'note' }, 'No invocations yet.') : list,
+  );
+}
+
+function time(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}:${String(d.getSeconds()).padStart(2, '0')}`;
+}

@@ -1,0 +1,77 @@
+/**
+ * Messages with the panel: `tensorData` requests matched to their answers by requestId, with a
+ * time limit, and the other host messages passed on.
+ */
+import type { HostMessage, Side, TensorSlice, WebviewMessage } from './protocol.js';
+
+export interface SliceRequest {
+  readonly sessionId: string;
+  readonly invocationId: number;
+  readonly side: Side;
+  readonly index: number;
+  readonly start: number;
+  readonly count: number;
+}
+
+interface Pending {
+  readonly resolve: (slice: TensorSlice) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+export class HostChannel {
+  private readonly pending = new Map<number, Pending>();
+  /** Random start, so an answer to a request made before a reload cannot match a new one. */
+  private nextId = Math.floor(Math.random() * 1e6) * 1000 + 1;
+
+  constructor(
+    private readonly post: (message: WebviewMessage) => void,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  requestSlice(request: SliceRequest): Promise<TensorSlice> {
+    const requestId = this.nextId++;
+    return new Promise<TensorSlice>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        reject(new Error(`no answer from the debugger after ${Math.round(this.timeoutMs / 1000)} s`));
+      }, this.timeoutMs);
+      this.pending.set(requestId, { resolve, reject, timer });
+      this.post({ type: 'tensorData', requestId, ...request });
+    });
+  }
+
+  /** Settles the request a `tensorData` answer is for; true when the message was one. */
+  settle(message: HostMessage): boolean {
+    if (message.type !== 'tensorData') return false;
+    const p = this.pending.get(message.requestId);
+    if (!p) return true;
+    this.pending.delete(message.requestId);
+    clearTimeout(p.timer);
+    if (message.slice && Array.isArray(message.slice.values)) p.resolve(message.slice);
+    else p.reject(new Error(message.error ?? 'the debugger sent no values'));
+    return true;
+  }
+
+  /** Rejects everything under way (e.g. the session ended). */
+  cancelAll(reason: string): void {
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new Error(reason));
+      this.pending.delete(id);
+    }
+  }
+}
+
+/** A host message, or undefined for anything else posted to the window. */
+export function asHostMessage(data: unknown): HostMessage | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const m = data as { type?: unknown };
+  if (m.type === 'invocation') {
+    const i = data as { sessionId?: unknown; event?: { invocation?: unknown; inputs?: unknown; outputs?: unknown } };
+    return typeof i.sessionId === 'string' && i.event?.invocation && Array.isArray(i.event.inputs) && Array.isArray(i.event.outputs) ? (data as HostMessage) : undefined;
+  }
+  if (m.type === 'tensorData') return typeof (data as { requestId?: unknown }).requestId === 'number' ? (data as HostMessage) : undefined;
+  if (m.type === 'sessionEnded') return typeof (data as { sessionId?: unknown }).sessionId === 'string' ? (data as HostMessage) : undefined;
+  return undefined;
+}

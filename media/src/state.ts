@@ -1,0 +1,152 @@
+/**
+ * The inspector's state: the history of invocations (per debug session), which one is shown,
+ * the selected tensor and how it is sliced and paged. Kept with vscode.setState so a hidden and
+ * re-shown panel comes back as it was; everything here is plain JSON.
+ */
+import type { HostMessage, Side, TensorCallbackEvent } from './protocol.js';
+
+export interface TensorRef {
+  readonly side: Side;
+  readonly index: number;
+}
+
+/** How the selected tensor is cut into a 2-D matrix and which page of it is shown. */
+export interface ViewState {
+  readonly rowAxis: number;
+  readonly colAxis: number;
+  /** Indices for the axes that are neither rows nor columns (entries of those two are ignored). */
+  readonly fixed: readonly number[];
+  readonly rowOffset: number;
+  readonly colOffset: number;
+}
+
+export interface HistoryEntry {
+  readonly key: string;
+  readonly sessionId: string;
+  readonly event: TensorCallbackEvent;
+  /** The program is (as far as we know) stopped in this invocation. */
+  readonly live: boolean;
+  /** Its debug session has ended: values can no longer be fetched. */
+  readonly ended: boolean;
+  readonly receivedAt: number;
+  readonly selection?: TensorRef;
+  readonly view?: ViewState;
+}
+
+export interface InspectorState {
+  readonly version: 1;
+  readonly history: readonly HistoryEntry[];
+  readonly currentKey?: string;
+  readonly pageRows: number;
+  readonly pageCols: number;
+}
+
+export const MAX_HISTORY = 200;
+export const PAGE_ROWS = [16, 32, 64, 128, 256] as const;
+export const PAGE_COLS = [8, 16, 32, 64, 128, 256] as const;
+
+export function initialState(): InspectorState {
+  return { version: 1, history: [], pageRows: 32, pageCols: 16 };
+}
+
+/** The saved state, or a fresh one when there is none or it is not ours. */
+export function restoreState(saved: unknown): InspectorState {
+  if (!saved || typeof saved !== 'object') return initialState();
+  const s = saved as Partial<InspectorState>;
+  if (s.version !== 1 || !Array.isArray(s.history)) return initialState();
+  const history = s.history.filter((e): e is HistoryEntry => !!e && typeof e.key === 'string' && !!e.event?.invocation);
+  return {
+    version: 1,
+    history,
+    currentKey: history.some((e) => e.key === s.currentKey) ? s.currentKey : history.at(-1)?.key,
+    pageRows: PAGE_ROWS.includes(s.pageRows as never) ? s.pageRows! : 32,
+    pageCols: PAGE_COLS.includes(s.pageCols as never) ? s.pageCols! : 16,
+  };
+}
+
+export function entryKey(sessionId: string, invocationId: number): string {
+  return `${sessionId}#${invocationId}`;
+}
+
+export function currentEntry(state: InspectorState): HistoryEntry | undefined {
+  return state.history.find((e) => e.key === state.currentKey);
+}
+
+/** Applies a message from the host; tensorData answers do not change the state. */
+export function reduce(state: InspectorState, message: HostMessage, now = Date.now()): InspectorState {
+  switch (message.type) {
+    case 'invocation':
+      return addInvocation(state, message.sessionId, message.event, message.live, now);
+    case 'sessionEnded':
+      return {
+        ...state,
+        history: state.history.map((e) => (e.sessionId === message.sessionId && !e.ended ? { ...e, ended: true, live: false } : e)),
+      };
+    default:
+      return state;
+  }
+}
+
+/** A stop: shown, and added to the history (a later stop in the same invocation updates its entry). */
+function addInvocation(state: InspectorState, sessionId: string, event: TensorCallbackEvent, live: boolean, now: number): InspectorState {
+  const key = entryKey(sessionId, event.invocation.id);
+  const existing = state.history.find((e) => e.key === key);
+  const history = state.history.map((e) => (live && e.sessionId === sessionId && e.key !== key && e.live ? { ...e, live: false } : e));
+  let next: HistoryEntry[];
+  if (existing) {
+    const selection = existing.selection && refExists(event, existing.selection) ? existing.selection : undefined;
+    const sameTensor = selection && sameShape(existing.event, event, selection);
+    const updated: HistoryEntry = { ...existing, event, live, ended: false, receivedAt: now, selection, view: sameTensor ? existing.view : undefined };
+    next = history.map((e) => (e.key === key ? updated : e));
+  } else {
+    next = [...history, { key, sessionId, event, live, ended: false, receivedAt: now }];
+  }
+  if (next.length > MAX_HISTORY) next = next.slice(next.length - MAX_HISTORY);
+  return { ...state, history: next, currentKey: key };
+}
+
+export function showEntry(state: InspectorState, key: string): InspectorState {
+  return state.history.some((e) => e.key === key) ? { ...state, currentKey: key } : state;
+}
+
+export function updateEntry(state: InspectorState, key: string, change: (e: HistoryEntry) => HistoryEntry): InspectorState {
+  return { ...state, history: state.history.map((e) => (e.key === key ? change(e) : e)) };
+}
+
+export function selectTensor(state: InspectorState, key: string, ref: TensorRef): InspectorState {
+  return updateEntry(state, key, (e) => ({ ...e, selection: ref, view: undefined }));
+}
+
+export function setView(state: InspectorState, key: string, view: ViewState): InspectorState {
+  return updateEntry(state, key, (e) => ({ ...e, view }));
+}
+
+export function clearHistory(state: InspectorState): InspectorState {
+  const current = currentEntry(state);
+  return { ...state, history: current ? [current] : [], currentKey: current?.key };
+}
+
+/** The selected tensor of an entry: the chosen one, else the first flagged output, else the first tensor. */
+export function selectedRef(entry: HistoryEntry): TensorRef | undefined {
+  if (entry.selection && refExists(entry.event, entry.selection)) return entry.selection;
+  const { event } = entry;
+  const flagged = new Set<number>();
+  for (const m of event.invocation.toutCheck?.mismatches ?? []) if (m.index !== undefined) flagged.add(m.index);
+  const output = event.outputs.findIndex((o, i) => o !== null && flagged.has(i));
+  if (output >= 0) return { side: 'outputs', index: output };
+  const firstOutput = event.outputs.findIndex((o) => o !== null);
+  if (firstOutput >= 0) return { side: 'outputs', index: firstOutput };
+  const firstInput = event.inputs.findIndex((o) => o !== null);
+  if (firstInput >= 0) return { side: 'inputs', index: firstInput };
+  return undefined;
+}
+
+function refExists(event: TensorCallbackEvent, ref: TensorRef): boolean {
+  return !!event[ref.side][ref.index];
+}
+
+function sameShape(a: TensorCallbackEvent, b: TensorCallbackEvent, ref: TensorRef): boolean {
+  const x = a[ref.side][ref.index];
+  const y = b[ref.side][ref.index];
+  return !!x && !!y && x.shape.length === y.shape.length && x.shape.every((d, i) => d === y.shape[i]);
+}

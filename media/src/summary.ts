@@ -1,0 +1,139 @@
+/**
+ * The invocation's header (where it stopped, op, Tout, reason) and the summary table of every
+ * input and output with statistics and the Tout check per output.
+ */
+import { checkOutputs, STATUS_TEXT, type OutputCheck } from './checks.js';
+import { h, type Child } from './dom.js';
+import { countText, formatCount, formatShape, invocationTitle, isFailed, normalizeDtype, statText, type TensorStats } from './format.js';
+import type { Side } from './protocol.js';
+import type { HistoryEntry, TensorRef } from './state.js';
+
+export function renderHeader(entry: HistoryEntry): HTMLElement {
+  const { event } = entry;
+  const inv = event.invocation;
+  const failed = isFailed(inv);
+  const cb = inv.callback;
+  const fn = cb.functionName && cb.functionName !== cb.name ? ` (${cb.functionName})` : '';
+  const site = inv.callSite ? `${inv.callSite.file}:${inv.callSite.line}:${inv.callSite.column}` : undefined;
+  const banners: Child[] = [];
+  if (entry.ended) banners.push(h('p', { className: 'banner ended' }, 'This debug session has ended: values can no longer be fetched (summaries and previews only).'));
+  else if (!entry.live) banners.push(h('p', { className: 'banner stale' }, 'The program has moved on from this stop: values may no longer be available.'));
+  if (inv.error) banners.push(h('div', { className: 'banner error' }, h('strong', null, `✗ ${inv.error.name}: `), h('span', { className: 'message' }, inv.error.message)));
+  return h(
+    'header',
+    { className: 'invocation-header' },
+    h(
+      'h1',
+      { className: failed ? 'failed' : 'ok' },
+      h('span', { className: 'status-mark', attrs: { 'aria-label': failed ? 'failed' : 'ok' } }, failed ? '✗' : inv.phase === 'running' ? '•' : '✓'),
+      ' ',
+      h('span', { className: 'node-name' }, invocationTitle(inv)),
+    ),
+    h(
+      'dl',
+      { className: 'facts' },
+      fact('callback', `${cb.name}${fn} · ${cb.kind}${cb.stateful ? ', stateful' : ''}`),
+      fact('op', inv.op),
+      fact('Tout', `[${inv.Tout.join(', ')}]`),
+      fact('phase', inv.phase === 'returned' ? 'returned' : 'running'),
+      fact('invocation', `#${inv.id}`),
+      site ? fact('call site', site) : null,
+    ),
+    h('p', { className: 'reason' }, h('span', { className: 'reason-kind' }, event.reason), ' — ', h('span', { className: 'description' }, event.description)),
+    ...banners,
+  );
+}
+
+function fact(name: string, value: string): HTMLElement {
+  return h('div', { className: 'fact' }, h('dt', null, name), h('dd', null, value));
+}
+
+const COLUMNS = ['', 'name', 'kind', 'dtype', 'shape', 'min', 'max', 'mean', 'std', 'NaN', 'Inf', 'zeros', 'Tout', 'check'];
+
+export function renderSummary(entry: HistoryEntry, selected: TensorRef | undefined, onSelect: (ref: TensorRef) => void): HTMLElement {
+  const { event } = entry;
+  const report = checkOutputs(event);
+  const body = h('tbody');
+  body.append(sideHeading('Inputs', event.inputs.length === 0 ? '(none)' : undefined));
+  event.inputs.forEach((info, i) => {
+    const name = event.invocation.parameterNames[i] ?? `input ${i}`;
+    body.append(tensorRow('inputs', i, name, info, undefined, selected, onSelect));
+  });
+  const pending = event.invocation.phase === 'running' && event.outputs.length === 0;
+  body.append(sideHeading('Outputs', pending ? '(not returned yet)' : event.invocation.error ? '(the callback threw)' : report.outputs.length === 0 ? '(none)' : undefined));
+  report.outputs.forEach((check, i) => {
+    body.append(tensorRow('outputs', i, `output ${i}`, event.outputs[i], check, selected, onSelect));
+    const notes = [...check.messages, ...(check.narrowing ? [`Narrowed silently: ${check.narrowing}. Values that need double precision lose it.`] : [])];
+    if (notes.length > 0) {
+      body.append(
+        h(
+          'tr',
+          { className: `check-message ${check.status}` },
+          h('td', { attrs: { colspan: String(COLUMNS.length) } }, ...notes.map((n) => h('div', { className: 'message' }, n))),
+        ),
+      );
+    }
+  });
+  const table = h('table', { className: 'summary' }, h('thead', null, h('tr', null, ...COLUMNS.map((c) => h('th', { attrs: { scope: 'col' } }, c)))), body);
+  const general = report.general.map((m) => h('div', { className: 'banner error count-mismatch' }, h('strong', null, '✗ Tout count mismatch: '), h('span', { className: 'message' }, m)));
+  return h('section', { className: 'summary-section', attrs: { 'aria-label': 'inputs and outputs' } }, ...general, h('div', { className: 'table-scroll' }, table));
+}
+
+function sideHeading(label: string, note?: string): HTMLTableRowElement {
+  return h('tr', { className: 'side-heading' }, h('th', { attrs: { colspan: String(COLUMNS.length), scope: 'rowgroup' } }, label, note ? h('span', { className: 'note' }, ` ${note}`) : null));
+}
+
+function tensorRow(
+  side: Side,
+  index: number,
+  name: string,
+  info: TensorStats | null | undefined,
+  check: OutputCheck | undefined,
+  selected: TensorRef | undefined,
+  onSelect: (ref: TensorRef) => void,
+): HTMLTableRowElement {
+  const isSelected = selected?.side === side && selected.index === index;
+  const flag = check ? check.status : 'ok';
+  const row = h('tr', {
+    className: ['tensor-row', `flag-${flag}`, isSelected ? 'selected' : '', info ? 'selectable' : ''].filter(Boolean).join(' '),
+    dataset: { side, index: String(index) },
+  });
+  const sampled = info?.exact === false ? `sampled: ${formatCount(info.counted ?? 0)} of ${formatCount(info.size)} values` : undefined;
+  const cells: Child[] = [
+    h('td', { className: 'marker' }, isSelected ? '▸' : ''),
+    h('td', { className: 'name' }, name),
+  ];
+  if (info) {
+    cells.push(
+      h('td', { className: 'kind' }, info.kind, info.disposed ? h('span', { className: 'note' }, ' (disposed)') : null),
+      h('td', { className: 'dtype' }, info.dtype, normalizeDtype(info.dtype) !== info.dtype ? h('span', { className: 'note' }, ` (${normalizeDtype(info.dtype)})`) : null),
+      h('td', { className: 'shape' }, formatShape(info.shape)),
+      ...(['min', 'max', 'mean', 'std'] as const).map((k) => h('td', { className: `num ${k}`, title: sampled }, statText(info, k))),
+      h('td', { className: `num nan${info.nanCount ? ' warn' : ''}` }, countText(info.nanCount)),
+      h('td', { className: `num inf${info.infCount ? ' warn' : ''}` }, countText(info.infCount)),
+      h('td', { className: 'num zeros' }, countText(info.zeroCount)),
+    );
+  } else {
+    const text = check?.status === 'missing' ? 'missing: the callback returned fewer values' : 'not a tensor, NdArray or typed array';
+    cells.push(h('td', { className: 'kind none', attrs: { colspan: '10' } }, text));
+  }
+  cells.push(h('td', { className: 'tout' }, side === 'outputs' ? (check?.declared ?? '—') : ''));
+  cells.push(h('td', { className: 'check' }, check ? STATUS_TEXT[check.status] : ''));
+  for (const c of cells) {
+    if (!(c instanceof HTMLElement)) continue;
+    c.dataset.col = c.classList[c.classList[0] === 'num' ? 1 : 0] ?? '';
+    row.append(c);
+  }
+  if (info) {
+    row.tabIndex = 0;
+    row.setAttribute('aria-selected', String(isSelected));
+    row.addEventListener('click', () => onSelect({ side, index }));
+    row.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        onSelect({ side, index });
+      }
+    });
+  }
+  return row;
+}

@@ -1,0 +1,224 @@
+/**
+ * The selected tensor: slicing (which axes are rows and columns, indices for the others),
+ * paging, the value grid, the heatmap and histogram, and "Copy as JSON". Controls are rebuilt at
+ * once; the grid and charts are swapped in when the page's values have arrived, so paging does
+ * not flash.
+ */
+import { tensorAsJson } from './copy.js';
+import { button, h, numberInput, replaceChildren, select } from './dom.js';
+import { formatCount, formatShape, type TensorStats } from './format.js';
+import { renderGrid } from './grid.js';
+import { renderHeatmap } from './heatmap.js';
+import { renderHistogram } from './histogram.js';
+import { matrixOf, pageRegion, regionSize, type Matrix, type Region } from './slicing.js';
+import { PAGE_COLS, PAGE_ROWS, type ViewState } from './state.js';
+import type { TensorData, TensorSource } from './tensor-data.js';
+
+/** A 2-D slice up to this many values is drawn whole in the heatmap (with the page outlined). */
+const WHOLE_HEATMAP_MAX = 65_536;
+
+export interface TensorViewModel {
+  /** Identifies the tensor (entry key, side, index): a new one clears what is shown. */
+  readonly id: string;
+  readonly name: string;
+  readonly info: TensorStats;
+  readonly source: TensorSource;
+  readonly view: ViewState;
+  readonly pageRows: number;
+  readonly pageCols: number;
+}
+
+export interface TensorViewHandlers {
+  readonly onView: (view: ViewState) => void;
+  readonly onPageSize: (rows: number, cols: number) => void;
+  readonly onCopy: (text: string) => void;
+}
+
+export class TensorView {
+  readonly element = h('section', { className: 'tensor-view', attrs: { 'aria-label': 'selected tensor' } });
+  private readonly title = h('h2', { className: 'tensor-title' });
+  private readonly controls = h('div', { className: 'controls' });
+  private readonly problem = h('p', { className: 'problem', attrs: { role: 'status' } });
+  private readonly dataArea = h('div', { className: 'data-area' });
+  private shownId: string | undefined;
+  private token = 0;
+  /** Renders with values (or a final error), counted for tests and benchmarks: data-renders. */
+  private renders = 0;
+  private copyStatus = h('span', { className: 'copy-status', attrs: { role: 'status' } });
+
+  constructor(
+    private readonly data: TensorData,
+    private readonly handlers: TensorViewHandlers,
+  ) {
+    this.element.append(this.title, this.controls, this.problem, this.dataArea);
+  }
+
+  show(model: TensorViewModel | undefined): void {
+    const token = ++this.token;
+    if (!model) {
+      this.shownId = undefined;
+      this.element.hidden = true;
+      this.element.dataset.state = 'empty';
+      return;
+    }
+    this.element.hidden = false;
+    if (model.id !== this.shownId) {
+      this.dataArea.replaceChildren(h('p', { className: 'note loading' }, 'Loading values…'));
+      this.copyStatus = h('span', { className: 'copy-status', attrs: { role: 'status' } });
+      this.shownId = model.id;
+    }
+    const { info, view, pageRows, pageCols } = model;
+    const m = matrixOf(info.shape, view, pageCols);
+    const page = pageRegion(m, view, pageRows, pageCols);
+    const whole: Region = { r0: 0, r1: m.rows, c0: 0, c1: m.cols };
+    const heatRegion = regionSize(whole) <= WHOLE_HEATMAP_MAX ? whole : page;
+
+    replaceChildren(
+      this.title,
+      h('span', { className: 'tensor-name' }, model.name),
+      ' ',
+      h('span', { className: 'tensor-sig' }, `${info.kind} ${info.dtype} ${formatShape(info.shape)} · ${formatCount(info.size)} values`),
+      ' ',
+      button('Copy as JSON', () => void this.copy(model), { className: 'copy', dataset: { focusId: 'copy' }, disabled: info.size === 0 }),
+      this.copyStatus,
+    );
+    replaceChildren(this.controls, this.slicing(model, m), this.paging(model, m, page));
+    this.element.dataset.state = 'loading';
+    this.problem.textContent = '';
+    if (info.size === 0) {
+      this.dataArea.replaceChildren(h('p', { className: 'note' }, 'Empty tensor: no values.'));
+      this.done('ready');
+      return;
+    }
+    const started = performance.now();
+    this.data.region(model.source, m, heatRegion).then(
+      (region) => {
+        if (token !== this.token) return;
+        const onPick = heatRegion === page ? undefined : (r: number, c: number) => this.handlers.onView({ ...view, rowOffset: r, colOffset: c });
+        const grid = h('div', { className: 'grid-scroll' }, renderGrid(m, page, region));
+        const charts = h(
+          'div',
+          { className: 'charts' },
+          h('h3', null, heatRegion === page ? 'This page' : `Whole slice ${m.description}`),
+          renderHeatmap(m, region, { page, onPick }),
+          renderHistogram(region),
+        );
+        this.dataArea.replaceChildren(grid, charts);
+        this.problem.textContent = region.problem ? `Values not available: ${region.problem}` : '';
+        this.element.dataset.renderMs = (performance.now() - started).toFixed(1);
+        this.done('ready');
+      },
+      (err: unknown) => {
+        if (token !== this.token) return;
+        this.problem.textContent = `Values not available: ${(err as Error).message}`;
+        this.done('error');
+      },
+    );
+  }
+
+  private done(state: 'ready' | 'error'): void {
+    this.element.dataset.state = state;
+    this.element.dataset.renders = String(++this.renders);
+    performance.mark('tensor-inspector:rendered');
+  }
+
+  private slicing(model: TensorViewModel, m: Matrix): HTMLElement | null {
+    const { info, view } = model;
+    const rank = info.shape.length;
+    if (rank < 2) return null;
+    const axes = info.shape.map((d, i) => ({ value: String(i), label: `axis ${i} (${d})` }));
+    const setAxis = (which: 'rowAxis' | 'colAxis', axis: number) => {
+      const other = which === 'rowAxis' ? view.colAxis : view.rowAxis;
+      // Choosing the other role's axis swaps the two (a transpose).
+      const next = axis === other ? { rowAxis: which === 'rowAxis' ? axis : view.colAxis, colAxis: which === 'colAxis' ? axis : view.rowAxis } : { ...pick(view), [which]: axis };
+      this.handlers.onView({ ...view, ...next, rowOffset: 0, colOffset: 0 });
+    };
+    const fixedInputs = info.shape.flatMap((d, i) =>
+      i === view.rowAxis || i === view.colAxis
+        ? []
+        : [
+            h(
+              'label',
+              { className: 'fixed-index' },
+              `axis ${i}: `,
+              withFocus(
+                numberInput(view.fixed[i] ?? 0, 0, d - 1, (v) => this.handlers.onView({ ...view, fixed: view.fixed.map((x, k) => (k === i ? v : x)) }), `index on axis ${i}`),
+                `fixed-${i}`,
+              ),
+              h('span', { className: 'note' }, ` / ${d}`),
+            ),
+          ],
+    );
+    return h(
+      'div',
+      { className: 'slicing' },
+      h('label', null, 'rows: ', withFocus(select(axes, String(view.rowAxis), (v) => setAxis('rowAxis', Number(v)), 'axis shown as rows'), 'row-axis')),
+      h('label', null, 'columns: ', withFocus(select(axes, String(view.colAxis), (v) => setAxis('colAxis', Number(v)), 'axis shown as columns'), 'col-axis')),
+      ...fixedInputs,
+      h('span', { className: 'slice-desc' }, `slice ${m.description}`),
+    );
+  }
+
+  private paging(model: TensorViewModel, m: Matrix, page: Region): HTMLElement {
+    const { view, pageRows, pageCols } = model;
+    const go = (rowOffset: number, colOffset: number) => this.handlers.onView({ ...view, rowOffset, colOffset });
+    const lastRow = Math.max(0, Math.floor((m.rows - 1) / pageRows) * pageRows);
+    const lastCol = Math.max(0, Math.floor((m.cols - 1) / pageCols) * pageCols);
+    const nav = (axis: 'rows' | 'cols') => {
+      const isRows = axis === 'rows';
+      const offset = isRows ? view.rowOffset : view.colOffset;
+      const step = isRows ? pageRows : pageCols;
+      const last = isRows ? lastRow : lastCol;
+      const total = isRows ? m.rows : m.cols;
+      const lo = isRows ? page.r0 : page.c0;
+      const hi = isRows ? page.r1 : page.c1;
+      const move = (o: number) => (isRows ? go(o, view.colOffset) : go(view.rowOffset, o));
+      const label = isRows ? 'rows' : 'columns';
+      return h(
+        'span',
+        { className: `pager pager-${axis}` },
+        button('«', () => move(0), { title: `first ${label}`, attrs: { 'aria-label': `first ${label}` }, disabled: offset === 0, dataset: { focusId: `${axis}-first` } }),
+        button('‹', () => move(Math.max(0, offset - step)), { title: `previous ${label}`, attrs: { 'aria-label': `previous ${label}` }, disabled: offset === 0, dataset: { focusId: `${axis}-prev` } }),
+        h('span', { className: 'range' }, `${label} ${formatCount(lo)}–${formatCount(Math.max(lo, hi - 1))} of ${formatCount(total)}`),
+        button('›', () => move(Math.min(last, offset + step)), { title: `next ${label}`, attrs: { 'aria-label': `next ${label}` }, disabled: offset >= last, dataset: { focusId: `${axis}-next` } }),
+        button('»', () => move(last), { title: `last ${label}`, attrs: { 'aria-label': `last ${label}` }, disabled: offset >= last, dataset: { focusId: `${axis}-last` } }),
+      );
+    };
+    const sizes = h(
+      'span',
+      { className: 'page-size' },
+      'page ',
+      withFocus(select(PAGE_ROWS.map(opt), String(pageRows), (v) => this.handlers.onPageSize(Number(v), pageCols), 'rows per page'), 'page-rows'),
+      ' × ',
+      withFocus(select(PAGE_COLS.map(opt), String(pageCols), (v) => this.handlers.onPageSize(pageRows, Number(v)), 'columns per page'), 'page-cols'),
+    );
+    return h('div', { className: 'paging' }, nav('rows'), m.cols > pageCols ? nav('cols') : null, sizes);
+  }
+
+  private async copy(model: TensorViewModel): Promise<void> {
+    const status = this.copyStatus;
+    status.textContent = 'Fetching values…';
+    status.className = 'copy-status';
+    try {
+      const result = await tensorAsJson(this.data, model.source, model.name);
+      this.handlers.onCopy(result.text);
+      status.textContent = result.truncated ? `Copied the first ${formatCount(result.count)} of ${formatCount(model.info.size)} values` : `Copied ${formatCount(result.count)} values`;
+    } catch (err) {
+      status.textContent = `Copy failed: ${(err as Error).message}`;
+      status.className = 'copy-status error';
+    }
+  }
+}
+
+function opt(n: number): { value: string; label: string } {
+  return { value: String(n), label: String(n) };
+}
+
+function pick(view: ViewState): { rowAxis: number; colAxis: number } {
+  return { rowAxis: view.rowAxis, colAxis: view.colAxis };
+}
+
+function withFocus<T extends HTMLElement>(el: T, id: string): T {
+  el.dataset.focusId = id;
+  return el;
+}
