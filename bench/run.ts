@@ -1,13 +1,23 @@
 /**
  * `npm run bench`: every benchmark, printed as ratios against a baseline measured in the same run.
+ * `npm run bench <part>` runs one part: runtime, debug, lsp or webview.
  */
 import os from 'node:os';
 import { runtimeBenchmarks } from './runtime.bench.js';
 import { debugBenchmarks } from './debug.bench.js';
+import { webviewBenchmarks } from './webview.bench.js';
 
-const print = (line: string) => console.log(line);
+type Print = (line: string) => void;
+const parts: Record<string, (print: Print) => Promise<void>> = {
+  runtime: runtimeBenchmarks,
+  debug: debugBenchmarks,
+  lsp: async (print) => (await import('./lsp.bench.js')).lspBenchmarks(print),
+  webview: webviewBenchmarks,
+};
+
+const print: Print = (line) => console.log(line);
 print(`tfjs-callback-debugger benchmarks · node ${process.version} · ${os.cpus().length} cores · ${os.cpus()[0]?.model ?? ''}`);
 print('Each line: median per call or per run, and the ratio to a baseline measured in the same run.');
 const only = process.argv[2];
-if (!only || only === 'runtime') await runtimeBenchmarks(print);
-if (!only || only === 'debug') await debugBenchmarks(print);
+if (only && !(only in parts)) throw new Error(`unknown benchmark part "${only}": use ${Object.keys(parts).join(', ')}`);
+for (const [name, run] of Object.entries(parts)) if (!only || only === name) await run(print);

@@ -2,16 +2,9 @@
  * Messages with the panel: `tensorData` requests matched to their answers by requestId, with a
  * time limit, and the other host messages passed on.
  */
-import type { HostMessage, Side, TensorSlice, WebviewMessage } from './protocol.js';
+import type { HostMessage, SliceRequest, TensorSlice, WebviewMessage } from './protocol.js';
 
-export interface SliceRequest {
-  readonly sessionId: string;
-  readonly invocationId: number;
-  readonly side: Side;
-  readonly index: number;
-  readonly start: number;
-  readonly count: number;
-}
+export type { SliceRequest };
 
 interface Pending {
   readonly resolve: (slice: TensorSlice) => void;

@@ -57,6 +57,16 @@ export interface TensorSlice {
 
 export type Side = 'inputs' | 'outputs';
 
+/** A slice of an invocation's input or output, by flat index. */
+export interface SliceRequest {
+  readonly sessionId: string;
+  readonly invocationId: number;
+  readonly side: Side;
+  readonly index: number;
+  readonly start: number;
+  readonly count: number;
+}
+
 /** Extension host → webview. */
 export type HostMessage =
   /** A stop in a callback: shown, and added to the session's history. */
@@ -69,15 +79,6 @@ export type HostMessage =
 /** Webview → extension host. */
 export type WebviewMessage =
   | { readonly type: 'ready' }
-  | {
-      readonly type: 'tensorData';
-      readonly requestId: number;
-      readonly sessionId: string;
-      readonly invocationId: number;
-      readonly side: Side;
-      readonly index: number;
-      readonly start: number;
-      readonly count: number;
-    }
+  | ({ readonly type: 'tensorData'; readonly requestId: number } & SliceRequest)
   /** Put this text (a tensor as JSON) on the clipboard. */
   | { readonly type: 'copy'; readonly text: string };

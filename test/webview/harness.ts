@@ -18,6 +18,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildSync } from 'esbuild';
 import { inspectorHtml } from '../../extension/inspector-html.js';
@@ -286,4 +287,13 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(artifactsDir, name);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** No uncaught errors, console errors, dialogs or CSP violations on the page. */
+export async function assertClean(harness: Harness, page: Page): Promise<void> {
+  const p = harness.problems(page);
+  assert.deepEqual(p.pageErrors, [], 'no uncaught errors');
+  assert.deepEqual(p.consoleErrors, [], 'no console errors');
+  assert.deepEqual(p.dialogs, [], 'no dialogs');
+  assert.deepEqual(await cspViolations(page), [], 'no CSP violations');
 }

@@ -17,7 +17,7 @@ import {
   SESSION,
   XSS,
 } from './fixtures.js';
-import { cspViolations, gridCells, posted, screenshot, sendHost, sendInvocation, startHarness, waitForTensor, type Harness } from './harness.js';
+import { assertClean, cspViolations, gridCells, posted, screenshot, sendHost, sendInvocation, startHarness, waitForTensor, type Harness } from './harness.js';
 
 let h: Harness;
 
@@ -28,14 +28,6 @@ before(async () => {
 after(async () => {
   await h?.close();
 });
-
-async function assertClean(page: Page): Promise<void> {
-  const p = h.problems(page);
-  assert.deepEqual(p.pageErrors, [], 'no uncaught errors');
-  assert.deepEqual(p.consoleErrors, [], 'no console errors');
-  assert.deepEqual(p.dialogs, [], 'no dialogs');
-  assert.deepEqual(await cspViolations(page), [], 'no CSP violations');
-}
 
 /** Row texts of the summary table, keyed by the name column. */
 async function summaryRows(page: Page): Promise<Record<string, Record<string, string>>> {
@@ -55,7 +47,7 @@ test('posts ready on load and waits for a stop', async () => {
   const page = await h.open();
   assert.deepEqual((await posted(page))[0], { type: 'ready' });
   assert.match((await page.textContent('#app')) ?? '', /Waiting for a stop/);
-  await assertClean(page);
+  await assertClean(h, page);
 });
 
 test('renders the invocation: node, op, Tout, reason, and every input and output', async () => {
@@ -84,7 +76,7 @@ test('renders the invocation: node, op, Tout, reason, and every input and output
   assert.ok(requests.length >= 1);
   assert.deepEqual({ ...requests[0], requestId: 0 }, { type: 'tensorData', requestId: 0, sessionId: SESSION, invocationId: 3, side: 'outputs', index: 0, start: 0, count: 4 });
   assert.deepEqual(await gridCells(page), [['-1', '-0.498039'], ['0.003922', '1']]);
-  await assertClean(page);
+  await assertClean(h, page);
 });
 
 test('flags a dtype mismatch with TensorFlow\'s message (Float64Array for float32)', async () => {
@@ -100,7 +92,7 @@ test('flags a dtype mismatch with TensorFlow\'s message (Float64Array for float3
   assert.match((await page.textContent('header h1')) ?? '', /✗/);
   const file = await screenshot(page, 'mismatch.png');
   assert.ok(file.endsWith('mismatch.png'));
-  await assertClean(page);
+  await assertClean(h, page);
 });
 
 test('flags silent narrowing (float64 held as float32) and a count mismatch', async () => {
@@ -124,7 +116,7 @@ test('flags silent narrowing (float64 held as float32) and a count mismatch', as
   assert.equal(rows['output 1']!.tout, '—');
   assert.match(rows['output 1']!.class, /flag-extra/);
   assert.match(rows['output 1']!.check, /not in Tout/);
-  await assertClean(page);
+  await assertClean(h, page);
 });
 
 test('escapes every text: a string tensor holding <img src=x onerror=alert(1)> renders as text', async () => {
@@ -151,7 +143,7 @@ test('escapes every text: a string tensor holding <img src=x onerror=alert(1)> r
   await page.hover('table.grid td');
   await page.waitForTimeout(50);
   await screenshot(page, 'escaping.png');
-  await assertClean(page);
+  await assertClean(h, page);
 });
 
 test('history: every invocation with its status; click one to show it again; ended sessions marked', async () => {
@@ -182,7 +174,7 @@ test('history: every invocation with its status; click one to show it again; end
   await sendInvocation(page, 'session-2', { ...countEvent, description: 'again' });
   await page.waitForFunction(() => document.querySelector('.reason')?.textContent?.includes('again'));
   assert.equal(await page.locator('.history-item').count(), 3);
-  await assertClean(page);
+  await assertClean(h, page);
 });
 
 test('restores from saved state: a re-shown panel comes back with the same invocation, selection and page', async () => {
@@ -219,5 +211,5 @@ test('restores from saved state: a re-shown panel comes back with the same invoc
   };
   assert.deepEqual(afterReload, before);
   assert.equal(await page.inputValue('select[aria-label="axis shown as rows"]'), '1');
-  await assertClean(page);
+  await assertClean(h, page);
 });

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { WebviewMessage } from '../../media/src/protocol.js';
 import { bigEvent, bigFixtures, cubeEvent, cubeFixtures, SESSION } from './fixtures.js';
-import { cspViolations, gridCells, posted, screenshot, sendHost, sendInvocation, startHarness, waitForTensor, type Harness } from './harness.js';
+import { assertClean, cspViolations, gridCells, posted, screenshot, sendHost, sendInvocation, startHarness, waitForTensor, type Harness } from './harness.js';
 
 type DataRequest = Extract<WebviewMessage, { type: 'tensorData' }>;
 
@@ -21,14 +21,6 @@ before(async () => {
 after(async () => {
   await h?.close();
 });
-
-async function assertClean(page: Page): Promise<void> {
-  const p = h.problems(page);
-  assert.deepEqual(p.pageErrors, [], 'no uncaught errors');
-  assert.deepEqual(p.consoleErrors, [], 'no console errors');
-  assert.deepEqual(p.dialogs, [], 'no dialogs');
-  assert.deepEqual(await cspViolations(page), [], 'no CSP violations');
-}
 
 async function dataRequests(page: Page): Promise<DataRequest[]> {
   return (await posted(page)).filter((m): m is DataRequest => m.type === 'tensorData');
@@ -91,7 +83,7 @@ test('pages a 1M-element 2-D tensor: requests only slices, and the next page sho
   renders = await waitForTensor(page, renders);
   assert.equal((await gridCells(page)).length, 1000 - 768);
   for (const r of await dataRequests(page)) assert.ok(r.count < 1_000_000);
-  await assertClean(page);
+  await assertClean(h, page);
 });
 
 test('slices an N-D tensor: two axes as rows and columns, an index for the others', async () => {
@@ -120,7 +112,7 @@ test('slices an N-D tensor: two axes as rows and columns, an index for the other
   assert.deepEqual(await gridCells(page), [['8', '20'], ['9', '21'], ['10', '22'], ['11', '23']]);
   // The whole 2-D slice is small: the heatmap shows all of it.
   assert.match((await page.textContent('.charts h3')) ?? '', /Whole slice \[:, 2, :\]/);
-  await assertClean(page);
+  await assertClean(h, page);
 });
 
 test('Copy as JSON fetches the values by slices and posts them nested by shape', async () => {
@@ -148,8 +140,8 @@ test('Copy as JSON fetches the values by slices and posts them nested by shape',
   assert.equal(parsed.values.length, 1000);
   assert.equal(parsed.values[999]![999], 999_999);
   for (const r of await dataRequests(big)) assert.ok(r.count <= 1_000_000);
-  await assertClean(page);
-  await assertClean(big);
+  await assertClean(h, page);
+  await assertClean(h, big);
 });
 
 test('after the session ended: nothing more is requested; fetched pages and the preview stay', async () => {
@@ -173,7 +165,7 @@ test('after the session ended: nothing more is requested; fetched pages and the 
   await page.click('.pager-rows button[aria-label="first rows"]');
   await waitForTensor(page, renders);
   assert.deepEqual((await gridCells(page))[0], row(0, 0, 16));
-  await assertClean(page);
+  await assertClean(h, page);
 });
 
 test('an error from the debugger is shown, with what the preview knows', async () => {
@@ -184,5 +176,5 @@ test('an error from the debugger is shown, with what the preview knows', async (
   const cells = await gridCells(page);
   assert.deepEqual(cells[0], row(0, 0, 16), 'the first 16 values come from the summary preview');
   assert.ok(cells[1]!.every((c) => c === '·'));
-  await assertClean(page);
+  await assertClean(h, page);
 });
