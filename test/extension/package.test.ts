@@ -1,0 +1,58 @@
+/**
+ * `npm run package` makes a .vsix that works on its own: unpacked into a folder with no
+ * node_modules around, its CLI runs a graph program and its debug adapter, language server and
+ * webview files are there. (Installing it into a real VS Code is the end-to-end test's job.)
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const work = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-vsix-'));
+const vsix = path.join(work, 'tfjs-callback-debugger.vsix');
+const unpacked = path.join(work, 'unpacked');
+const extension = path.join(unpacked, 'extension');
+
+describe('the packaged .vsix', { timeout: 180_000 }, () => {
+  before(() => {
+    // dist/, out/ and media/dist are built by `npm test` before the tests run.
+    execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--out', vsix], { cwd: root, stdio: 'pipe' });
+    execFileSync('unzip', ['-q', vsix, '-d', unpacked]);
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  test('holds the manifest, the built parts and the webview, and no sources or tests', () => {
+    const manifest = JSON.parse(readFileSync(path.join(extension, 'package.json'), 'utf8')) as { main: string; engines: { vscode: string }; contributes: { debuggers: { type: string }[]; commands: { title: string; category: string }[] } };
+    assert.equal(manifest.main, './out/extension.cjs');
+    assert.equal(manifest.engines.vscode, '^1.100.0');
+    assert.equal(manifest.contributes.debuggers[0]!.type, 'tfjs-callbacks');
+    assert.deepEqual(manifest.contributes.commands.map((c) => `${c.category}: ${c.title}`), [
+      'TF.js Callbacks: Run Graph', 'TF.js Callbacks: Debug Graph', 'TF.js Callbacks: Open Tensor Inspector', 'TF.js Callbacks: Select Backend', 'TF.js Callbacks: Break on Callback…',
+    ]);
+    for (const file of ['out/extension.cjs', 'out/server.cjs', 'dist/debug-adapter/main.js', 'dist/debug-adapter/debuggee/bridge.js', 'dist/runtime/cli/main.js', 'dist/runtime/loader/register.js', 'media/dist/inspector.js', 'media/inspector.css', 'node_modules/tsx/package.json', 'node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm', 'node_modules/@tensorflow/tfjs-core/dist/tf-core.node.js']) {
+      assert.ok(existsSync(path.join(extension, file)), `${file} is in the .vsix`);
+    }
+    for (const absent of ['runtime/index.ts', 'test', 'bench', 'node_modules/typescript', 'node_modules/core-js']) {
+      assert.ok(!existsSync(path.join(extension, absent)), `${absent} is not in the .vsix`);
+    }
+  });
+
+  test('its CLI runs a program in a project without node_modules, on the wasm backend it ships', () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-project-'));
+    writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }\n');
+    copyFileSync(path.join(root, 'examples', 'log-huber.ts'), path.join(project, 'prog.ts'));
+    const run = spawnSync(process.execPath, [path.join(extension, 'dist', 'runtime', 'cli', 'main.js'), 'run', 'prog.ts', '--trace', 'trace.json'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /backend: wasm/);
+    assert.match(run.stdout, /log_huber: y = 1, dy\/dx = 2/);
+    const trace = JSON.parse(readFileSync(path.join(project, 'trace.json'), 'utf8')) as { invocations: { callSite: { file: string; line: number } }[] };
+    assert.equal(trace.invocations.length, 2);
+    // Call sites point at the user's file, not at the runtime inside the extension.
+    assert.equal(trace.invocations[0]!.callSite.file, path.join(project, 'prog.ts'));
+    rmSync(project, { recursive: true, force: true });
+  });
+});
