@@ -55,10 +55,10 @@ echo "setup-code-server: installing code-server $VERSION into $PREFIX (about a m
 # npm 11 runs dependency install scripts only when approved (allowScripts). code-server's own
 # postinstall installs VS Code's dependencies in lib/vscode, whose native modules need theirs:
 # install with scripts held back, approve them where they are, then run the postinstall.
-[ -f "$PREFIX/package.json" ] || echo '{ "private": true, "allowScripts": { "argon2": true } }' > "$PREFIX/package.json"
+export npm_config_yes=true npm_config_unsafe_perm=true
+[ -f "$PREFIX/package.json" ] || echo '{ "private": true, "allowScripts": { "argon2": true, "code-server": true } }' > "$PREFIX/package.json"
 (cd "$PREFIX" && npm install --no-audit --no-fund "code-server@$VERSION" >&2)
 CS="$PREFIX/node_modules/code-server"
-export npm_config_yes=true npm_config_unsafe_perm=true
 export npm_config_user_agent="npm/$(npm --version) node/$(node --version) linux x64 workspaces/false"
 for dir in "$CS/lib/vscode" "$CS/lib/vscode/extensions"; do
   (cd "$dir" && npm install --omit=dev --no-audit --no-fund >&2 && npm install-scripts approve --all >&2)
