@@ -8,3 +8,10 @@ await Promise.all([
   build({ ...common, entryPoints: ['extension/server/server.ts'], platform: 'node', format: 'cjs', target: 'node20', outfile: 'out/server.cjs' }),
   build({ ...common, entryPoints: ['media/src/inspector.ts'], platform: 'browser', format: 'iife', target: 'es2022', outfile: 'media/dist/inspector.js' }),
 ]);
+
+// The language server checks callback return types against TypeScript's standard library
+// (Float64Array, …): its lib*.d.ts travel next to the bundle, where the bundled compiler looks.
+import { copyFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+const libDir = path.join('node_modules', 'typescript', 'lib');
+for (const file of readdirSync(libDir)) if (/^lib\..*\.d\.ts$/.test(file) || file === 'lib.d.ts') copyFileSync(path.join(libDir, file), path.join('out', file));

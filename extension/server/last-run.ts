@@ -1,0 +1,59 @@
+/**
+ * The last run's failures as diagnostics at their call sites: Tout mismatches (toutCheck.ok
+ * false) with TensorFlow's message, and exceptions callbacks threw. For graph programs they sit
+ * on the wrapper call; for model.json on the callback node's line.
+ */
+import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver';
+import type { ProgramAnalysis, TraceMatch } from './program-analysis.js';
+import { lineRange, rangeOf } from './positions.js';
+import type { TraceStore, TracedInvocation } from './trace-store.js';
+
+export const LAST_RUN_SOURCE = 'tfjs-callbacks (last run)';
+
+/** For a graph program: on each wrapper call the trace matched, or on the traced line. */
+export function lastRunProgramDiagnostics(analysis: ProgramAnalysis, match: TraceMatch): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const [call, invocations] of match.byCall) out.push(...siteDiagnostics(invocations, rangeOf(call.callee, analysis.sourceFile)));
+  const text = analysis.sourceFile.text;
+  for (const [line1, invocations] of match.unmatched) out.push(...siteDiagnostics(invocations, lineRange(line1 - 1, text)));
+  return out;
+}
+
+/** For any other file the trace names (model.json): on the traced lines. */
+export function lastRunFileDiagnostics(file: string, text: string, store: TraceStore): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const [line1, invocations] of store.sitesIn(file)) out.push(...siteDiagnostics(invocations, lineRange(line1 - 1, text)));
+  return out;
+}
+
+function siteDiagnostics(invocations: readonly TracedInvocation[], range: Range): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const mismatched = invocations.filter((inv) => inv.toutCheck && !inv.toutCheck.ok);
+  const last = mismatched.at(-1);
+  if (last) {
+    const count = mismatched.length === invocations.length ? `all ${invocations.length}` : `${mismatched.length} of ${invocations.length}`;
+    const seen = new Set<string>();
+    for (const mismatch of last.toutCheck.mismatches) {
+      if (seen.has(mismatch.message)) continue;
+      seen.add(mismatch.message);
+      out.push({
+        severity: DiagnosticSeverity.Error,
+        range,
+        message: `${mismatch.message}\n  (last run: Tout mismatch in ${count} call${invocations.length === 1 ? '' : 's'} of ${last.callback.name} [${last.callback.token}])`,
+        source: LAST_RUN_SOURCE,
+        code: 'tout-mismatch',
+      });
+    }
+  }
+  const failed = invocations.filter((inv) => inv.error !== undefined).at(-1);
+  if (failed?.error) {
+    out.push({
+      severity: DiagnosticSeverity.Error,
+      range,
+      message: `${failed.callback.name} threw ${failed.error.name}: ${failed.error.message.split('\n')[0]}`,
+      source: LAST_RUN_SOURCE,
+      code: 'callback-error',
+    });
+  }
+  return out;
+}

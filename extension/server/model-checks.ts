@@ -1,0 +1,79 @@
+/**
+ * model.json documents: each callback node (PyFunc, PyFuncStateless, EagerPyFunc; found with the
+ * runtime's findCallbackNodes) that the callbacks module does not bind by node name or token is
+ * a diagnostic on the node's line, saying how to bind it. Running such a model fails.
+ */
+import path from 'node:path';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
+import { findCallbackNodes, type CallbackNode } from '../../runtime/graph-model/callback-nodes.js';
+import type { ModelJson } from '../../runtime/graph-model/model-files.js';
+import type { CallbacksModule, Located } from './callbacks-module.js';
+import { lineRange } from './positions.js';
+
+export const MODEL_SOURCE = 'tfjs-callbacks';
+
+export function isModelJson(uri: string, languageId: string): boolean {
+  return (languageId === 'json' || languageId === 'jsonc') && /(^|[/\\])model\.json$/i.test(decodeURIComponent(uri.split('?')[0]!));
+}
+
+/** The callback nodes of a model.json text; [] when it is not (yet) valid JSON or not a graph model. */
+export function callbackNodesOf(text: string): { nodes: CallbackNode[]; error?: string } {
+  let json: ModelJson;
+  try {
+    json = JSON.parse(text) as ModelJson;
+  } catch {
+    return { nodes: [] }; // the JSON language service reports syntax errors
+  }
+  if (!json || typeof json !== 'object' || !json.modelTopology || typeof json.modelTopology !== 'object') return { nodes: [] };
+  try {
+    return { nodes: findCallbackNodes(json, text) };
+  } catch (err) {
+    return { nodes: [], error: (err as Error).message };
+  }
+}
+
+export interface ModelCheckContext {
+  readonly modelFile: string;
+  readonly located: Located;
+  /** Read when `located` found a file. */
+  readonly module?: CallbacksModule;
+  readonly relativeTo: string;
+}
+
+export function checkModel(text: string, context: ModelCheckContext): Diagnostic[] {
+  const { nodes, error } = callbackNodesOf(text);
+  const diagnostics: Diagnostic[] = [];
+  if (error) diagnostics.push({ severity: DiagnosticSeverity.Error, range: lineRange(0, text), message: error, source: MODEL_SOURCE, code: 'model-format' });
+  for (const node of nodes) {
+    if (context.module && (context.module.keys.has(node.node) || context.module.keys.has(node.token))) continue;
+    diagnostics.push({
+      severity: context.module ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+      range: lineRange((node.line ?? 1) - 1, text),
+      message: unboundMessage(node, context),
+      source: MODEL_SOURCE,
+      code: 'unbound-callback',
+    });
+  }
+  return diagnostics;
+}
+
+function unboundMessage(node: CallbackNode, context: ModelCheckContext): string {
+  const rel = (file: string) => {
+    const r = path.relative(context.relativeTo, file);
+    return r.startsWith('..') || path.isAbsolute(r) ? file : r;
+  };
+  const where = node.inFunction ? ` in function ${node.inFunction}` : '';
+  const head = `Callback node '${node.node}'${where} (${node.op}, token '${node.token}') has no binding`;
+  const receives = node.op === 'EagerPyFunc' ? 'tf.Tensor inputs (py_function)' : 'NdArray inputs (numpy_function)';
+  const contract = `It receives ${node.Tin.length} ${receives} [${node.Tin.join(', ')}] and must return Tout [${node.Tout.join(', ')}].`;
+  const how = `export a function named '${node.node}' (the node name) or '${node.token}' (the token), or a default object with one of those keys`;
+  const located = context.located;
+  if (context.module) return `${head} in ${rel(context.module.file)}: ${how}.\n${contract}`;
+  if ('missing' in located && located.via === 'setting') {
+    return `${head}: the callbacks module ${rel(located.missing)} (setting tfjsCallbacks.callbacksModule) does not exist. Create it and ${how}.\n${contract}`;
+  }
+  return (
+    `${head}: no callbacks module found. Create callbacks.ts next to model.json (or set tfjsCallbacks.callbacksModule) and ${how}; ` +
+    `or bind it in code with loadCallbackModel(path, { callbacks: { ${node.node}(…) { … } } }).\n${contract}`
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * Conversions between TS nodes, file paths and LSP ranges and URIs.
+ */
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type ts from 'typescript';
+import type { Range } from 'vscode-languageserver';
+
+export function rangeOf(node: ts.Node, sf: ts.SourceFile): Range {
+  return { start: sf.getLineAndCharacterOfPosition(node.getStart(sf)), end: sf.getLineAndCharacterOfPosition(node.getEnd()) };
+}
+
+/** A whole 0-based line (to its end, as far as the text goes). */
+export function lineRange(line: number, text?: string): Range {
+  const length = text === undefined ? 0 : (text.split('\n')[line] ?? '').replace(/\r$/, '').length;
+  return { start: { line, character: 0 }, end: { line, character: length } };
+}
+
+/** The file path of a file: URI, or undefined for other schemes (untitled:, vscode-notebook-cell:, …). */
+export function uriToPath(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return path.normalize(fileURLToPath(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+export function pathToUri(file: string): string {
+  return pathToFileURL(file).href;
+}
+
+/** Paths compared as the file system does (case-insensitively on Windows and macOS). */
+export function pathKey(file: string): string {
+  const resolved = path.resolve(file);
+  return process.platform === 'win32' || process.platform === 'darwin' ? resolved.toLowerCase() : resolved;
+}

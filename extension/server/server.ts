@@ -1,0 +1,137 @@
+/**
+ * The language server for graph programs and model.json files (started by the extension over
+ * IPC, or with --stdio). It wires LSP to the analysis modules beside it and knows nothing of the
+ * VS Code API:
+ *
+ * - diagnostics: static Tout / arity checks on wrapper calls (tout-checks), unbound model.json
+ *   callback nodes (model-checks), and the last run's Tout mismatches (last-run);
+ * - code lenses (lenses), hovers with the last run's observed signature (hovers);
+ * - `tfjsCallbacks/traceUpdated` (notification, { traceFile }): (re)load the trace (trace-store);
+ * - `tfjsCallbacks/callbacks` (request, { uri? }): the callbacks in open documents (callback-list).
+ */
+import {
+  CodeLensRefreshRequest,
+  createConnection,
+  DidChangeConfigurationNotification,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { CALLBACKS_REQUEST, modelCallbacks, programCallbacks, type CallbackEntry, type CallbacksParams } from './callback-list.js';
+import { wrapperHover } from './hovers.js';
+import { programLenses } from './lenses.js';
+import { isModelJson } from './model-checks.js';
+import { uriToPath } from './positions.js';
+import { matchTrace, ProgramAnalyzer, SCRIPT_LANGUAGES } from './program-analysis.js';
+import { Settings } from './settings.js';
+import { TraceStore } from './trace-store.js';
+import { TsProjects } from './ts-projects.js';
+import { Validator } from './validation.js';
+
+export const TRACE_UPDATED = 'tfjsCallbacks/traceUpdated';
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+const settings = new Settings(connection);
+const traces = new TraceStore();
+let projects: TsProjects;
+let analyzer: ProgramAnalyzer;
+let validator: Validator;
+let canRegisterConfiguration = false;
+let canRefreshLenses = false;
+
+connection.onInitialize((params): InitializeResult => {
+  settings.initialize(params);
+  projects = new TsProjects(settings.workspaceFolders);
+  analyzer = new ProgramAnalyzer(projects);
+  validator = new Validator(connection, documents, analyzer, settings, traces);
+  canRegisterConfiguration = settings.usesPull && params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
+  canRefreshLenses = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      codeLensProvider: { resolveProvider: false },
+      hoverProvider: true,
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+    serverInfo: { name: 'tfjs-callbacks-language-server', version: '0.1.0' },
+  };
+});
+
+connection.onInitialized(() => {
+  if (!projects.libDir) {
+    connection.console.warn("[tfjs-callbacks] TypeScript's lib*.d.ts were not found beside the server or in the workspace's node_modules/typescript: return types of callbacks cannot be checked.");
+  }
+  if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'tfjsCallbacks' });
+  if (settings.workspaceFolders.length > 0) {
+    connection.workspace.onDidChangeWorkspaceFolders((e) => {
+      settings.changeFolders(e.added, e.removed);
+      validator.all();
+    });
+  }
+});
+
+connection.onDidChangeConfiguration((change) => {
+  settings.changed(change.settings === null ? undefined : change);
+  validator.all();
+});
+
+connection.onDidChangeWatchedFiles((change) => {
+  for (const { uri } of change.changes) {
+    const file = uriToPath(uri);
+    if (file) projects.fileChanged(file);
+  }
+  validator.all();
+});
+
+documents.onDidChangeContent(({ document }) => {
+  if (SCRIPT_LANGUAGES.has(document.languageId)) analyzer.sync(document);
+  validator.changed(document);
+});
+
+documents.onDidClose(({ document }) => {
+  if (SCRIPT_LANGUAGES.has(document.languageId)) analyzer.close(document);
+  validator.closed(document.uri);
+});
+
+connection.onCodeLens(({ textDocument }) => {
+  const doc = documents.get(textDocument.uri);
+  const analysis = doc && SCRIPT_LANGUAGES.has(doc.languageId) ? analyzer.analyze(doc) : undefined;
+  return analysis ? programLenses(analysis, matchTrace(analysis, traces)) : [];
+});
+
+connection.onHover(({ textDocument, position }) => {
+  const doc = documents.get(textDocument.uri);
+  const analysis = doc && SCRIPT_LANGUAGES.has(doc.languageId) ? analyzer.analyze(doc) : undefined;
+  return analysis ? wrapperHover(analysis, position, matchTrace(analysis, traces), traces.traceFile) : null;
+});
+
+connection.onNotification(TRACE_UPDATED, (params: { traceFile?: string } | undefined) => {
+  if (!params?.traceFile) traces.clear();
+  else {
+    const problem = traces.load(params.traceFile);
+    if (problem) connection.console.warn(`[tfjs-callbacks] ${problem}`);
+  }
+  validator.all();
+  if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
+});
+
+connection.onRequest(CALLBACKS_REQUEST, (params: CallbacksParams | undefined): CallbackEntry[] => {
+  const docs = params?.uri ? [documents.get(params.uri)].filter((d) => d !== undefined) : documents.all();
+  return docs.flatMap((doc) => {
+    if (isModelJson(doc.uri, doc.languageId)) return modelCallbacks(doc.uri, doc.getText());
+    if (!SCRIPT_LANGUAGES.has(doc.languageId)) return [];
+    const analysis = analyzer.analyze(doc);
+    return analysis ? programCallbacks(analysis, matchTrace(analysis, traces)) : [];
+  });
+});
+
+connection.onShutdown(() => {
+  validator?.dispose();
+  projects?.dispose();
+});
+
+documents.listen(connection);
+connection.listen();

@@ -1,0 +1,236 @@
+/**
+ * TypeScript LanguageServices kept across edits, one per tsconfig.json (and one for files
+ * outside any). Their root files are the open graph programs; everything they import is read
+ * from disk once and cached, so an edit re-parses only the edited file and the type checker
+ * only checks what the analysis asks about.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+const DEFAULT_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  strict: true,
+  esModuleInterop: true,
+  skipLibCheck: true,
+};
+
+/** The open documents, shared by every project: text and version. Other files are read from disk once. */
+export class OpenFiles {
+  readonly files = new Map<string, { text: string; version: number; snapshot?: TextSnapshot }>();
+  private readonly disk = new Map<string, ts.IScriptSnapshot | undefined>();
+  /** Per file, bumped when it leaves the open set or changes on disk, so services read it again. */
+  private readonly diskVersions = new Map<string, number>();
+  /** Bumped on every change of any file or root: services skip their up-to-date check when it is the same. */
+  changes = 0;
+
+  set(fileName: string, text: string, version: number): void {
+    const old = this.files.get(fileName);
+    if (old && old.version === version && old.text === text) return;
+    this.files.set(fileName, { text, version });
+    this.changes++;
+  }
+
+  close(fileName: string): void {
+    this.files.delete(fileName);
+    this.invalidate(fileName);
+  }
+
+  /** A file on disk changed (a save, a watched-file event). */
+  invalidate(fileName: string): void {
+    this.disk.delete(fileName);
+    this.diskVersions.set(fileName, (this.diskVersions.get(fileName) ?? 0) + 1);
+    this.changes++;
+  }
+
+  version(fileName: string): string {
+    const open = this.files.get(fileName);
+    return open ? `open:${open.version}` : `disk:${this.diskVersions.get(fileName) ?? 0}`;
+  }
+
+  snapshot(fileName: string): ts.IScriptSnapshot | undefined {
+    const open = this.files.get(fileName);
+    if (open) return (open.snapshot ??= new TextSnapshot(open.text));
+    if (!this.disk.has(fileName)) {
+      const text = ts.sys.readFile(fileName);
+      this.disk.set(fileName, text === undefined ? undefined : ts.ScriptSnapshot.fromString(text));
+    }
+    return this.disk.get(fileName);
+  }
+}
+
+/**
+ * A snapshot that tells the LanguageService which span an edit changed (the text between the
+ * common prefix and suffix), so it re-parses a 2,000-line file incrementally.
+ */
+class TextSnapshot implements ts.IScriptSnapshot {
+  constructor(readonly text: string) {}
+
+  getText(start: number, end: number): string {
+    return this.text.slice(start, end);
+  }
+
+  getLength(): number {
+    return this.text.length;
+  }
+
+  getChangeRange(oldSnapshot: ts.IScriptSnapshot): ts.TextChangeRange | undefined {
+    if (!(oldSnapshot instanceof TextSnapshot)) return undefined;
+    const a = oldSnapshot.text;
+    const b = this.text;
+    const max = Math.min(a.length, b.length);
+    let prefix = 0;
+    while (prefix < max && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+    let suffix = 0;
+    while (suffix < max - prefix && a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix)) suffix++;
+    return ts.createTextChangeRange(ts.createTextSpan(prefix, a.length - prefix - suffix), b.length - prefix - suffix);
+  }
+}
+
+class Project {
+  readonly roots = new Set<string>();
+  readonly service: ts.LanguageService;
+  /**
+   * Module resolutions kept across programs: opening or closing a document changes the root
+   * files, and without the cache every import of every file would be resolved again.
+   */
+  private moduleCache!: ts.ModuleResolutionCache;
+  private typeRefCache!: ts.TypeReferenceDirectiveResolutionCache;
+
+  constructor(
+    readonly dir: string,
+    private readonly options: ts.CompilerOptions,
+    open: OpenFiles,
+    libDir: string | undefined,
+    registry: ts.DocumentRegistry,
+  ) {
+    const host: ts.LanguageServiceHost = {
+      getCompilationSettings: () => this.options,
+      getProjectVersion: () => String(open.changes),
+      getScriptFileNames: () => [...this.roots],
+      getScriptVersion: (f) => open.version(f),
+      getScriptSnapshot: (f) => open.snapshot(f),
+      getCurrentDirectory: () => this.dir,
+      getDefaultLibFileName: (o) => (libDir ? path.join(libDir, ts.getDefaultLibFileName(o)) : ts.getDefaultLibFilePath(o)),
+      fileExists: (f) => open.files.has(f) || ts.sys.fileExists(f),
+      readFile: (f, encoding) => open.files.get(f)?.text ?? ts.sys.readFile(f, encoding),
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+      realpath: ts.sys.realpath,
+      useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
+      resolveModuleNameLiterals: (literals, containingFile, redirected, options, containingSourceFile) =>
+        literals.map((literal) =>
+          ts.resolveModuleName(literal.text, containingFile, options, host, this.moduleCache, redirected, ts.getModeForUsageLocation(containingSourceFile, literal, options)),
+        ),
+      resolveTypeReferenceDirectiveReferences: (references, containingFile, redirected, options, containingSourceFile) =>
+        references.map((ref) => {
+          const name = typeof ref === 'string' ? ref : ref.fileName.toLowerCase();
+          const mode = typeof ref === 'string' || !containingSourceFile ? undefined : ts.getModeForFileReference(ref, containingSourceFile.impliedNodeFormat);
+          return ts.resolveTypeReferenceDirective(name, containingFile, options, host, redirected, this.typeRefCache, mode);
+        }),
+    };
+    this.clearResolutions();
+    this.service = ts.createLanguageService(host, registry);
+  }
+
+  /** Files appeared or went away on disk: resolve imports afresh. */
+  clearResolutions(): void {
+    const canonical = (f: string) => (ts.sys.useCaseSensitiveFileNames ? f : f.toLowerCase());
+    this.moduleCache = ts.createModuleResolutionCache(this.dir, canonical, this.options);
+    this.typeRefCache = ts.createTypeReferenceDirectiveResolutionCache(this.dir, canonical, this.options, this.moduleCache.getPackageJsonInfoCache());
+  }
+}
+
+export class TsProjects {
+  readonly open = new OpenFiles();
+  private readonly projects = new Map<string, Project>();
+  private readonly configOfDir = new Map<string, string | undefined>();
+  private readonly registry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
+  /** Where TypeScript's lib*.d.ts were found; undefined: nowhere, and globals (Float32Array, …) have no types. */
+  readonly libDir: string | undefined;
+
+  constructor(searchRoots: readonly string[] = []) {
+    this.libDir = findLibDir(searchRoots);
+  }
+
+  /**
+   * Records an open document's text. Graph programs (`root`) are analysed and become roots of
+   * their project; other open files only lend their unsaved text to the programs that import them.
+   */
+  update(fileName: string, text: string, version: number, root: boolean): void {
+    this.open.set(fileName, text, version);
+    const project = this.projectFor(fileName);
+    if (root !== project.roots.has(fileName)) this.open.changes++;
+    if (root) project.roots.add(fileName);
+    else for (const p of this.projects.values()) p.roots.delete(fileName);
+  }
+
+  /** A document was closed: it is read from disk again when imported. */
+  close(fileName: string): void {
+    for (const project of this.projects.values()) project.roots.delete(fileName);
+    this.open.close(fileName);
+  }
+
+  /** The up-to-date program holding `fileName` (a root added with update). */
+  program(fileName: string): ts.Program | undefined {
+    return this.projectFor(fileName).service.getProgram();
+  }
+
+  /** A file changed on disk (watched-file events): re-read it and resolve imports afresh. */
+  fileChanged(fileName: string): void {
+    this.open.invalidate(fileName);
+    for (const project of this.projects.values()) project.clearResolutions();
+  }
+
+  dispose(): void {
+    for (const project of this.projects.values()) project.service.dispose();
+    this.projects.clear();
+  }
+
+  private projectFor(fileName: string): Project {
+    const config = this.configFor(path.dirname(fileName));
+    const key = config ?? '';
+    let project = this.projects.get(key);
+    if (!project) {
+      const dir = config ? path.dirname(config) : path.dirname(fileName);
+      project = new Project(dir, config ? readOptions(config) : { ...DEFAULT_OPTIONS, allowJs: true, noEmit: true }, this.open, this.libDir, this.registry);
+      this.projects.set(key, project);
+    }
+    return project;
+  }
+
+  private configFor(dir: string): string | undefined {
+    if (!this.configOfDir.has(dir)) {
+      const found = ts.findConfigFile(dir, ts.sys.fileExists, 'tsconfig.json') ?? ts.findConfigFile(dir, ts.sys.fileExists, 'jsconfig.json');
+      this.configOfDir.set(dir, found && path.resolve(found));
+    }
+    return this.configOfDir.get(dir);
+  }
+}
+
+/** compilerOptions of a tsconfig (with `extends`), without listing its files: only open documents are roots. */
+function readOptions(configFile: string): ts.CompilerOptions {
+  const host: ts.ParseConfigFileHost = { ...ts.sys, readDirectory: () => [], onUnRecoverableConfigFileDiagnostic: () => {} };
+  const parsed = ts.getParsedCommandLineOfConfigFile(configFile, {}, host);
+  const options = parsed ? { ...parsed.options } : { ...DEFAULT_OPTIONS };
+  // Analysis only: never emit, and read JS graph programs too.
+  for (const key of ['composite', 'incremental', 'tsBuildInfoFile', 'declaration', 'declarationMap', 'emitDeclarationOnly', 'outDir', 'outFile'] as const) delete options[key];
+  return { ...options, noEmit: true, allowJs: true };
+}
+
+/**
+ * Where TypeScript's lib*.d.ts are. Bundled into out/server.cjs, `ts.getDefaultLibFilePath`
+ * points next to the bundle; look beside the extension and in the workspaces too.
+ */
+function findLibDir(searchRoots: readonly string[]): string | undefined {
+  const script = process.argv[1] ? path.dirname(path.resolve(process.argv[1])) : undefined;
+  const candidates = [
+    path.dirname(ts.getDefaultLibFilePath({})),
+    ...(script ? [path.join(script, '..', 'node_modules', 'typescript', 'lib'), path.join(script, 'node_modules', 'typescript', 'lib')] : []),
+    ...searchRoots.map((root) => path.join(root, 'node_modules', 'typescript', 'lib')),
+  ];
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'lib.es2022.d.ts')));
+}

@@ -1,0 +1,133 @@
+/**
+ * Publishes diagnostics: for graph programs the static Tout checks plus the last run's failures,
+ * for model.json the unbound callback nodes plus the last run's failures. An edited document is
+ * validated at once (the edits in between coalesce); the documents that depend on it (other
+ * programs, model.json files bound from a callbacks module) a little later.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { locateCallbacksModule, readCallbacksModule } from './callbacks-module.js';
+import { lastRunFileDiagnostics, lastRunProgramDiagnostics } from './last-run.js';
+import { checkModel, isModelJson } from './model-checks.js';
+import { pathKey, uriToPath } from './positions.js';
+import { matchTrace, SCRIPT_LANGUAGES, type ProgramAnalyzer } from './program-analysis.js';
+import type { Settings } from './settings.js';
+import type { TraceStore } from './trace-store.js';
+
+const DEPENDENTS_DELAY_MS = 250;
+
+export class Validator {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Documents that currently have diagnostics published, so they can be cleared. */
+  private readonly published = new Set<string>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly analyzer: ProgramAnalyzer,
+    private readonly settings: Settings,
+    private readonly traces: TraceStore,
+  ) {}
+
+  /**
+   * A document changed: validate it now, and shortly the documents that may depend on it: every
+   * model.json (its callbacks module may be this one) and the open programs whose text names this
+   * file (an import of it; transitive imports are caught up on their own next edit).
+   */
+  changed(doc: TextDocument): void {
+    this.schedule(doc.uri, 0);
+    const stem = SCRIPT_LANGUAGES.has(doc.languageId) ? path.basename(uriToPath(doc.uri) ?? doc.uri).replace(/\.[^.]*$/, '') : undefined;
+    for (const other of this.documents.all()) {
+      if (other.uri === doc.uri) continue;
+      const dependent = isModelJson(other.uri, other.languageId) || (stem !== undefined && SCRIPT_LANGUAGES.has(other.languageId) && other.getText().includes(stem));
+      if (dependent) this.schedule(other.uri, DEPENDENTS_DELAY_MS);
+    }
+  }
+
+  all(): void {
+    for (const doc of this.documents.all()) this.schedule(doc.uri, 0);
+  }
+
+  closed(uri: string): void {
+    clearTimeout(this.timers.get(uri));
+    this.timers.delete(uri);
+    if (this.published.delete(uri)) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private schedule(uri: string, delayMs: number): void {
+    const existing = this.timers.get(uri);
+    if (existing && delayMs > 0) return; // already due, no later than this
+    clearTimeout(existing);
+    this.timers.set(
+      uri,
+      setTimeout(() => {
+        this.timers.delete(uri);
+        this.validate(uri).catch((err: unknown) => this.connection.console.error(`[tfjs-callbacks] validating ${uri} failed: ${(err as Error)?.stack ?? err}`));
+      }, delayMs),
+    );
+  }
+
+  private async validate(uri: string): Promise<void> {
+    const doc = this.documents.get(uri);
+    if (!doc) return;
+    if (SCRIPT_LANGUAGES.has(doc.languageId)) {
+      const diagnostics = this.programDiagnostics(doc);
+      if (diagnostics) this.publish(doc, diagnostics);
+      else if (this.published.delete(uri)) void this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: [] }); // no longer a graph program
+      return;
+    }
+    if (isModelJson(doc.uri, doc.languageId)) {
+      const version = doc.version;
+      const diagnostics = await this.modelDiagnostics(doc);
+      if (this.documents.get(uri)?.version === version) this.publish(doc, diagnostics);
+    }
+  }
+
+  /** undefined when the document is not a graph program. */
+  programDiagnostics(doc: TextDocument): Diagnostic[] | undefined {
+    const analysis = this.analyzer.analyze(doc);
+    if (!analysis) return undefined;
+    return [...analysis.diagnostics, ...lastRunProgramDiagnostics(analysis, matchTrace(analysis, this.traces))];
+  }
+
+  async modelDiagnostics(doc: TextDocument): Promise<Diagnostic[]> {
+    const modelFile = uriToPath(doc.uri);
+    if (!modelFile) return [];
+    const { callbacksModule } = await this.settings.forUri(doc.uri);
+    const folder = this.settings.folderOf(modelFile);
+    const located = locateCallbacksModule(modelFile, callbacksModule, folder);
+    const module = 'file' in located ? readCallbacksModule(located.file, located.via, (file) => this.textOf(file)) : undefined;
+    const text = doc.getText();
+    return [
+      ...checkModel(text, { modelFile, located, ...(module ? { module } : {}), relativeTo: folder ?? modelFile }),
+      ...lastRunFileDiagnostics(modelFile, text, this.traces),
+    ];
+  }
+
+  /** An open document's unsaved text, else the file on disk. */
+  private textOf(file: string): string | undefined {
+    const key = pathKey(file);
+    for (const doc of this.documents.all()) {
+      const p = uriToPath(doc.uri);
+      if (p && pathKey(p) === key) return doc.getText();
+    }
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Publishes on every validation, also an empty list: the client then knows the document is clean. */
+  private publish(doc: TextDocument, diagnostics: Diagnostic[]): void {
+    this.published.add(doc.uri);
+    void this.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
+  }
+}

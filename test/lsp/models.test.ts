@@ -1,0 +1,190 @@
+/**
+ * model.json documents over the real server process: callback nodes without a binding in the
+ * callbacks module (by convention callbacks.ts next to model.json, or the
+ * tfjsCallbacks.callbacksModule setting from workspace/configuration or initializationOptions),
+ * and the tfjsCallbacks/callbacks request.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { tempDir } from '../fixtures/callback-models.js';
+import { LspClient, lspFixture, messages, WAIT_MS } from '../helpers/lsp.js';
+
+const CONFIGURED = 'test/fixtures/lsp/models/configured-callbacks.ts';
+const clients: LspClient[] = [];
+after(async () => {
+  for (const c of clients) await c.stop();
+});
+
+async function start(options: Parameters<typeof LspClient.start>[0] = {}): Promise<LspClient> {
+  const client = await LspClient.start(options);
+  clients.push(client);
+  return client;
+}
+
+/** 0-based line of `"name": "<node>"` in a fixture model. */
+function nodeLine(model: string, node: string): number {
+  return fs.readFileSync(lspFixture('models', model, 'model.json'), 'utf8').split('\n').findIndex((l) => l.includes(`"name": "${node}"`));
+}
+
+function byLine(diagnostics: Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort((a, b) => a.range.start.line - b.range.start.line);
+}
+
+describe('callbacks.ts next to model.json', { timeout: WAIT_MS * 2 }, () => {
+  test('nodes bound by name (standardize) or token (pyfunc_1) pass; the unbound one is an error on its line', async () => {
+    const client = await start();
+    const uri = await client.open(lspFixture('models', 'convention', 'model.json'));
+    const diagnostics = await client.diagnostics(uri);
+    assert.equal(diagnostics.length, 1, messages(diagnostics).join('\n'));
+    const [d] = diagnostics;
+    assert.equal(d!.range.start.line, nodeLine('convention', 'unbound_node'));
+    assert.equal(d!.severity, 1);
+    assert.equal(d!.source, 'tfjs-callbacks');
+    assert.equal(d!.code, 'unbound-callback');
+    const [first, second] = messages(diagnostics)[0]!.split('\n');
+    assert.equal(
+      first,
+      "Callback node 'unbound_node' (PyFuncStateless, token 'pyfunc_2') has no binding in test/fixtures/lsp/models/convention/callbacks.ts: " +
+        "export a function named 'unbound_node' (the node name) or 'pyfunc_2' (the token), or a default object with one of those keys.",
+    );
+    assert.equal(second, 'It receives 1 NdArray inputs (numpy_function) [float32] and must return Tout [float64].');
+  });
+
+  test('binding the node in the open (unsaved) callbacks module clears it', async () => {
+    const client = await start();
+    const modelUri = await client.open(lspFixture('models', 'convention', 'model.json'));
+    assert.equal((await client.diagnostics(modelUri)).length, 1);
+    const callbacksFile = lspFixture('models', 'convention', 'callbacks.ts');
+    const original = fs.readFileSync(callbacksFile, 'utf8');
+    const callbacksUri = await client.open(callbacksFile, original);
+    const mark = client.mark();
+    await client.change(callbacksUri, `${original}\nexport const pyfunc_2 = (a: NdArray): NdArray => a;\n`);
+    assert.deepEqual(messages(await client.diagnostics(modelUri, { after: mark })), []);
+    const again = client.mark();
+    await client.change(callbacksUri, original);
+    assert.equal((await client.diagnostics(modelUri, { after: again })).length, 1);
+  });
+
+  test('the callbacks request lists the model’s nodes with their tokens and ops', async () => {
+    const client = await start();
+    const uri = await client.open(lspFixture('models', 'convention', 'model.json'));
+    await client.diagnostics(uri);
+    assert.deepEqual(await client.callbacks(uri), [
+      { name: 'standardize', kind: 'py_function', uri, line: nodeLine('convention', 'standardize') + 1, op: 'EagerPyFunc', token: 'pyfunc_0' },
+      { name: 'clip', kind: 'numpy_function', uri, line: nodeLine('convention', 'clip') + 1, op: 'PyFunc', token: 'pyfunc_1' },
+      { name: 'unbound_node', kind: 'numpy_function', uri, line: nodeLine('convention', 'unbound_node') + 1, op: 'PyFuncStateless', token: 'pyfunc_2' },
+    ]);
+    // Without a uri: every open document (here the model and a graph program).
+    const program = await client.open(lspFixture('wrong-arity.ts'));
+    await client.diagnostics(program);
+    const all = await client.callbacks();
+    assert.deepEqual(all.map((c) => `${c.name}@${c.uri.split('/').slice(-2).join('/')}`), [
+      'standardize@convention/model.json',
+      'clip@convention/model.json',
+      'unbound_node@convention/model.json',
+      'add@lsp/wrong-arity.ts',
+    ]);
+  });
+});
+
+describe('the tfjsCallbacks.callbacksModule setting', { timeout: WAIT_MS * 2 }, () => {
+  const expectOtherUnbound = (diagnostics: Diagnostic[]) => {
+    assert.equal(diagnostics.length, 1, messages(diagnostics).join('\n'));
+    assert.equal(diagnostics[0]!.range.start.line, nodeLine('configured', 'other'));
+    assert.ok(messages(diagnostics)[0]!.startsWith(`Callback node 'other' (EagerPyFunc, token 'pyfunc_5') has no binding in ${CONFIGURED}:`), messages(diagnostics)[0]);
+  };
+
+  test('from workspace/configuration (relative to the workspace folder): a default object’s keys bind, named exports beside it do not', async () => {
+    const client = await start({ configuration: { tfjsCallbacks: { callbacksModule: CONFIGURED } } });
+    const uri = await client.open(lspFixture('models', 'configured', 'model.json'));
+    expectOtherUnbound(await client.diagnostics(uri));
+  });
+
+  test('from initializationOptions when the client has no workspace/configuration', async () => {
+    const client = await start({ initializationOptions: { callbacksModule: lspFixture('models', 'configured-callbacks.ts') } });
+    const uri = await client.open(lspFixture('models', 'configured', 'model.json'));
+    const diagnostics = await client.diagnostics(uri);
+    assert.equal(diagnostics.length, 1);
+    assert.equal(diagnostics[0]!.range.start.line, nodeLine('configured', 'other'));
+  });
+
+  test('a setting naming a missing module says so', async () => {
+    const client = await start({ configuration: { tfjsCallbacks: { callbacksModule: 'no/such/callbacks.ts' } } });
+    const uri = await client.open(lspFixture('models', 'configured', 'model.json'));
+    const diagnostics = byLine(await client.diagnostics(uri));
+    assert.equal(diagnostics.length, 2);
+    assert.match(messages(diagnostics)[0]!, /^Callback node 'standardize' \(EagerPyFunc, token 'pyfunc_0'\) has no binding: the callbacks module no\/such\/callbacks\.ts \(setting tfjsCallbacks\.callbacksModule\) does not exist\./);
+  });
+});
+
+describe('no callbacks module', { timeout: WAIT_MS }, () => {
+  test('every node is a warning saying where to put one', async () => {
+    const client = await start();
+    const uri = await client.open(lspFixture('models', 'none', 'model.json'));
+    const diagnostics = await client.diagnostics(uri);
+    assert.equal(diagnostics.length, 1);
+    assert.equal(diagnostics[0]!.severity, 2);
+    assert.equal(diagnostics[0]!.range.start.line, nodeLine('none', 'lonely'));
+    assert.match(messages(diagnostics)[0]!, /^Callback node 'lonely' \(PyFunc, token 'pyfunc_9'\) has no binding: no callbacks module found\. Create callbacks\.ts next to model\.json \(or set tfjsCallbacks\.callbacksModule\)/);
+  });
+
+  test('a JSON file not named model.json is left alone; so is invalid JSON', async () => {
+    const client = await start();
+    const text = fs.readFileSync(lspFixture('models', 'none', 'model.json'), 'utf8');
+    const mark = client.mark();
+    const uri = await client.open(lspFixture('models', 'none', 'model.json'), text.slice(0, 200));
+    assert.deepEqual(await client.diagnostics(uri, { after: mark }), []);
+    const other = await client.open(lspFixture('models', 'none', 'other.json'), text);
+    assert.deepEqual(await client.callbacks(other), []);
+  });
+});
+
+describe('the last run on a model', { timeout: WAIT_MS }, () => {
+  const { dir, cleanup } = tempDir('lsp-model-trace-');
+  after(cleanup);
+
+  test('a node’s Tout mismatch in the trace is a last-run diagnostic on the node’s line', async () => {
+    const client = await start();
+    const model = lspFixture('models', 'convention', 'model.json');
+    const uri = await client.open(model);
+    await client.diagnostics(uri);
+    const line = nodeLine('convention', 'clip');
+    const message = '0-th value returned by clip is double, but expects float\n  the value is a Float64Array of shape [3] and dtype float64.';
+    const trace = {
+      version: 1,
+      tool: 'tfjs-callbacks',
+      target: model,
+      cwd: dir,
+      startedAt: new Date().toISOString(),
+      invocations: [
+        {
+          id: 1,
+          callback: { name: 'clip', token: 'pyfunc_1', kind: 'numpy_function', stateful: true, functionName: 'pyfunc_1' },
+          op: 'PyFunc',
+          graph: 'convention',
+          node: 'clip',
+          Tout: ['float32'],
+          callSite: { file: model, line: line + 1, column: 9 },
+          inputs: [{ dtype: 'float32', shape: [1, 3] }],
+          parameterNames: ['a'],
+          outputs: [{ dtype: 'float64', shape: [3] }],
+          durationMs: 0.4,
+          toutCheck: { ok: false, mismatches: [{ problem: 'dtype', index: 0, expected: 'float32', actual: 'float64', message }], narrowed: [] },
+          memoized: false,
+        },
+      ],
+      summary: { invocations: 1, callbacks: 1, toutMismatches: 1, errors: 0, reused: 0, nonFinite: 0, callbackMs: 0.4 },
+    };
+    const traceFile = path.join(dir, 'trace.json');
+    fs.writeFileSync(traceFile, JSON.stringify(trace));
+    const mark = client.mark();
+    await client.traceUpdated(traceFile);
+    const lastRun = (await client.diagnostics(uri, { after: mark })).filter((d) => d.source === 'tfjs-callbacks (last run)');
+    assert.equal(lastRun.length, 1);
+    assert.equal(lastRun[0]!.range.start.line, line);
+    assert.ok(messages(lastRun)[0]!.startsWith('0-th value returned by clip is double, but expects float\n'), messages(lastRun)[0]);
+  });
+});
