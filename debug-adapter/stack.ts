@@ -44,15 +44,21 @@ export type StackFrameEntry = JsFrame | GraphFrame;
 
 export async function buildStack(controller: Controller, paused: PausedState): Promise<StackFrameEntry[]> {
   const js: JsFrame[] = [];
-  for (const callFrame of paused.event.callFrames) {
+  for (const [index, callFrame] of paused.event.callFrames.entries()) {
     const script = controller.sources.get(callFrame.location.scriptId);
     const url = script?.url ?? callFrame.url;
     if (url.endsWith(AGENT_SOURCE_URL) || script?.file === adapterPaths.agent) continue;
     const library = isLibrary(script?.file) || url.startsWith('node:');
+    // A frame paused on a return: V8 puts that break location at the end of the return statement
+    // (exclusive), which in tsx's whitespace-minified output is the function's `}`, and that maps
+    // to the closing brace's line. The character before it is the statement's own.
+    const column = callFrame.location.columnNumber ?? 0;
+    const onReturn = index === 0 && !library && !!script?.map && column > 0 && (await isReturnLocation(controller, callFrame.location));
+    const at = onReturn ? column - 1 : column;
     // Libraries' maps point at sources that are not installed: show their generated code.
     const original = library && script?.file
-      ? { file: script.file, line: callFrame.location.lineNumber + 1, column: callFrame.location.columnNumber ?? 0 }
-      : controller.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, callFrame.location.columnNumber ?? 0);
+      ? { file: script.file, line: callFrame.location.lineNumber + 1, column }
+      : controller.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, at);
     const file = original?.file;
     const subtle = !file || library || isLibrary(file);
     js.push({
@@ -91,6 +97,21 @@ export async function buildStack(controller: Controller, paused: PausedState): P
     });
   }
   return out;
+}
+
+/** Whether V8's break location at `location` is a return (only the top frame can be on one). */
+async function isReturnLocation(controller: Controller, location: Protocol.Debugger.Location): Promise<boolean> {
+  const column = location.columnNumber ?? 0;
+  try {
+    const { locations } = await controller.cdp!.send('Debugger.getPossibleBreakpoints', {
+      start: location,
+      end: { scriptId: location.scriptId, lineNumber: location.lineNumber, columnNumber: column + 1 },
+      restrictToFunction: true,
+    });
+    return locations.some((l) => l.lineNumber === location.lineNumber && (l.columnNumber ?? 0) === column && l.type === 'return');
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a paused frame is the user's own code (not the agent, runtime, libraries or Node). */

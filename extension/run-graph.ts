@@ -24,7 +24,14 @@ export class GraphRunner {
   readonly onDidRun = this.traceUpdated.event;
 
   constructor(private readonly context: vscode.ExtensionContext) {
-    context.subscriptions.push(this.output, this.problems, this.traceUpdated);
+    context.subscriptions.push(
+      this.output,
+      this.problems,
+      this.traceUpdated,
+      // An open file gets the last run's mismatches from the language server (with the callee's
+      // range and counts): one source of each problem, not two.
+      vscode.workspace.onDidOpenTextDocument((doc) => this.problems.delete(doc.uri)),
+    );
   }
 
   /** The trace file of the last run (where the language server reads hovers from). */
@@ -73,12 +80,14 @@ export class GraphRunner {
     return result;
   }
 
+  /** Problems for the files the language server does not cover: those not open in an editor. */
   private showProblems(trace: TraceFile | undefined): void {
     this.problems.clear();
     if (!trace) return;
+    const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.fsPath));
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const inv of trace.invocations) {
-      if (inv.toutCheck.ok || !inv.callSite) continue;
+      if (inv.toutCheck.ok || !inv.callSite || open.has(inv.callSite.file)) continue;
       const line = Math.max(0, inv.callSite.line - 1);
       for (const m of inv.toutCheck.mismatches) {
         const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), m.message, vscode.DiagnosticSeverity.Error);

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# Installs what the webview (browser) tests need on a fresh Debian machine: Debian's Chromium at
-# /usr/bin/chromium, driven by playwright-core (never `npx playwright install`). Idempotent: does
-# nothing when Chromium is already there.
+# Installs what the browser and end-to-end tests need on a fresh Debian machine: Debian's Chromium
+# at /usr/bin/chromium, driven by playwright-core (never `npx playwright install`), and code-server
+# 4.100.3 (scripts/setup-code-server.sh). Idempotent: does nothing for what is already there.
 set -euo pipefail
 
 CHROMIUM=/usr/bin/chromium
 
+here="$(cd "$(dirname "$0")" && pwd)"
+
+# The end-to-end test's real VS Code (code-server 4.100.3), cached outside node_modules.
+code_server() {
+  "$here/setup-code-server.sh" | tail -n 1 | sed 's/^/setup-test-env: code-server at /'
+}
+
 if [ -x "$CHROMIUM" ]; then
   echo "setup-test-env: $CHROMIUM present ($("$CHROMIUM" --version 2>/dev/null || echo 'version unknown'))"
+  code_server
   exit 0
 fi
 
@@ -27,3 +35,4 @@ if [ ! -x "$CHROMIUM" ]; then
   exit 1
 fi
 echo "setup-test-env: installed $("$CHROMIUM" --version 2>/dev/null || echo chromium)"
+code_server

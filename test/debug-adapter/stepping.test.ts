@@ -92,6 +92,25 @@ describe('stepping in a callback', () => {
       assert.equal(out.frames[0]!.source?.path, MAP);
     }));
 
+  test('next onto a `return x;` line stops on it, not on the closing brace (tsx drops the `;` before `}`)', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: 8 }] }));
+      await s.stopped();
+      assert.equal((await s.stack())[0]!.line, 8);
+      const { frames } = await step(s, 'next');
+      assert.equal(frames[0]!.name, 'scale_rows', describeFrames(frames));
+      assert.equal(frames[0]!.line, 9, 'return scaled;');
+    }));
+
+  test('a breakpoint on a `return x;` line stops on that line', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: MAP }, (dc) => dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [{ line: 11 }] }));
+      assert.equal((await s.stopped()).body.reason, 'breakpoint');
+      const top = (await s.stack())[0]!;
+      assert.equal(top.source?.path, MAP);
+      assert.equal(top.line, 11, 'return doubled;');
+    }));
+
   test('stepIn on a line that only calls TF.js stays in the callback', T, () =>
     withSession(async (s) => {
       await launchAtLogHuber(s);

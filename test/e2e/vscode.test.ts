@@ -1,0 +1,452 @@
+/**
+ * End to end, in a real VS Code: the packaged .vsix installed into a fresh code-server 4.100.3
+ * (VS Code 1.100.3), driven through Debian's Chromium by playwright-core as a user would (palette,
+ * keyboard, the debug views, the tensor inspector webview).
+ *
+ *   npm run build && node --import tsx --test test/e2e/vscode.test.ts
+ *
+ * Needs code-server (scripts/setup-code-server.sh installs it into a cache folder; this test runs
+ * it) and /usr/bin/chromium (scripts/setup-test-env.sh). When either is missing and cannot be
+ * installed, the test fails saying so: it never skips.
+ *
+ * Screenshots of each step go to .artifacts/e2e/, with code-server's logs when a step fails.
+ * Line numbers refer to test/fixtures/e2e-workspace/graph.ts.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const artifacts = path.join(root, '.artifacts', 'e2e');
+const CHROMIUM = '/usr/bin/chromium';
+const started = Date.now();
+
+/** graph.ts: the breakpoint line inside the numpyFunction callback scale_rows, and the next one. */
+const BREAK_LINE = 9;
+const NEXT_LINE = 10; // `return scaled;`
+/** graph.ts: the numpyFunction(bad_dtype, …) call whose output does not match its Tout. */
+const MISMATCH_LINE = 29;
+const COMMANDS = [
+  'TF.js Callbacks: Run Graph',
+  'TF.js Callbacks: Debug Graph',
+  'TF.js Callbacks: Open Tensor Inspector',
+  'TF.js Callbacks: Select Backend',
+  'TF.js Callbacks: Break on Callback…',
+];
+
+function log(message: string): void {
+  console.log(`[e2e +${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Pids whose command line mentions `needle` (this test's temp dir or the fixture program). */
+function processesMentioning(needle: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      if (cmdline.includes(needle)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300_000 }, () => {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-e2e-'));
+  const home = path.join(work, 'home');
+  const userData = path.join(work, 'user-data');
+  const extensions = path.join(work, 'extensions');
+  const workspace = path.join(work, 'workspace');
+  const program = path.join(workspace, 'graph.ts');
+  const vsix = path.join(work, 'tfjs-callback-debugger.vsix');
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local', 'share'), XDG_CACHE_HOME: path.join(home, '.cache') };
+  let server: ChildProcess | undefined;
+  let browser: BrowserContext | undefined;
+  let page: Page;
+  let failed: string | undefined;
+  let shots = 0;
+
+  async function shot(name: string): Promise<string> {
+    const file = path.join(artifacts, `${String(++shots).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path: file });
+    log(`  screenshot ${path.relative(root, file)}`);
+    return file;
+  }
+
+  /** Steps share one VS Code: after a failed step the later ones fail at once, naming it. */
+  function step(name: string, fn: () => Promise<void>): void {
+    test(name, { timeout: 120_000 }, async () => {
+      if (failed) throw new Error(`not run: the earlier step "${failed}" failed`);
+      const t = Date.now();
+      log(`${name}: start`);
+      try {
+        await fn();
+        log(`${name}: passed in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+      } catch (err) {
+        failed = name;
+        log(`${name}: FAILED after ${((Date.now() - t) / 1000).toFixed(1)}s: ${(err as Error).message.split('\n')[0]}`);
+        await page?.screenshot({ path: path.join(artifacts, `failed-${name.replace(/\W+/g, '-').slice(0, 40)}.png`) }).catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  /** Runs a palette command by its exact title, reopening the palette until the command is listed. */
+  async function runCommand(title: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await openPalette(title);
+      const labels = await paletteLabels();
+      if (labels.includes(title)) {
+        await quickPickRow(title).click();
+        return;
+      }
+      await page.keyboard.press('Escape');
+      if (attempt === 10) throw new Error(`the palette does not list "${title}"; it lists: ${labels.join(' | ')}`);
+      await sleep(1000);
+    }
+  }
+
+  async function openPalette(filter: string): Promise<void> {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${filter}`);
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    await sleep(300); // the list filters as it is typed
+  }
+
+  /** The row of an open quick pick whose label is exactly `label`. */
+  function quickPickRow(label: string) {
+    const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    return page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  }
+
+  async function paletteLabels(): Promise<string[]> {
+    return (await page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((s) => s.trim());
+  }
+
+  /** Picks an item of an open quick pick by its exact label. */
+  async function pick(label: string): Promise<void> {
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+    const labels = await paletteLabels();
+    assert.ok(labels.includes(label), `the quick pick offers "${label}"; it offers: ${labels.join(' | ')}`);
+    await quickPickRow(label).click();
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  const callStackRows = () => page.locator('.debug-call-stack .monaco-list-row');
+  const variableRows = () => page.locator('.debug-variables .monaco-list-row');
+  const inspector = () => page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
+
+  before(async () => {
+    try {
+      await setUp();
+    } catch (err) {
+      failed = 'setup';
+      throw err;
+    }
+  });
+
+  async function setUp(): Promise<void> {
+    rmSync(artifacts, { recursive: true, force: true });
+    mkdirSync(artifacts, { recursive: true });
+    for (const dir of [home, userData, extensions]) mkdirSync(dir, { recursive: true });
+
+    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: the end-to-end test drives VS Code through Debian's Chromium. Run \`bash scripts/setup-test-env.sh\` (as root) or \`apt-get install -y chromium\`.`);
+
+    // The .vsix, from the built extension (`npm test` builds first; build here when run alone).
+    const built = ['out/extension.cjs', 'out/server.cjs', 'dist/debug-adapter/main.js', 'dist/runtime/cli/main.js', 'media/dist/inspector.js'];
+    if (built.some((f) => !existsSync(path.join(root, f)))) {
+      log('building (dist/, out/ or media/dist/ missing)');
+      execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    }
+    execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--out', vsix], { cwd: root, stdio: 'pipe' });
+    log(`packaged ${path.basename(vsix)}`);
+
+    // code-server, installed once into a cache folder.
+    const setup = spawnSync('bash', [path.join(root, 'scripts', 'setup-code-server.sh')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+    const codeServer = setup.stdout.trim().split('\n').pop() ?? '';
+    if (setup.status !== 0 || !existsSync(codeServer)) {
+      throw new Error(
+        `code-server 4.100.3 is not installed and scripts/setup-code-server.sh could not install it (exit ${setup.status ?? setup.signal}). ` +
+          `The end-to-end test needs it: run \`bash scripts/setup-code-server.sh\` (as root on a fresh machine).\n${setup.stderr.slice(-3000)}`,
+      );
+    }
+    log(`code-server: ${codeServer}`);
+
+    const install = spawnSync(codeServer, ['--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix], { env, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(install.status, 0, `installing the .vsix failed:\n${install.stdout}${install.stderr}`);
+    assert.match(install.stdout, /successfully installed/);
+    log('installed the .vsix into a fresh extensions dir');
+
+    mkdirSync(path.join(userData, 'User'), { recursive: true });
+    writeFileSync(
+      path.join(userData, 'User', 'settings.json'),
+      JSON.stringify(
+        {
+          'workbench.startupEditor': 'none',
+          'workbench.tips.enabled': false,
+          'workbench.enableExperiments': false,
+          'telemetry.telemetryLevel': 'off',
+          'chat.disableAIFeatures': true,
+          'security.workspace.trust.enabled': false,
+          'extensions.autoUpdate': false,
+          'extensions.autoCheckUpdates': false,
+          'extensions.ignoreRecommendations': true,
+          'update.mode': 'none',
+          'git.enabled': false,
+          // The inspector opens on each stop in a callback (the default, made explicit).
+          'tfjsCallbacks.openInspectorOnStop': true,
+        },
+        null,
+        2,
+      ),
+    );
+    cpSync(path.join(root, 'test', 'fixtures', 'e2e-workspace'), workspace, { recursive: true });
+
+    const port = await freePort();
+    const out = openSync(path.join(work, 'code-server.log'), 'a');
+    server = spawn(
+      codeServer,
+      ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', '--user-data-dir', userData, '--extensions-dir', extensions, workspace],
+      { env, detached: true, stdio: ['ignore', out, out] }, // detached: its own process group, killed as one
+    );
+    closeSync(out);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (server.exitCode !== null) throw new Error(`code-server exited with ${server.exitCode}:\n${readFileSync(path.join(work, 'code-server.log'), 'utf8')}`);
+      const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      if (healthy) break;
+      if (Date.now() > deadline) throw new Error('code-server did not answer /healthz within 60 s');
+      await sleep(200);
+    }
+    log(`code-server listening on 127.0.0.1:${port} (pid ${server.pid})`);
+
+    browser = await chromium.launchPersistentContext(path.join(work, 'chromium'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1600, height: 1000 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      env: { ...env },
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+    log('workbench loaded');
+
+    // The program, open in the editor as a user has it before running it.
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'graph.ts' }).dblclick();
+    await page.locator('.editor-group-container .monaco-editor .view-lines', { hasText: 'scale_rows' }).first().waitFor({ timeout: 30_000 });
+    log('graph.ts open in the editor');
+  }
+
+  after(async () => {
+    try {
+      await browser?.close().catch(() => undefined);
+    } finally {
+      if (server?.pid) {
+        try {
+          process.kill(-server.pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+        for (let i = 0; i < 30 && server.exitCode === null && server.signalCode === null; i++) await sleep(100);
+        try {
+          process.kill(-server.pid, 'SIGKILL');
+        } catch {
+          // the group is gone
+        }
+      }
+      // Anything left that this test started (a debuggee outside code-server's process group).
+      for (const pid of processesMentioning(work)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+      if (failed && existsSync(userData)) {
+        if (existsSync(path.join(userData, 'logs'))) cpSync(path.join(userData, 'logs'), path.join(artifacts, 'code-server-logs'), { recursive: true });
+        if (existsSync(path.join(work, 'code-server.log'))) cpSync(path.join(work, 'code-server.log'), path.join(artifacts, 'code-server.log'));
+        log(`code-server logs copied to ${path.relative(root, artifacts)}`);
+      }
+      rmSync(work, { recursive: true, force: true, maxRetries: 3 });
+      log('cleaned up');
+    }
+  });
+
+  step('1. the palette lists the commands; Select Backend → cpu shows in the status bar', async () => {
+    let labels: string[] = [];
+    for (let attempt = 1; attempt <= 15; attempt++) {
+      await openPalette('TF.js Callbacks');
+      labels = await paletteLabels();
+      if (COMMANDS.every((c) => labels.includes(c))) break;
+      await page.keyboard.press('Escape');
+      await sleep(1000);
+    }
+    log(`  palette: ${labels.join(' | ')}`);
+    for (const c of COMMANDS) assert.ok(labels.includes(c), `the palette lists "${c}" (it lists: ${labels.join(' | ')})`);
+    await shot('palette');
+
+    const status = page.locator('.statusbar-item', { hasText: 'TF.js:' });
+    assert.match(await status.innerText(), /TF\.js: auto/);
+    await quickPickRow('TF.js Callbacks: Select Backend').click();
+    const backends = page.locator('.quick-input-list .monaco-list-row .label-name');
+    await backends.first().waitFor();
+    assert.deepEqual((await backends.allInnerTexts()).map((s) => s.trim()), ['auto', 'tensorflow', 'wasm', 'cpu']);
+    await shot('select-backend');
+    await pick('cpu');
+    await page.locator('.statusbar-item', { hasText: 'TF.js: cpu' }).waitFor({ timeout: 10_000 });
+    log(`  status bar: ${(await status.innerText()).trim()}`);
+    await shot('status-bar-cpu');
+  });
+
+  step('2. Run Graph runs the program: trace summary, output channel, the Tout mismatch in Problems', async () => {
+    await runCommand('TF.js Callbacks: Run Graph');
+    const toast = page.locator('.notification-toast', { hasText: 'Run Graph' });
+    await toast.waitFor({ timeout: 90_000 });
+    const summary = (await toast.innerText()).trim();
+    log(`  notification: ${summary}`);
+    assert.match(summary, /graph\.ts: 3 callback invocations of 3 callbacks · 1 Tout mismatches · 0 errors · backend cpu/);
+    // The "TF.js Callbacks" output channel shows the trace.
+    const output = page.locator('.part.panel .view-lines', { hasText: 'callback invocations' });
+    await output.waitFor({ timeout: 10_000 });
+    const trace = (await output.innerText()).replace(/\u00a0/g, ' '); // the editor renders spaces as nbsp
+    assert.match(trace, /backend: cpu/);
+    assert.match(trace, /✓ pyfunc_0 \(scale_rows\) \[PyFunc\] in float32\[2,3\] → out float32\[2,3\]/);
+    assert.match(trace, new RegExp(`✗ pyfunc_2 \\(bad_dtype\\) \\[PyFunc\\].*graph\\.ts:${MISMATCH_LINE}`));
+    assert.match(trace, /0-th value returned by pyfunc_2 is double, but expects float/);
+    await shot('run-graph');
+
+    await page.keyboard.press('Control+Shift+M'); // View: Problems
+    // graph.ts is open, so the language server reports the last run's mismatch (source 'tfjs-callbacks (last run)').
+    const problem = page.locator('.markers-panel .monaco-list-row', { hasText: '0-th value returned by pyfunc_2' });
+    await problem.first().waitFor({ timeout: 15_000 });
+    const text = (await problem.first().innerText()).replace(/\u00a0/g, ' ');
+    log(`  problem: ${text.split('\n').slice(0, 4).join(' | ')}`);
+    assert.match(text, /0-th value returned by pyfunc_2 is double, but expects float/);
+    assert.match(text, /tfjs-callbacks/);
+    assert.match(text, new RegExp(`\\[Ln ${MISMATCH_LINE}, Col \\d+\\]`));
+    await shot('problems');
+    await runCommand('Notifications: Clear All Notifications');
+  });
+
+  step('3. a breakpoint in the numpyFunction callback: Debug Graph stops there with the graph frame, the tensor, the debug console and step over', async () => {
+    await runCommand('View: Focus Active Editor Group');
+    await page.keyboard.press('Control+G');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`:${BREAK_LINE}`);
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await page.locator('.statusbar-item', { hasText: `Ln ${BREAK_LINE},` }).waitFor({ timeout: 5_000 });
+    await page.keyboard.press('F9'); // Debug: Toggle Breakpoint
+    await page.locator('.editor-group-container .cgmr.codicon-debug-breakpoint').first().waitFor({ timeout: 5_000 });
+
+    await runCommand('TF.js Callbacks: Debug Graph');
+    const graphFrame = callStackRows().filter({ hasText: '(PyFunc)' });
+    await graphFrame.first().waitFor({ timeout: 60_000 });
+    const breakpoint = (await page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'graph.ts' }).innerText()).replace(/\s+/g, ' ').trim();
+    assert.equal(breakpoint, `graph.ts ${BREAK_LINE}`, 'the Breakpoints view lists the breakpoint');
+    const stack = (await callStackRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
+    log(`  call stack: ${stack.join(' | ')}`);
+    assert.match(stack[0] ?? '', new RegExp(`^scale_rows graph\\.ts ${BREAK_LINE}:`), 'the top frame is the callback at the breakpoint');
+    assert.ok(stack.some((s) => s.includes('›') && s.includes('(PyFunc)') && s.includes('scale_rows')), `a graph frame "… › scale_rows (PyFunc)": ${stack.join(' | ')}`);
+
+    const x = variableRows().filter({ hasText: /^\s*x =/ });
+    await x.first().waitFor({ timeout: 10_000 });
+    const variables = (await variableRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
+    log(`  variables: ${variables.join(' | ')}`);
+    assert.ok(variables.some((v) => /^x = NdArray float32\[2,3\] min=1 max=6 mean=3\.5/.test(v)), `x is shown as NdArray float32[2,3]: ${variables.join(' | ')}`);
+    assert.ok(variables.some((v) => v === 'Tout = [float32]'), 'Tout is shown');
+    await shot('stopped-at-breakpoint');
+
+    // The debug console: evaluate on the tensor in the stopped frame.
+    await runCommand('Debug Console: Focus on Debug Console View');
+    const replInput = page.locator('.repl-input-wrapper textarea');
+    await replInput.waitFor({ state: 'visible' });
+    await page.locator('.repl-input-wrapper').click();
+    await page.keyboard.type("x.shape.join('x') + ':' + x.get(1, 2) * factor");
+    await page.keyboard.press('Enter');
+    const result = page.locator('.repl .monaco-list-row', { hasText: '2x3:12' });
+    await result.first().waitFor({ timeout: 10_000 });
+    log(`  debug console: ${(await result.first().innerText()).trim()}`);
+    const consoleText = await page.locator('.repl').innerText();
+    assert.match(consoleText, /backend: cpu/, 'the debuggee runs on the backend selected in step 1');
+    await shot('debug-console');
+
+    // Step over: one line down, still in the callback.
+    await page.keyboard.press('F10');
+    await callStackRows().first().filter({ hasText: new RegExp(`graph\\.ts\\s*${NEXT_LINE}:`) }).waitFor({ timeout: 15_000 });
+    const top = (await callStackRows().first().innerText()).replace(/\s+/g, ' ').trim();
+    log(`  after step over: ${top}`);
+    assert.match(top, new RegExp(`^scale_rows graph\\.ts ${NEXT_LINE}:`));
+    const currentLine = page.locator('.editor-group-container .monaco-editor .margin .codicon-debug-stackframe');
+    await currentLine.first().waitFor({ timeout: 5_000 });
+    await page.locator('.statusbar-item', { hasText: `Ln ${NEXT_LINE},` }).waitFor({ timeout: 5_000 }); // the editor's cursor follows the current line
+    await shot('step-over');
+  });
+
+  step('4. continue stops on the Tout mismatch; the tensor inspector shows the flagged output', async () => {
+    await page.keyboard.press('F5');
+    await callStackRows().filter({ hasText: 'bad_dtype' }).first().waitFor({ timeout: 30_000 });
+    const stack = (await callStackRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
+    log(`  call stack: ${stack.join(' | ')}`);
+    assert.ok(stack.some((s) => /› bad_dtype \(PyFunc\)/.test(s)), `a graph frame for bad_dtype: ${stack.join(' | ')}`);
+    const reason = await page.locator('.debug-call-stack, .pane', { hasText: 'Tout mismatch in bad_dtype' }).first().innerText();
+    assert.match(reason, /Tout mismatch in bad_dtype: 0-th value is double, but expects float/);
+    await variableRows().filter({ hasText: /^\s*returned =/ }).first().waitFor({ timeout: 10_000 });
+    const variables = (await variableRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
+    log(`  variables: ${variables.join(' | ')}`);
+    assert.ok(variables.some((v) => v.startsWith('returned = Float64Array[6] min=1 max=6')), `what the callback returned is shown: ${variables.join(' | ')}`);
+    assert.ok(variables.some((v) => v.startsWith('mismatch[0] = 0-th value returned by pyfunc_2 is double, but expects float')), 'the mismatch is shown');
+
+    const body = inspector().locator('body');
+    await inspector().locator('body', { hasText: '0-th value returned by' }).waitFor({ timeout: 30_000 });
+    await inspector().locator('body', { hasText: 'bad_dtype' }).waitFor({ timeout: 10_000 });
+    const text = await body.innerText();
+    log(`  inspector: ${text.split('\n').filter(Boolean).slice(0, 6).join(' | ')}`);
+    assert.match(text, /0-th value returned by pyfunc_2 is double, but expects float/);
+    assert.match(text, /Float64Array/);
+    const flagged = await body.textContent();
+    assert.match(flagged ?? '', /dtype mismatch/, 'the output row is flagged as a dtype mismatch');
+    await shot('tout-mismatch-inspector');
+  });
+
+  step('5. stopping the session leaves no debuggee process', async () => {
+    const running = processesMentioning(program);
+    for (const pid of running) log(`  debuggee before stopping: ${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(0, 300)}`);
+    assert.ok(running.length > 0, `a process runs ${program} while stopped`);
+    await page.keyboard.press('Shift+F5');
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
+    let left = processesMentioning(program);
+    for (let i = 0; i < 50 && left.length > 0; i++) {
+      await sleep(100);
+      left = processesMentioning(program);
+    }
+    assert.deepEqual(left, [], `processes still run ${program}: ${left.map((pid) => `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`).join('\n')}`);
+    log('  no debuggee process left');
+    await shot('session-stopped');
+  });
+});
