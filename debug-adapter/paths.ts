@@ -12,7 +12,6 @@ const require = createRequire(import.meta.url);
 export const adapterPaths = {
   /** True when running from TypeScript sources through tsx. */
   fromSource: ext === '.ts',
-  watchdog: path.join(here, 'debuggee', `watchdog${ext}`),
   bridge: path.join(here, 'debuggee', `bridge${ext}`),
   agent: path.join(here, 'debuggee', `agent${ext}`),
   runtimeDir: path.join(here, '..', 'runtime'),

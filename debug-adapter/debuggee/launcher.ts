@@ -1,5 +1,5 @@
 /**
- * Starts the debuggee in a process group of its own, and beside it the watchdog that kills that
+ * Starts the debuggee in a process group of its own, and beside it a watchdog that kills that
  * group if the adapter dies:
  *   node --import bridge --import tsx --import register --import bridge?hold <program> <args>
  * The bridge's worker boots while tsx loads; `?hold` waits for the adapter's go.
@@ -42,11 +42,15 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
     child.once('error', () => resolve(127));
     child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : signal ? 143 : 1)));
   });
-  const watchdogArgs = adapterPaths.fromSource ? ['--import', adapterPaths.tsx, adapterPaths.watchdog] : [adapterPaths.watchdog];
-  const watchdog = spawn(process.execPath, [...watchdogArgs, String(child.pid)], { stdio: ['pipe', 'pipe', 'ignore'] });
+  // The watchdog: a shell that waits for its stdin (a pipe from this adapter) to close, which
+  // happens however the adapter ends, SIGKILL included, and then kills the debuggee's process
+  // group. A paused debuggee cannot watch for that itself, and its children would outlive it.
+  // A shell starts in a millisecond; a second Node process cost the launch ~50 ms of CPU.
+  const watchdog = spawn('/bin/sh', ['-c', 'cat >/dev/null; kill -9 -"$0" 2>/dev/null', String(child.pid)], { stdio: ['pipe', 'ignore', 'ignore'] });
+  watchdog.on('error', () => {}); // no /bin/sh: the bridge still ends the program with the adapter
   const guarded = new Promise<void>((resolve) => {
-    watchdog.stdout!.once('data', () => resolve());
-    watchdog.once('exit', () => resolve());
+    watchdog.once('spawn', () => resolve());
+    watchdog.once('error', () => resolve());
   });
   return {
     process: child,
