@@ -59,7 +59,11 @@ describe('callbacks.ts next to model.json', { timeout: WAIT_MS * 2 }, () => {
     assert.equal((await client.diagnostics(modelUri)).length, 1);
     const callbacksFile = lspFixture('models', 'convention', 'callbacks.ts');
     const original = fs.readFileSync(callbacksFile, 'utf8');
+    // Opening the module revalidates the model a little later: wait for that publish, or it may
+    // land after the mark below with the text from before the edit.
+    const opened = client.mark();
     const callbacksUri = await client.open(callbacksFile, original);
+    assert.equal((await client.diagnostics(modelUri, { after: opened })).length, 1);
     const mark = client.mark();
     await client.change(callbacksUri, `${original}\nexport const pyfunc_2 = (a: NdArray): NdArray => a;\n`);
     assert.deepEqual(messages(await client.diagnostics(modelUri, { after: mark })), []);
