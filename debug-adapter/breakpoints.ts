@@ -56,7 +56,11 @@ export class BreakpointManager {
     return bps;
   }
 
-  /** Binds everything known; called once the debuggee is connected, before it runs. */
+  hasAny(): boolean {
+    return [...this.byFile.values()].some((bps) => bps.length > 0);
+  }
+
+  /** Binds everything known; called once the debugger is on. */
   async bindAll(): Promise<void> {
     for (const file of this.byFile.keys()) await this.bindFile(file);
     await this.syncInstrumentation();

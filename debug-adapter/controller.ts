@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
-import { BreakpointManager, hitConditionMet, type SourceBreakpoint } from './breakpoints.js';
+import { BreakpointManager, hitConditionMet, type SourceBreakpoint, type SourceBreakpointSpec } from './breakpoints.js';
 import type { CdpConnection } from './cdp/connection.js';
 import type { ActiveSnapshot } from './debuggee/agent.js';
 import type { FilterConfig } from './launch-config.js';
@@ -48,6 +48,7 @@ export declare interface Controller {
   on(event: 'continued', listener: () => void): this;
   on(event: 'output', listener: (category: 'console' | 'stdout' | 'stderr', text: string) => void): this;
   on(event: 'breakpoint', listener: (bp: SourceBreakpoint) => void): this;
+  on(event: 'debuggerEnabled', listener: () => void): this;
 }
 
 export class Controller extends EventEmitter {
@@ -66,13 +67,25 @@ export class Controller extends EventEmitter {
   private stopOnEntryFile: string | undefined;
   private pauseQueue: Promise<void> = Promise.resolve();
 
+  /**
+   * The V8 debugger, turned on once. With it on, V8 hashes every script it parses (~80 ms for
+   * TF.js), so a launch with no source breakpoint and no exception pauses leaves it off: the
+   * agent decides its stops in-process and asks for the debugger just before the first one.
+   */
+  private debuggerOn: Promise<void> | undefined;
+  private debuggerActive = false;
+
   constructor() {
     super();
-    this.breakpoints = new BreakpointManager(() => this.cdp, this.sources, (bp) => this.emit('breakpoint', bp));
+    this.breakpoints = new BreakpointManager(() => (this.debuggerActive ? this.cdp : undefined), this.sources, (bp) => this.emit('breakpoint', bp));
   }
 
-  /** Wires CDP and prepares the debuggee before it runs: domains, agent breakpoint, user breakpoints. */
-  async connect(cdp: CdpConnection, options: { filters: FilterConfig; stopOnEntryFile?: string; injectAgent?: string }): Promise<void> {
+  /**
+   * Wires CDP and prepares the debuggee before it runs: the agent's configuration, and the
+   * debugger with its breakpoints when something needs it from the start (`debuggerNow`, source
+   * breakpoints, stop on entry).
+   */
+  async connect(cdp: CdpConnection, options: { filters: FilterConfig; debuggerNow: boolean; stopOnEntryFile?: string; injectAgent?: string }): Promise<void> {
     this.cdp = cdp;
     this.filters = options.filters;
     this.stopOnEntryFile = options.stopOnEntryFile;
@@ -88,17 +101,36 @@ export class Controller extends EventEmitter {
         this.emit('continued');
       }
     });
-    await cdp.send('Runtime.enable');
-    await cdp.send('Debugger.enable', {});
-    // Stepping skips the runtime's and libraries' frames; pauses on exceptions there are ignored.
-    await cdp.send('Debugger.setBlackboxPatterns', {
-      patterns: [escapeRegExp(adapterPaths.runtimeDir), escapeRegExp(adapterPaths.agent), AGENT_SOURCE_URL.replace('.', '\\.'), '/node_modules/', '^node:'],
-    });
     if (options.injectAgent) await this.evaluate(options.injectAgent);
     await this.configureAgent();
-    await this.setAgentBreakpoint();
-    await this.breakpoints.bindAll();
-    if (this.stopOnEntryFile) await this.breakpoints.watchEntry(this.stopOnEntryFile);
+    if (options.debuggerNow || this.stopOnEntryFile || this.breakpoints.hasAny()) await this.enableDebugger();
+  }
+
+  /** Turns the debugger on (once) with the agent's breakpoint and the user's breakpoints. */
+  enableDebugger(): Promise<void> {
+    this.debuggerOn ??= (async () => {
+      const cdp = this.cdp!;
+      await cdp.send('Debugger.enable', {});
+      this.debuggerActive = true;
+      // Stepping skips the runtime's and libraries' frames; pauses on exceptions there are ignored.
+      await cdp.send('Debugger.setBlackboxPatterns', {
+        patterns: [escapeRegExp(adapterPaths.runtimeDir), escapeRegExp(adapterPaths.agent), AGENT_SOURCE_URL.replace('.', '\\.'), '/node_modules/', '^node:'],
+      });
+      await this.setAgentBreakpoint();
+      await this.breakpoints.bindAll();
+      if (this.stopOnEntryFile) await this.breakpoints.watchEntry(this.stopOnEntryFile);
+      this.emit('debuggerEnabled');
+    })().catch((err: unknown) => {
+      this.debuggerOn = undefined; // the next request tries again
+      throw err;
+    });
+    return this.debuggerOn;
+  }
+
+  /** Replaces a file's source breakpoints; the first ones turn the debugger on. */
+  async setSourceBreakpoints(file: string, specs: readonly SourceBreakpointSpec[]): Promise<SourceBreakpoint[]> {
+    if (specs.length > 0 && this.cdp) await this.enableDebugger();
+    return this.breakpoints.set(file, specs);
   }
 
   async setFilters(filters: Partial<FilterConfig>): Promise<void> {
@@ -113,7 +145,9 @@ export class Controller extends EventEmitter {
   }
 
   async setPauseOnExceptions(state: 'none' | 'uncaught' | 'all'): Promise<void> {
-    await this.cdp?.send('Debugger.setPauseOnExceptions', { state });
+    if (!this.cdp || (state === 'none' && !this.debuggerActive)) return;
+    await this.enableDebugger();
+    await this.cdp.send('Debugger.setPauseOnExceptions', { state });
   }
 
   async resume(): Promise<void> {
@@ -133,6 +167,8 @@ export class Controller extends EventEmitter {
   }
 
   async pause(): Promise<void> {
+    if (!this.cdp) return;
+    await this.enableDebugger();
     this.nextStepReason = 'pause';
     await this.cdp?.send('Debugger.pause');
   }

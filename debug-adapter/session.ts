@@ -84,8 +84,17 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       void debuggee.exited.then((code) => this.end(code));
       const transport = await this.listener.accept(debuggee.exited);
       const cdp = new CdpConnection(transport);
+      // The debugger may come on later (bridge.ts): the bridge releases a stop waiting for it.
+      const ready = () => void cdp.sendRaw('Bridge.debuggerReady').catch(() => {});
+      this.controller.on('debuggerEnabled', ready);
+      cdp.onRaw('Bridge.debuggerNeeded', () => {
+        this.controller.enableDebugger().then(ready, (err: unknown) => {
+          this.sendEvent(new OutputEvent(`debugger: cannot turn the debugger on: ${(err as Error).message}\n`, 'stderr'));
+          ready();
+        });
+      });
       await Promise.race([this.configured, delay(5000)]);
-      await this.controller.connect(cdp, { filters: this.effectiveFilters(), ...(plan.stopOnEntry ? { stopOnEntryFile: plan.entry } : {}) });
+      await this.controller.connect(cdp, { filters: this.effectiveFilters(), debuggerNow: false, ...(plan.stopOnEntry ? { stopOnEntryFile: plan.entry } : {}) });
       await this.applyExceptionFilters();
       await debuggee.guarded;
       await cdp.sendRaw('Bridge.go');
@@ -107,7 +116,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       cdp.onClose(() => this.end(0));
       this.attached = true;
       const agentSource = `(() => { var __name = (f) => f; (${installAgent.toString()})(globalThis); return 0; })()\n//# sourceURL=${AGENT_SOURCE_URL}`;
-      await this.controller.connect(cdp, { filters: this.effectiveFilters(), injectAgent: agentSource });
+      await this.controller.connect(cdp, { filters: this.effectiveFilters(), debuggerNow: true, injectAgent: agentSource });
       await this.applyExceptionFilters();
       await cdp.send('Runtime.runIfWaitingForDebugger');
       this.sendResponse(response);
@@ -123,7 +132,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       return this.sendResponse(response);
     }
     const specs = (args.breakpoints ?? []).map((b) => ({ line: this.convertClientLineToDebugger(b.line), ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition, logMessage: b.logMessage }) }));
-    const bps = await this.controller.breakpoints.set(file, specs);
+    const bps = await this.controller.setSourceBreakpoints(file, specs);
     response.body = { breakpoints: bps.map((bp) => ({ id: bp.id, verified: bp.verified, line: this.convertDebuggerLineToClient(bp.line), source: new Source(file.split('/').pop()!, file), ...(bp.message ? { message: bp.message } : {}) })) };
     this.sendResponse(response);
   }

@@ -69,6 +69,12 @@ export class CdpConnection {
     return this;
   }
 
+  /** For notifications outside the protocol's typings (the bridge's own `Bridge.debuggerNeeded`). */
+  onRaw(method: string, listener: (params: unknown) => void): this {
+    this.events.on(method, listener);
+    return this;
+  }
+
   onClose(listener: () => void): void {
     this.events.on('close', listener);
   }

@@ -56,6 +56,11 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
     active: [] as any[],
     /** What the last callbackBreak was for. */
     lastBreak: undefined as any,
+    /**
+     * Set by the launch bridge: makes sure the adapter has the V8 debugger on (it stays off until
+     * the first stop when nothing needs it earlier) before `callbackBreak` is called.
+     */
+    ensureDebugger: undefined as undefined | (() => void),
 
     configure(config: Partial<AgentConfig>) {
       Object.assign(agent.config, config);
@@ -65,6 +70,7 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
     /** Records why, then stops in callbackBreak. */
     signal(reason: BreakReason, entry: any) {
       agent.lastBreak = { reason, id: entry.start.id };
+      agent.ensureDebugger?.();
       agent.callbackBreak();
       agent.lastBreak = undefined;
     },

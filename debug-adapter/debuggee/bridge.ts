@@ -7,6 +7,12 @@
  * inspector session on the main thread (`connectToMainThread`) and relays newline-delimited JSON
  * over a Unix socket that only the adapter's user can open. The worker keeps relaying while the
  * main thread is paused.
+ *
+ * The adapter may leave the V8 debugger off while nothing needs it (no source breakpoint, no
+ * exception pauses): with it on, V8 hashes every script it parses, ~80 ms for TF.js's 7 MB. Then
+ * the agent's first stop asks for it: the main thread posts to the worker and blocks in
+ * Atomics.wait; the adapter's commands still run there (V8 serves inspector interrupts inside
+ * Atomics.wait), and its `Bridge.debuggerReady` wakes the main thread, which then stops.
  */
 import { isMainThread, Worker } from 'node:worker_threads';
 import { installAgent } from './agent.js';
@@ -25,6 +31,10 @@ const socket = net.connect(workerData.socketPath);
 socket.setNoDelay(true);
 const send = (message) => socket.write(JSON.stringify(message) + '\\n');
 session.on('inspectorNotification', (message) => send(message));
+const debuggerOn = new Int32Array(workerData.debuggerOn);
+parentPort.on('message', (message) => {
+  if (message === 'need-debugger' && Atomics.load(debuggerOn, 0) === 0) send({ method: 'Bridge.debuggerNeeded', params: {} });
+});
 let buffer = '';
 socket.setEncoding('utf8');
 socket.on('data', (chunk) => {
@@ -36,6 +46,12 @@ socket.on('data', (chunk) => {
     const message = JSON.parse(line);
     if (message.method === 'Bridge.go') {
       parentPort.postMessage('go');
+      send({ id: message.id, result: {} });
+      continue;
+    }
+    if (message.method === 'Bridge.debuggerReady') {
+      Atomics.store(debuggerOn, 0, 1);
+      Atomics.notify(debuggerOn, 0);
       send({ id: message.id, result: {} });
       continue;
     }
@@ -52,6 +68,8 @@ socket.on('close', end);
 socket.on('error', end);
 `;
 
+/** How long a stop waits for the adapter to turn the debugger on; it answers in milliseconds. */
+const DEBUGGER_WAIT_MS = 30_000;
 const HOLD = Symbol.for('tfjs-callback-debugger.bridge.go');
 const holder = globalThis as unknown as Record<symbol, Promise<void> | undefined>;
 
@@ -65,8 +83,16 @@ if (new URL(import.meta.url).search === '?hold') {
     delete process.env[SOCKET_ENV];
     const config = process.env[CONFIG_ENV];
     delete process.env[CONFIG_ENV];
-    installAgent(globalThis, config ? JSON.parse(config) : undefined);
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { socketPath }, execArgv: [], env: {} });
+    const agent = installAgent(globalThis, config ? JSON.parse(config) : undefined);
+    const debuggerOn = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { socketPath, debuggerOn: debuggerOn.buffer }, execArgv: [], env: {} });
+    agent.ensureDebugger = () => {
+      if (Atomics.load(debuggerOn, 0) === 1) return;
+      worker.postMessage('need-debugger');
+      if (Atomics.wait(debuggerOn, 0, 0, DEBUGGER_WAIT_MS) === 'timed-out') {
+        process.stderr.write(`tfjs-callbacks debugger: the adapter did not turn the debugger on within ${DEBUGGER_WAIT_MS / 1000} s; the program goes on without stopping here.\n`);
+      }
+    };
     holder[HOLD] = new Promise<void>((resolve, reject) => {
       worker.on('message', (message) => {
         if (message === 'go') resolve();
