@@ -250,7 +250,9 @@ export class Controller extends EventEmitter {
       return this.sendStep(step.kind === 'into' ? 'into' : 'out');
     }
     const reason = this.nextStepReason ?? 'pause';
-    return this.stopped(event, { reason, description: reason === 'step' ? 'Paused after step' : 'Paused' });
+    // V8 reports a `debugger` statement as 'other', with no step or pause asked for.
+    const description = reason === 'step' ? 'Paused after step' : this.nextStepReason === undefined && event.reason === 'other' ? 'Paused on debugger statement' : 'Paused';
+    return this.stopped(event, { reason, description });
   }
 
   private async onAgentBreak(event: Protocol.Debugger.PausedEvent): Promise<void> {

@@ -42,6 +42,8 @@ export interface LaunchPlan {
   readonly env: Record<string, string>;
   readonly stopOnEntry: boolean;
   readonly filters: FilterConfig;
+  /** The user's own code the launch runs first: the program, or a model's callbacks module. */
+  readonly userCode: readonly string[];
 }
 
 export interface FilterConfig {
@@ -80,13 +82,15 @@ export function planLaunch(args: LaunchArguments, cliEntry: string): LaunchPlan 
     if (args.program) throw new ConfigurationError('Give either program or model, not both.');
     const model = mustExist(resolve(args.model), 'model');
     const cliArgs = ['run', model];
-    if (args.callbacks) cliArgs.push('--callbacks', mustExist(resolve(args.callbacks), 'callbacks'));
+    const callbacks = args.callbacks ? mustExist(resolve(args.callbacks), 'callbacks') : undefined;
+    if (callbacks) cliArgs.push('--callbacks', callbacks);
     if (args.inputs) cliArgs.push('--inputs', mustExist(resolve(args.inputs), 'inputs'));
-    return { cwd, entry: cliEntry, args: cliArgs, env, stopOnEntry: false, filters };
+    return { cwd, entry: cliEntry, args: cliArgs, env, stopOnEntry: false, filters, userCode: callbacks ? [callbacks] : [] };
   }
   if (!args.program) throw new ConfigurationError('Set "program" to the graph program to debug (or "model" to a model.json).');
   if (args.callbacks || args.inputs) throw new ConfigurationError('"callbacks" and "inputs" apply to a "model" launch.');
-  return { cwd, entry: mustExist(resolve(args.program), 'program'), args: args.args ?? [], env, stopOnEntry: args.stopOnEntry ?? false, filters };
+  const entry = mustExist(resolve(args.program), 'program');
+  return { cwd, entry, args: args.args ?? [], env, stopOnEntry: args.stopOnEntry ?? false, filters, userCode: [entry] };
 }
 
 function mustExist(file: string, what: string): string {

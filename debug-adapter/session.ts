@@ -11,6 +11,7 @@ import { BridgeListener, inspectorWebSocket } from './cdp/transports.js';
 import { AGENT } from './agent-access.js';
 import { Controller, type PausedState } from './controller.js';
 import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
+import { hasDebuggerStatement } from './debugger-statements.js';
 import { installAgent } from './debuggee/agent.js';
 import { ConfigurationError, filtersOf, planLaunch, type AttachArguments, type FilterConfig, type LaunchArguments } from './launch-config.js';
 import { adapterPaths } from './paths.js';
@@ -94,7 +95,9 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
         });
       });
       await Promise.race([this.configured, delay(5000)]);
-      await this.controller.connect(cdp, { filters: this.effectiveFilters(), debuggerNow: false, ...(plan.stopOnEntry ? { stopOnEntryFile: plan.entry } : {}) });
+      // A `debugger` statement does nothing while the debugger is off: a program with one gets it from the start.
+      const debuggerNow = hasDebuggerStatement(plan.userCode);
+      await this.controller.connect(cdp, { filters: this.effectiveFilters(), debuggerNow, ...(plan.stopOnEntry ? { stopOnEntryFile: plan.entry } : {}) });
       await this.applyExceptionFilters();
       await debuggee.guarded;
       await cdp.sendRaw('Bridge.go');

@@ -1,0 +1,70 @@
+/**
+ * `debugger` statements: the launch scan that keeps V8's debugger on from the start for programs
+ * that hold one (unit), and a real stop on one in a callback of a program launched with no
+ * breakpoint (real adapter, real program).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { hasDebuggerStatement } from '../../debug-adapter/debugger-statements.js';
+import { fixture, useDebugAdapter, withSession } from '../helpers/dap.js';
+
+useDebugAdapter();
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dbg-stmt-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('the scan for debugger statements', () => {
+  test('follows local imports (./x.js is x.ts), dynamic imports and require, to any depth', () => {
+    const dir = project({
+      'main.ts': "import { a } from './lib/a.js';\nconst b = await import('./b');\n",
+      'lib/a.ts': "export const a = require('../c.cjs');\n",
+      'b.ts': 'export const b = 1;\n',
+      'c.cjs': 'module.exports = function () {\n  debugger;\n};\n',
+    });
+    assert.equal(hasDebuggerStatement([path.join(dir, 'main.ts')]), true);
+    assert.equal(hasDebuggerStatement([path.join(dir, 'b.ts')]), false);
+  });
+
+  test('ignores packages, identifiers that only contain the word, and missing files', () => {
+    const dir = project({
+      'main.ts': "import tf from '@tensorflow/tfjs';\nimport { x } from './missing.js';\nconst debuggerOn = true;\nobj.debugger = 1;\n",
+      'node_modules/pkg/index.js': 'debugger;\n',
+    });
+    assert.equal(hasDebuggerStatement([path.join(dir, 'main.ts')]), false);
+    assert.equal(hasDebuggerStatement([path.join(dir, 'nothing-here.ts')]), false);
+  });
+
+  test('a statement at the end of a block or of the file counts', () => {
+    const dir = project({ 'a.js': 'if (x) { debugger }\n', 'b.js': 'debugger' });
+    assert.equal(hasDebuggerStatement([path.join(dir, 'a.js')]), true);
+    assert.equal(hasDebuggerStatement([path.join(dir, 'b.js')]), true);
+  });
+});
+
+describe('a debugger statement in a callback', () => {
+  test('stops there in a launch with no breakpoint, the callback inputs bound', { timeout: 60_000 }, () =>
+    withSession(async (s) => {
+      const callbacks = fixture('statement/callbacks.ts');
+      await s.launch({ program: fixture('statement/debugger-program.ts') });
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'pause');
+      assert.equal(stop.body.description, 'Paused on debugger statement');
+      const [top] = await s.stack();
+      assert.equal(top?.name, 'halve_values');
+      assert.equal(top?.source?.path, callbacks);
+      assert.equal(top?.line, 5);
+      const cb = await s.scope(top!.id, 'Callback');
+      assert.match(cb.get('x').value, /^NdArray float32\[3\] min=2 max=6/);
+      await s.dc.continueRequest({ threadId: 1 });
+      await s.waitForOutput('halved 1,2,3', 'stdout');
+    }));
+});
