@@ -137,15 +137,15 @@ export class VariableStore {
         }
       }
     }
+    if (active.Tin.length > 0) out.push(text('Tin', `[${active.Tin.join(', ')}]`));
     out.push(text('Tout', `[${active.Tout.join(', ')}]`));
     if (active.phase === 'returned' && live.result.objectId) {
       const outputs = await this.cdp.send('Runtime.evaluate', { expression: `(l => (l.outputs && l.outputs.length ? l.outputs : l.returned))(${liveExpr})` });
       out.push(await this.toVariable(active.toutCheck?.ok === false ? 'returned' : 'outputs', outputs.result, `${liveExpr}.outputs`));
     }
     for (const m of active.toutCheck?.mismatches ?? []) out.push(text(m.index !== undefined ? `mismatch[${m.index}]` : 'mismatch', m.message.split('\n')[0]!));
-    for (const n of (active.toutCheck?.narrowed ?? []) as { index: number; declared: string; storedAs: string }[]) {
-      out.push(text(`narrowed[${n.index}]`, `${n.declared} held as ${n.storedAs}`));
-    }
+    for (const n of active.toutCheck?.narrowed ?? []) out.push(text(`narrowed[${n.index}]`, `${n.declared} held as ${n.storedAs}`));
+    for (const c of active.toutCheck?.conversions ?? []) out.push(text(`converted[${c.index}]`, `${c.fromDType} ${c.from} → ${c.to} (py_function converts, as TensorFlow does)`));
     if (active.error) out.push(text('error', `${active.error.name}: ${active.error.message}`));
     const attrs: DebugProtocol.Variable[] = [
       text('op', active.op),

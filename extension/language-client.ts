@@ -1,15 +1,11 @@
 /** Starts the language server (extension/server/) over IPC with vscode-languageclient. */
+import type { CallbackEntry } from './server/callback-list.js';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { extensionPaths } from './paths.js';
 
-export interface FoundCallback {
-  readonly name: string;
-  readonly functionName?: string;
-  readonly kind: string;
-  readonly uri: string;
-  readonly line: number;
-}
+/** The server's answer to 'tfjsCallbacks/callbacks': one type for both ends. */
+export type FoundCallback = CallbackEntry;
 
 export function startLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = extensionPaths(context).server;

@@ -89,12 +89,17 @@ export class GraphRunner {
     for (const inv of trace.invocations) {
       if (inv.toutCheck.ok || !inv.callSite || open.has(inv.callSite.file)) continue;
       const line = Math.max(0, inv.callSite.line - 1);
+      // A model node's span (its name in a one-line model.json), else the whole line.
+      const { endLine, endColumn } = inv.callSite;
+      const range = endLine !== undefined && endColumn !== undefined
+        ? new vscode.Range(line, inv.callSite.column - 1, endLine - 1, endColumn - 1)
+        : new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER);
       for (const m of inv.toutCheck.mismatches) {
-        const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), m.message, vscode.DiagnosticSeverity.Error);
+        const d = new vscode.Diagnostic(range, m.message, vscode.DiagnosticSeverity.Error);
         d.source = 'tfjs-callbacks run';
         d.code = 'tout-mismatch';
         const list = byFile.get(inv.callSite.file) ?? [];
-        if (!list.some((x) => x.message === d.message && x.range.start.line === line)) list.push(d);
+        if (!list.some((x) => x.message === d.message && x.range.isEqual(range))) list.push(d);
         byFile.set(inv.callSite.file, list);
       }
     }

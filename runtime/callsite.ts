@@ -7,8 +7,12 @@ import path from 'node:path';
 
 export interface CallSite {
   readonly file: string;
+  /** 1-based, as stack traces and editors count. */
   readonly line: number;
   readonly column: number;
+  /** Where the site ends (exclusive), when it is a span: a model node's name in model.json. */
+  readonly endLine?: number;
+  readonly endColumn?: number;
 }
 
 const RUNTIME_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -43,5 +47,6 @@ function isInternal(file: string): boolean {
 export function formatCallSite(site: CallSite | undefined, relativeTo = process.cwd()): string {
   if (!site) return '?';
   const rel = path.relative(relativeTo, site.file);
-  return `${rel.startsWith('..') ? site.file : rel}:${site.line}`;
+  // With the column: a converted model.json is one line, and terminals link file:line:column.
+  return `${rel.startsWith('..') ? site.file : rel}:${site.line}:${site.column}`;
 }

@@ -82,11 +82,6 @@ export function isLossy(dtype: TfDType): boolean {
   return DTYPES[dtype].lossy;
 }
 
-/** TF.js dtypes already are TensorFlow names, but for the width of their storage. */
-export function fromTfjs(dtype: TfjsDType): TfDType {
-  return dtype;
-}
-
 export const ALL_DTYPES = Object.keys(DTYPES) as TfDType[];
 
 export function isFloating(dtype: TfDType): boolean {
@@ -95,4 +90,64 @@ export function isFloating(dtype: TfDType): boolean {
 
 export function isInteger(dtype: TfDType): boolean {
   return dtype.startsWith('int') || dtype.startsWith('uint');
+}
+
+/** The typed arrays numpy-style data comes in, one per element type. */
+export type NumericArray =
+  | Float32Array | Float64Array
+  | Int8Array | Int16Array | Int32Array | BigInt64Array
+  | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array | BigUint64Array;
+
+type NumericArrayType = (new (length: number) => NumericArray) & { from(source: ArrayLike<unknown>, map: (v: unknown) => unknown): NumericArray };
+
+/**
+ * The one table between typed arrays and dtypes: a typed array's type is its dtype (a
+ * Float64Array is float64, as a numpy float64 array is), and each dtype's numpy-style data is the
+ * array type numpy would use.
+ */
+const ARRAY_TYPES: readonly (readonly [NumericArrayType, TfDType])[] = [
+  [Float32Array, 'float32'], [Float64Array, 'float64'], [Int32Array, 'int32'], [Int16Array, 'int16'],
+  [Int8Array, 'int8'], [Uint8Array, 'uint8'], [Uint8ClampedArray, 'uint8'], [Uint16Array, 'uint16'],
+  [Uint32Array, 'uint32'], [BigInt64Array, 'int64'], [BigUint64Array, 'uint64'],
+] as unknown as (readonly [NumericArrayType, TfDType])[];
+
+/** The dtype of a typed array (Uint8ClampedArray is uint8), or undefined for other views. */
+export function dtypeOfArray(view: ArrayBufferView): TfDType | undefined {
+  for (const [type, dtype] of ARRAY_TYPES) if (view instanceof type) return dtype;
+  return undefined;
+}
+
+/**
+ * The array type numpy-style data of `dtype` comes in: Float64Array for float64, BigInt64Array
+ * for int64, …; bool is a Uint8Array of 0/1, complex dtypes interleave re, im in their float type,
+ * float16 and bfloat16 (which JS has no array for) are Float32Array. Undefined for string.
+ */
+export function arrayTypeOf(dtype: TfDType): NumericArrayType | undefined {
+  switch (dtype) {
+    case 'string': return undefined;
+    case 'bool': return Uint8Array as unknown as NumericArrayType;
+    case 'float16': case 'bfloat16': case 'complex64': return Float32Array as unknown as NumericArrayType;
+    case 'complex128': return Float64Array as unknown as NumericArrayType;
+    default: return ARRAY_TYPES.find(([, d]) => d === dtype)![0];
+  }
+}
+
+/** True for dtypes whose numpy-style data holds bigints (int64, uint64). */
+export function isBigIntDType(dtype: TfDType): boolean {
+  return dtype === 'int64' || dtype === 'uint64';
+}
+
+/** The integer range a dtype holds, for checks before TF.js stores values in int32. */
+export function integerRange(dtype: TfDType): readonly [number, number] | undefined {
+  switch (dtype) {
+    case 'int8': return [-128, 127];
+    case 'uint8': return [0, 255];
+    case 'int16': return [-32768, 32767];
+    case 'uint16': return [0, 65535];
+    case 'int32': return [-(2 ** 31), 2 ** 31 - 1];
+    case 'uint32': return [0, 2 ** 32 - 1];
+    case 'int64': return [-(2 ** 63), 2 ** 63 - 1];
+    case 'uint64': return [0, 2 ** 64 - 1];
+    default: return undefined;
+  }
 }

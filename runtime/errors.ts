@@ -46,6 +46,11 @@ export class UnboundCallbackError extends Error {
   }
 }
 
+/** A model with control flow (or dynamic shapes) was run with the synchronous execute(). */
+export class DynamicGraphError extends Error {
+  override name = 'DynamicGraphError';
+}
+
 /** The model files cannot be read or are not a TF.js graph model. */
 export class ModelFormatError extends Error {
   override name = 'ModelFormatError';

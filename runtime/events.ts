@@ -4,7 +4,7 @@
  */
 import type { CallSite } from './callsite.js';
 import type { TfDType } from './dtypes.js';
-import type { Narrowing, ToutMismatch } from './outputs.js';
+import type { Conversion, Narrowing, ToutMismatch } from './tout-checks.js';
 import type { TensorSummary } from './summary.js';
 
 /** The wrapper API the callback came from. */
@@ -33,6 +33,8 @@ export interface CallbackStart {
   /** The graph node, for model callbacks. */
   readonly node?: string;
   readonly Tout: readonly TfDType[];
+  /** The inputs' dtypes as TensorFlow has them (a node's Tin); TF.js may hold them narrower. */
+  readonly Tin: readonly TfDType[];
   readonly callSite?: CallSite;
   readonly inputs: readonly TensorSummary[];
   /** The callback's parameter names, where the function source shows them. */
@@ -43,6 +45,8 @@ export interface ToutCheck {
   readonly ok: boolean;
   readonly mismatches: readonly ToutMismatch[];
   readonly narrowed: readonly Narrowing[];
+  /** Values py_function converted to their Tout dtype (TensorFlow does it silently; we flag it). */
+  readonly conversions: readonly Conversion[];
 }
 
 /** Known after it returned (or threw). */

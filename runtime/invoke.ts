@@ -6,6 +6,7 @@ import { captureCallSite, type CallSite } from './callsite.js';
 import { parameterNames } from './callbacks.js';
 import { CallbackError, InvalidArgumentError, NotDifferentiableError } from './errors.js';
 import type { CallbackIdentity, CallbackInvocation, CallbackOp, CallbackStart, LiveInvocation } from './events.js';
+import { declareDType } from './declared-dtypes.js';
 import { currentExecution, type MemoInput } from './execution.js';
 import { hasObservers, nextInvocationId, notifyEnd, notifyStart, wantsDetail } from './hooks.js';
 import { viewOf, type NdArray } from './ndarray.js';
@@ -13,12 +14,18 @@ import { convertOutputs, type ConvertedOutputs } from './outputs.js';
 import { summarizeTensor, summarizeValues, type TensorSummary } from './summary.js';
 import { isTapeOn, tensorIdWatermark, tensorsInCurrentScope, tf, type Tensor } from './tf.js';
 import type { Tout } from './tout.js';
+import type { TfDType } from './dtypes.js';
 
 export interface CallbackSpec {
   readonly identity: CallbackIdentity;
   readonly func: Function;
   readonly tout: Tout;
   readonly op: CallbackOp;
+  /**
+   * The inputs' dtypes as TensorFlow has them (a model node's Tin; for a wrapper, what each input
+   * stands for): numpy-style callbacks get their arrays in these dtypes. Default: the tensors'.
+   */
+  readonly Tin?: readonly TfDType[];
 }
 
 /** Where the invocation happens: set for model nodes, found from the stack for wrappers. */
@@ -62,7 +69,9 @@ function memoKey(spec: CallbackSpec): string {
 
 /** numpy-style callbacks get NdArray views, py_function callbacks the tensors themselves. */
 function argumentsFor(spec: CallbackSpec, inputs: readonly Tensor[]): readonly (Tensor | NdArray)[] {
-  return spec.identity.kind === 'py_function' ? inputs : inputs.map(viewOf);
+  if (spec.identity.kind === 'py_function') return inputs;
+  const Tin = spec.Tin;
+  return inputs.map((t, i) => viewOf(t, Tin?.[i]));
 }
 
 /** Calls the function in a tidy, checks its outputs, and raises what went wrong. */
@@ -80,10 +89,15 @@ function run(
   let madeBeforeAwait: Tensor[] = [];
   let converted: ConvertedOutputs | undefined;
   const finish = (ret: unknown): Tensor[] => {
-    converted = convertOutputs(ret, spec.tout, spec.identity.name, firstNewTensorId);
+    converted = convertOutputs(ret, spec.tout, spec.identity.name, spec.identity.kind, firstNewTensorId);
     let outputs = converted.tensors;
-    if (spec.identity.kind !== 'py_function' && outputs.length > 0 && inputs.length > 0 && isTapeOn()) {
-      outputs = outputs.map((o) => notDifferentiable(o, inputs, spec));
+    if (outputs.length > 0 && inputs.length > 0 && isTapeOn()) {
+      const returned = converted.returned;
+      if (spec.identity.kind !== 'py_function') outputs = outputs.map((o) => notDifferentiable(o, inputs, spec));
+      // Values py_function converted from arrays or numbers have no path back to its inputs: their
+      // gradient is zeros, as TensorFlow's (a tape through tensor ops is kept).
+      else outputs = outputs.map((o, i) => (returned[i]?.tensor ? o : zeroGradient(o, inputs)));
+      outputs.forEach((o, i) => declareDType(o, spec.tout.dtypes[i]!));
     }
     // Inside the tidy: an observer (the debugger) still sees the returned values of a mismatch.
     observation?.converted(converted, ret);
@@ -142,6 +156,7 @@ function run(
 class Observation {
   private readonly began: number;
   private readonly start: CallbackStart;
+  private readonly tout: Tout;
 
   constructor(
     spec: CallbackSpec,
@@ -152,6 +167,7 @@ class Observation {
     private readonly detail = wantsDetail(),
   ) {
     this.start = startEvent(spec, inputs, graph, site, detail);
+    this.tout = spec.tout;
     notifyStart(this.start, live);
     this.began = performance.now();
   }
@@ -159,7 +175,7 @@ class Observation {
   converted(converted: ConvertedOutputs, returned: unknown): void {
     this.live.returned = returned;
     this.live.outputs = converted.tensors;
-    notifyEnd(endEvent(this.start, this.detail ? outputSummaries(converted) : NO_SUMMARIES, this.elapsed(), checkOf(converted), false), this.live);
+    notifyEnd(endEvent(this.start, this.detail ? outputSummaries(converted, this.tout) : NO_SUMMARIES, this.elapsed(), checkOf(converted), false), this.live);
   }
 
   failed(error: unknown): void {
@@ -169,7 +185,7 @@ class Observation {
 
   memoized(outputs: readonly Tensor[]): void {
     this.live.outputs = outputs;
-    notifyEnd(endEvent(this.start, this.detail ? outputs.map(summarizeTensor) : NO_SUMMARIES, 0, OK_CHECK, true), this.live);
+    notifyEnd(endEvent(this.start, this.detail ? outputs.map((t, i) => summarizeTensor(t, this.tout.dtypes[i])) : NO_SUMMARIES, 0, OK_CHECK, true), this.live);
   }
 
   private elapsed(): number {
@@ -219,6 +235,15 @@ function notDifferentiable(output: Tensor, inputs: readonly Tensor[], spec: Call
   return (wrapped as (...t: Tensor[]) => Tensor)(...inputs);
 }
 
+/** `output`, with a gradient of zeros for every input. */
+function zeroGradient(output: Tensor, inputs: readonly Tensor[]): Tensor {
+  const wrapped = tf.customGrad((...xs: unknown[]) => ({
+    value: output.clone(),
+    gradFunc: () => (xs.slice(0, inputs.length) as Tensor[]).map((x) => tf.zerosLike(x)),
+  }));
+  return (wrapped as (...t: Tensor[]) => Tensor)(...inputs);
+}
+
 /** Built field by field: this runs on every observed call, where spreads showed in profiles. */
 function startEvent(spec: CallbackSpec, inputs: readonly Tensor[], graph: string | undefined, site: InvocationSite, detail: boolean): CallbackStart {
   const start: { -readonly [K in keyof CallbackStart]: CallbackStart[K] } = {
@@ -226,7 +251,8 @@ function startEvent(spec: CallbackSpec, inputs: readonly Tensor[], graph: string
     callback: spec.identity,
     op: spec.op,
     Tout: spec.tout.dtypes,
-    inputs: detail ? inputs.map(summarizeTensor) : NO_SUMMARIES,
+    Tin: spec.Tin ?? inputs.map((t) => t.dtype),
+    inputs: detail ? inputs.map((t, i) => summarizeTensor(t, spec.Tin?.[i])) : NO_SUMMARIES,
     parameterNames: parameterNames(spec.func),
   };
   if (graph !== undefined) start.graph = graph;
@@ -258,8 +284,8 @@ function endEvent(
   return event;
 }
 
-function outputSummaries(converted: ConvertedOutputs): TensorSummary[] {
-  if (converted.mismatches.length === 0) return converted.tensors.map(summarizeTensor);
+function outputSummaries(converted: ConvertedOutputs, tout: Tout): TensorSummary[] {
+  if (converted.mismatches.length === 0) return converted.tensors.map((t, i) => summarizeTensor(t, tout.dtypes[i]));
   // On a mismatch there are no output tensors: summarise what the callback returned instead.
   return converted.returned.map((r) => {
     if (r.tensor) return summarizeTensor(r.tensor);
@@ -268,10 +294,10 @@ function outputSummaries(converted: ConvertedOutputs): TensorSummary[] {
 }
 
 function checkOf(converted: ConvertedOutputs): CallbackInvocation['toutCheck'] {
-  return { ok: converted.mismatches.length === 0, mismatches: converted.mismatches, narrowed: converted.narrowed };
+  return { ok: converted.mismatches.length === 0, mismatches: converted.mismatches, narrowed: converted.narrowed, conversions: converted.conversions };
 }
 
-const OK_CHECK: CallbackInvocation['toutCheck'] = Object.freeze({ ok: true, mismatches: Object.freeze([]), narrowed: Object.freeze([]) });
+const OK_CHECK: CallbackInvocation['toutCheck'] = Object.freeze({ ok: true, mismatches: Object.freeze([]), narrowed: Object.freeze([]), conversions: Object.freeze([]) });
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';

@@ -4,15 +4,13 @@
  * `data` is the tensor's flat, row-major storage. On the cpu backend it is the backend's own
  * array (zero-copy); on wasm and tensorflow it is a copy. As TensorFlow's docs say of numpy
  * arrays: they are not guaranteed to be copies, so do not modify them in place or keep them.
+ * Its type is the dtype's, as numpy's would be: a float64 input (TF.js holds it as float32) comes
+ * as a Float64Array, int64 as a BigInt64Array (a copy, widened from TF.js's storage).
  */
-import type { TfDType } from './dtypes.js';
+import { arrayTypeOf, isBigIntDType, storageOf, type NumericArray, type TfDType } from './dtypes.js';
 import type { Tensor } from './tf.js';
 
-export type NumericArray =
-  | Float32Array | Float64Array
-  | Int8Array | Int16Array | Int32Array | BigInt64Array
-  | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array | BigUint64Array;
-
+export type { NumericArray };
 export type NdData = NumericArray | string[];
 
 export class NdArray<D extends NdData = NdData> {
@@ -60,7 +58,8 @@ export class NdArray<D extends NdData = NdData> {
   map(fn: (value: number, index: number) => number, dtype: TfDType = this.dtype): NdArray {
     if (Array.isArray(this.data)) throw new TypeError('NdArray.map applies to numeric arrays, not strings');
     const source = this.data as ArrayLike<number>;
-    const Ctor = dtype === this.dtype ? (this.data.constructor as new (n: number) => NumericArray) : ctorFor(dtype);
+    const Ctor = dtype === this.dtype ? (this.data.constructor as new (n: number) => NumericArray) : arrayTypeOf(dtype);
+    if (!Ctor) throw new TypeError('NdArray.map cannot make string arrays');
     const out = new Ctor(source.length) as unknown as { [i: number]: number | bigint };
     const isBig = out instanceof BigInt64Array || out instanceof BigUint64Array;
     for (let i = 0; i < source.length; i++) {
@@ -77,22 +76,6 @@ export class NdArray<D extends NdData = NdData> {
   }
 }
 
-function ctorFor(dtype: TfDType): new (n: number) => NumericArray {
-  switch (dtype) {
-    case 'float64': return Float64Array;
-    case 'int8': return Int8Array;
-    case 'int16': return Int16Array;
-    case 'int32': return Int32Array;
-    case 'int64': return BigInt64Array;
-    case 'uint8': case 'bool': return Uint8Array;
-    case 'uint16': return Uint16Array;
-    case 'uint32': return Uint32Array;
-    case 'uint64': return BigUint64Array;
-    case 'string': throw new TypeError('NdArray.map cannot make string arrays');
-    default: return Float32Array;
-  }
-}
-
 function nest(values: unknown[], shape: readonly number[], axis: number, offset: number): { value: unknown; used: number } {
   if (axis === shape.length) return { value: values[offset], used: 1 };
   const out: unknown[] = [];
@@ -105,8 +88,19 @@ function nest(values: unknown[], shape: readonly number[], axis: number, offset:
   return { value: out, used };
 }
 
-/** The NdArray view of a tensor (one download; none on cpu). */
-export function viewOf(tensor: Tensor): NdArray {
+/**
+ * The NdArray of a tensor as numpy would hand it for `declared` (the node's Tin): one download,
+ * none on cpu when TF.js holds that dtype as is; a float64 input (held as float32) comes as a
+ * Float64Array, an int64 one as a BigInt64Array, as numpy arrays of those dtypes would.
+ */
+export function viewOf(tensor: Tensor, declared: TfDType = tensor.dtype): NdArray {
   const data = tensor.dataSync() as NdData;
-  return new NdArray(data, tensor.shape, tensor.dtype);
+  // A Tin the tensor is not held as (a float fed to an int64 node) does not apply: TF.js computed
+  // with the tensor's own dtype.
+  if (declared !== tensor.dtype && storageOf(declared) !== tensor.dtype) declared = tensor.dtype;
+  const type = arrayTypeOf(declared);
+  if (!type || data instanceof type) return new NdArray(data, tensor.shape, declared);
+  const source = data as ArrayLike<number>;
+  const widened = isBigIntDType(declared) ? type.from(source, (v) => BigInt(v as number)) : type.from(source, Number);
+  return new NdArray(widened, tensor.shape, declared);
 }

@@ -3,14 +3,17 @@
  * tensors above SUMMARY_SAMPLE_LIMIT elements are summarised from an evenly strided sample of
  * that many elements, taken on the backend, and `exact: false` says so.
  */
-import type { TfDType } from './dtypes.js';
-import { tf, type Tensor } from './tf.js';
+import { storageOf, type TfDType } from './dtypes.js';
+import { tf, type Tensor, type TfjsDType } from './tf.js';
 
 export const SUMMARY_SAMPLE_LIMIT = 1 << 20;
 const PREVIEW_LENGTH = 8;
 
 export interface TensorSummary {
+  /** TensorFlow's dtype: the declared one (Tin, Tout) where TF.js holds it narrower. */
   readonly dtype: TfDType;
+  /** The dtype TF.js holds the values in, when it is not `dtype` (float64 held as float32). */
+  readonly heldAs?: TfjsDType;
   readonly shape: readonly number[];
   readonly size: number;
   /** Over finite values; absent for string tensors or when none is finite. */
@@ -35,7 +38,14 @@ export interface RawValues {
   readonly flat: ArrayLike<unknown>;
 }
 
-export function summarizeTensor(tensor: Tensor): TensorSummary {
+/** `declared`: the dtype TensorFlow has for it (a node's Tin or Tout), when TF.js holds it narrower. */
+export function summarizeTensor(tensor: Tensor, declared?: TfDType): TensorSummary {
+  const summary = summarizeHeld(tensor);
+  if (declared === undefined || declared === tensor.dtype || storageOf(declared) !== tensor.dtype) return summary;
+  return { ...summary, dtype: declared, heldAs: tensor.dtype };
+}
+
+function summarizeHeld(tensor: Tensor): TensorSummary {
   if (tensor.isDisposed) return emptySummary(tensor.dtype, tensor.shape);
   if (tensor.size <= SUMMARY_SAMPLE_LIMIT || tensor.dtype === 'string') {
     return summarizeValues({ dtype: tensor.dtype, shape: tensor.shape, flat: tensor.dataSync() as ArrayLike<unknown> }, true);

@@ -4,6 +4,7 @@
  */
 import { identify } from './callbacks.js';
 import type { CallbackKind, CallbackOp } from './events.js';
+import { declaredDTypeOf, tensorFromArray } from './declared-dtypes.js';
 import { invokeCallback } from './invoke.js';
 import { tf, type Tensor } from './tf.js';
 import { parseTout, type ToutSpec } from './tout.js';
@@ -26,17 +27,28 @@ export function runWrapped(
   const tout = parseTout(Tout, identity.name);
   checkArity(func, inp.length, identity.name);
   const created: Tensor[] = [];
-  const inputs = inp.map((x) => {
-    if (x instanceof tf.Tensor) return x;
-    const t = tf.tensor(x as tf.TensorLike);
-    created.push(t);
-    return t;
-  });
   try {
-    const outputs = invokeCallback({ identity, func, tout, op }, inputs);
+    const inputs = inp.map((x, i) => {
+      if (x instanceof tf.Tensor) return x;
+      const t = toTensor(x, `inp[${i}] of '${identity.name}'`);
+      created.push(t);
+      return t;
+    });
+    const Tin = inputs.map(declaredDTypeOf);
+    const outputs = invokeCallback({ identity, func, tout, op, Tin }, inputs);
     return tout.single ? outputs[0]! : outputs;
   } finally {
     tf.dispose(created);
+  }
+}
+
+/** An input given as values: typed arrays keep their dtype (a Float64Array is float64). */
+function toTensor(value: unknown, what: string): Tensor {
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return tensorFromArray(value, [(value as unknown as ArrayLike<unknown>).length], what);
+  try {
+    return tf.tensor(value as tf.TensorLike);
+  } catch (err) {
+    throw new TypeError(`${what} is not a tensor or tensor-like value (${(err as Error).message}).`);
   }
 }
 

@@ -25,10 +25,17 @@ export interface ActiveSnapshot {
   graph?: string;
   node?: string;
   Tout: string[];
+  /** The inputs' dtypes as TensorFlow has them (a node's Tin). */
+  Tin: string[];
   parameterNames: string[];
   callSite?: { file: string; line: number; column: number };
   phase: 'running' | 'returned';
-  toutCheck?: { ok: boolean; mismatches: { message: string; index?: number; problem: string }[]; narrowed: unknown[] };
+  toutCheck?: {
+    ok: boolean;
+    mismatches: { message: string; index?: number; problem: string }[];
+    narrowed: { index: number; declared: string; storedAs: string }[];
+    conversions: { index: number; from: string; fromDType: string; to: string; message: string }[];
+  };
   error?: { name: string; message: string };
 }
 
@@ -82,7 +89,7 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       return agent.active.map((e: any) => {
         const s = e.start;
         const snap: any = {
-          id: s.id, callback: s.callback, op: s.op, Tout: [...s.Tout], parameterNames: [...s.parameterNames],
+          id: s.id, callback: s.callback, op: s.op, Tout: [...s.Tout], Tin: [...(s.Tin ?? [])], parameterNames: [...s.parameterNames],
           phase: e.end ? 'returned' : 'running',
         };
         if (s.graph !== undefined) snap.graph = s.graph;
@@ -93,6 +100,7 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
             ok: e.end.toutCheck.ok,
             mismatches: e.end.toutCheck.mismatches.map((m: any) => ({ message: m.message, index: m.index, problem: m.problem })),
             narrowed: e.end.toutCheck.narrowed,
+            conversions: e.end.toutCheck.conversions ?? [],
           };
           if (e.end.error) snap.error = { name: e.end.error.name, message: e.end.error.message };
         }

@@ -22,6 +22,8 @@ export interface CallbackEntry {
   readonly uri: string;
   /** 1-based line of the wrapper call, or of the node in model.json. */
   readonly line: number;
+  /** 1-based column of the node's name in model.json (converted models are one line). */
+  readonly column?: number;
   /** The wrapper function (`numpyFunction`, …) or, for a model node, the op. */
   readonly api?: string;
   readonly op?: CallbackOp;
@@ -53,7 +55,8 @@ export function modelCallbacks(uri: string, text: string): CallbackEntry[] {
     name: node.node,
     kind: node.op === 'EagerPyFunc' ? 'py_function' : 'numpy_function',
     uri,
-    line: node.line ?? 1,
+    line: node.location?.line ?? 1,
+    ...(node.location ? { column: node.location.column } : {}),
     op: node.op,
     token: node.token,
   }));

@@ -1,11 +1,11 @@
 /**
  * The last run's failures as diagnostics at their call sites: Tout mismatches (toutCheck.ok
  * false) with TensorFlow's message, and exceptions callbacks threw. For graph programs they sit
- * on the wrapper call; for model.json on the callback node's line.
+ * on the wrapper call; for model.json on the callback node's name.
  */
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver';
 import type { ProgramAnalysis, TraceMatch } from './program-analysis.js';
-import { lineRange, rangeOf } from './positions.js';
+import { lineRange, rangeOf, textRangeToLsp } from './positions.js';
 import type { TraceStore, TracedInvocation } from './trace-store.js';
 
 export const LAST_RUN_SOURCE = 'tfjs-callbacks (last run)';
@@ -19,10 +19,24 @@ export function lastRunProgramDiagnostics(analysis: ProgramAnalysis, match: Trac
   return out;
 }
 
-/** For any other file the trace names (model.json): on the traced lines. */
+/**
+ * For any other file the trace names (model.json): on each traced node's name where the trace
+ * gives its span (a converted model.json is one line holding every node), else on the line.
+ */
 export function lastRunFileDiagnostics(file: string, text: string, store: TraceStore): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const [line1, invocations] of store.sitesIn(file)) out.push(...siteDiagnostics(invocations, lineRange(line1 - 1, text)));
+  for (const [line1, invocations] of store.sitesIn(file)) {
+    const bySpan = new Map<string, { range: Range; invocations: TracedInvocation[] }>();
+    for (const inv of invocations) {
+      const site = inv.callSite!;
+      const span = site.endLine !== undefined && site.endColumn !== undefined ? textRangeToLsp({ line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn }) : undefined;
+      const key = span ? `${site.column}:${site.endLine}:${site.endColumn}` : '';
+      const group = bySpan.get(key) ?? { range: span ?? lineRange(line1 - 1, text), invocations: [] };
+      group.invocations.push(inv);
+      bySpan.set(key, group);
+    }
+    for (const group of bySpan.values()) out.push(...siteDiagnostics(group.invocations, group.range));
+  }
   return out;
 }
 

@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
-import { findCallbackNodes, type CallbackNode } from '../../runtime/graph-model/callback-nodes.js';
+import { findCallbackNodes, givenName, isBoundBy, type CallbackNode } from '../../runtime/graph-model/callback-nodes.js';
 import type { ModelJson } from '../../runtime/graph-model/model-files.js';
 import type { CallbacksModule, Located } from './callbacks-module.js';
-import { lineRange } from './positions.js';
+import { lineRange, textRangeToLsp } from './positions.js';
 
 export const MODEL_SOURCE = 'tfjs-callbacks';
 
@@ -45,10 +45,10 @@ export function checkModel(text: string, context: ModelCheckContext): Diagnostic
   const diagnostics: Diagnostic[] = [];
   if (error) diagnostics.push({ severity: DiagnosticSeverity.Error, range: lineRange(0, text), message: error, source: MODEL_SOURCE, code: 'model-format' });
   for (const node of nodes) {
-    if (context.module && (context.module.keys.has(node.node) || context.module.keys.has(node.token))) continue;
+    if (context.module && isBoundBy(node, context.module.keys)) continue;
     diagnostics.push({
       severity: context.module ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
-      range: lineRange((node.line ?? 1) - 1, text),
+      range: node.location ? textRangeToLsp(node.location) : lineRange(0, text),
       message: unboundMessage(node, context),
       source: MODEL_SOURCE,
       code: 'unbound-callback',
@@ -66,7 +66,8 @@ function unboundMessage(node: CallbackNode, context: ModelCheckContext): string 
   const head = `Callback node '${node.node}'${where} (${node.op}, token '${node.token}') has no binding`;
   const receives = node.op === 'EagerPyFunc' ? 'tf.Tensor inputs (py_function)' : 'NdArray inputs (numpy_function)';
   const contract = `It receives ${node.Tin.length} ${receives} [${node.Tin.join(', ')}] and must return Tout [${node.Tout.join(', ')}].`;
-  const how = `export a function named '${node.node}' (the node name) or '${node.token}' (the token), or a default object with one of those keys`;
+  const short = givenName(node);
+  const how = `export a function named '${short === node.node ? node.node : short}' (its name in TensorFlow)${short === node.node ? '' : `, '${node.node}' (the node name)`} or '${node.token}' (the token), or a default object with one of those keys`;
   const located = context.located;
   if (context.module) return `${head} in ${rel(context.module.file)}: ${how}.\n${contract}`;
   if ('missing' in located && located.via === 'setting') {

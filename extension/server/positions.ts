@@ -5,9 +5,15 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type ts from 'typescript';
 import type { Range } from 'vscode-languageserver';
+import type { TextRange } from '../../runtime/graph-model/node-locations.js';
 
 export function rangeOf(node: ts.Node, sf: ts.SourceFile): Range {
   return { start: sf.getLineAndCharacterOfPosition(node.getStart(sf)), end: sf.getLineAndCharacterOfPosition(node.getEnd()) };
+}
+
+/** The runtime's 1-based text range (a model node's name in model.json) as an LSP range. */
+export function textRangeToLsp(r: TextRange): Range {
+  return { start: { line: r.line - 1, character: r.column - 1 }, end: { line: r.endLine - 1, character: r.endColumn - 1 } };
 }
 
 /** A whole 0-based line (to its end, as far as the text goes). */

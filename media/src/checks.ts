@@ -1,11 +1,12 @@
 /**
  * What is wrong with each output against Tout: TensorFlow's own messages from the runtime's check
- * (invocation.toutCheck), with count mismatches and silent narrowing made explicit per row.
+ * (invocation.toutCheck), with count mismatches, narrowing and py_function's conversions made
+ * explicit per row.
  */
 import { normalizeDtype } from './format.js';
 import type { TensorCallbackEvent } from './protocol.js';
 
-export type OutputStatus = 'ok' | 'dtype' | 'value' | 'missing' | 'extra' | 'narrowed' | 'pending' | 'threw';
+export type OutputStatus = 'ok' | 'dtype' | 'value' | 'missing' | 'extra' | 'narrowed' | 'converted' | 'pending' | 'threw';
 
 export interface OutputCheck {
   readonly status: OutputStatus;
@@ -14,6 +15,8 @@ export interface OutputCheck {
   readonly messages: readonly string[];
   /** e.g. "float64 in TensorFlow, held as float32 in TF.js". */
   readonly narrowing?: string;
+  /** py_function converted the returned value to Tout's dtype (TensorFlow does it silently). */
+  readonly conversion?: string;
 }
 
 export interface ToutReport {
@@ -48,6 +51,7 @@ export function checkOutputs(event: TensorCallbackEvent): ToutReport {
     }
   }
   const narrowed = new Map((check?.narrowed ?? []).map((n) => [n.index, `${n.declared} in TensorFlow, held as ${n.storedAs} in TF.js`]));
+  const converted = new Map((check?.conversions ?? []).map((c) => [c.index, c.message]));
   const outputs: OutputCheck[] = [];
   for (let i = 0; i < rows; i++) {
     const declared = inv.Tout[i];
@@ -62,8 +66,9 @@ export function checkOutputs(event: TensorCallbackEvent): ToutReport {
     else if (!check && info && normalizeDtype(info.dtype) !== declared && !narrowed.has(i)) {
       status = 'dtype';
       messages.push(`${i}-th value is ${normalizeDtype(info.dtype)}, but Tout declares ${declared}.`);
-    } else if (narrowed.has(i)) status = 'narrowed';
-    outputs.push({ status, declared, messages, narrowing: narrowed.get(i) });
+    } else if (converted.has(i)) status = 'converted';
+    else if (narrowed.has(i)) status = 'narrowed';
+    outputs.push({ status, declared, messages, narrowing: narrowed.get(i), conversion: converted.get(i) });
   }
   return { outputs, general, countMismatch };
 }
@@ -75,6 +80,18 @@ export const STATUS_TEXT: Readonly<Record<OutputStatus, string>> = {
   missing: '✗ missing (count mismatch)',
   extra: '✗ not in Tout (count mismatch)',
   narrowed: '⚠ narrowed',
+  converted: '⚠ converted to Tout',
   pending: '… not returned yet',
   threw: '✗ the callback threw',
 };
+
+/** Each input's declared dtype (Tin) and, when TF.js holds it narrower, how. */
+export function checkInputs(event: TensorCallbackEvent): { readonly declared?: string; readonly narrowing?: string }[] {
+  const Tin = event.invocation.Tin ?? [];
+  return event.inputs.map((info, i) => {
+    const declared = Tin[i];
+    const held = info ? normalizeDtype(info.dtype) : undefined;
+    if (declared === undefined || held === undefined || held === declared) return declared === undefined ? {} : { declared };
+    return { declared, narrowing: `${declared} in TensorFlow, held as ${held} in TF.js` };
+  });
+}

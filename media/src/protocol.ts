@@ -28,6 +28,8 @@ export interface InvocationSnapshot {
   readonly graph?: string;
   readonly node?: string;
   readonly Tout: readonly string[];
+  /** The inputs' dtypes as TensorFlow has them (a node's Tin); absent from older adapters. */
+  readonly Tin?: readonly string[];
   readonly parameterNames: readonly string[];
   readonly callSite?: { readonly file: string; readonly line: number; readonly column: number };
   readonly phase: 'running' | 'returned';
@@ -35,6 +37,8 @@ export interface InvocationSnapshot {
     readonly ok: boolean;
     readonly mismatches: readonly { readonly message: string; readonly index?: number; readonly problem: string }[];
     readonly narrowed: readonly { readonly index: number; readonly declared: string; readonly storedAs: string }[];
+    /** py_function's conversions of returned arrays to Tout: warnings, not errors. */
+    readonly conversions?: readonly { readonly index: number; readonly from: string; readonly fromDType: string; readonly to: string; readonly message: string }[];
   };
   readonly error?: { readonly name: string; readonly message: string };
 }

@@ -2,7 +2,7 @@
  * The invocation's header (where it stopped, op, Tout, reason) and the summary table of every
  * input and output with statistics and the Tout check per output.
  */
-import { checkOutputs, STATUS_TEXT, type OutputCheck } from './checks.js';
+import { checkInputs, checkOutputs, STATUS_TEXT, type OutputCheck } from './checks.js';
 import { h, type Child } from './dom.js';
 import { countText, formatCount, formatShape, invocationTitle, isFailed, normalizeDtype, statText, type TensorStats } from './format.js';
 import type { Side } from './protocol.js';
@@ -48,35 +48,39 @@ function fact(name: string, value: string): HTMLElement {
   return h('div', { className: 'fact' }, h('dt', null, name), h('dd', null, value));
 }
 
-const COLUMNS = ['', 'name', 'kind', 'dtype', 'shape', 'min', 'max', 'mean', 'std', 'NaN', 'Inf', 'zeros', 'Tout', 'check'];
+const COLUMNS = ['', 'name', 'kind', 'dtype', 'shape', 'min', 'max', 'mean', 'std', 'NaN', 'Inf', 'zeros', 'Tin / Tout', 'check'];
 
 export function renderSummary(entry: HistoryEntry, selected: TensorRef | undefined, onSelect: (ref: TensorRef) => void): HTMLElement {
   const { event } = entry;
   const report = checkOutputs(event);
   const body = h('tbody');
   body.append(sideHeading('Inputs', event.inputs.length === 0 ? '(none)' : undefined));
+  const inputChecks = checkInputs(event);
   event.inputs.forEach((info, i) => {
     const name = event.invocation.parameterNames[i] ?? `input ${i}`;
-    body.append(tensorRow('inputs', i, name, info, undefined, selected, onSelect));
+    const input = inputChecks[i] ?? {};
+    const check: OutputCheck | undefined = input.narrowing ? { status: 'narrowed', declared: input.declared, messages: [], narrowing: input.narrowing } : undefined;
+    body.append(tensorRow('inputs', i, name, info, check, selected, onSelect, input.declared));
+    if (input.narrowing) body.append(noteRow('narrowed', [`${input.narrowing}.`]));
   });
   const pending = event.invocation.phase === 'running' && event.outputs.length === 0;
   body.append(sideHeading('Outputs', pending ? '(not returned yet)' : event.invocation.error ? '(the callback threw)' : report.outputs.length === 0 ? '(none)' : undefined));
   report.outputs.forEach((check, i) => {
     body.append(tensorRow('outputs', i, `output ${i}`, event.outputs[i], check, selected, onSelect));
-    const notes = [...check.messages, ...(check.narrowing ? [`Narrowed silently: ${check.narrowing}. Values that need double precision lose it.`] : [])];
-    if (notes.length > 0) {
-      body.append(
-        h(
-          'tr',
-          { className: `check-message ${check.status}` },
-          h('td', { attrs: { colspan: String(COLUMNS.length) } }, ...notes.map((n) => h('div', { className: 'message' }, n))),
-        ),
-      );
-    }
+    const notes = [
+      ...check.messages,
+      ...(check.conversion ? [check.conversion] : []),
+      ...(check.narrowing ? [`Narrowed: ${check.narrowing}. Values that need the wider type lose range or precision.`] : []),
+    ];
+    if (notes.length > 0) body.append(noteRow(check.status, notes));
   });
   const table = h('table', { className: 'summary' }, h('thead', null, h('tr', null, ...COLUMNS.map((c) => h('th', { attrs: { scope: 'col' } }, c)))), body);
   const general = report.general.map((m) => h('div', { className: 'banner error count-mismatch' }, h('strong', null, '✗ Tout count mismatch: '), h('span', { className: 'message' }, m)));
   return h('section', { className: 'summary-section', attrs: { 'aria-label': 'inputs and outputs' } }, ...general, h('div', { className: 'table-scroll' }, table));
+}
+
+function noteRow(status: string, notes: readonly string[]): HTMLTableRowElement {
+  return h('tr', { className: `check-message ${status}` }, h('td', { attrs: { colspan: String(COLUMNS.length) } }, ...notes.map((n) => h('div', { className: 'message' }, n))));
 }
 
 function sideHeading(label: string, note?: string): HTMLTableRowElement {
@@ -91,6 +95,7 @@ function tensorRow(
   check: OutputCheck | undefined,
   selected: TensorRef | undefined,
   onSelect: (ref: TensorRef) => void,
+  declaredInput?: string,
 ): HTMLTableRowElement {
   const isSelected = selected?.side === side && selected.index === index;
   const flag = check ? check.status : 'ok';
@@ -117,7 +122,7 @@ function tensorRow(
     const text = check?.status === 'missing' ? 'missing: the callback returned fewer values' : 'not a tensor, NdArray or typed array';
     cells.push(h('td', { className: 'kind none', attrs: { colspan: '10' } }, text));
   }
-  cells.push(h('td', { className: 'tout' }, side === 'outputs' ? (check?.declared ?? '—') : ''));
+  cells.push(h('td', { className: 'tout' }, side === 'outputs' ? (check?.declared ?? '—') : (declaredInput ?? '')));
   cells.push(h('td', { className: 'check' }, check ? STATUS_TEXT[check.status] : ''));
   for (const c of cells) {
     if (!(c instanceof HTMLElement)) continue;

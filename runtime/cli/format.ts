@@ -15,12 +15,27 @@ export function formatInvocation(inv: CallbackInvocation, cwd = process.cwd()): 
   const time = `${inv.durationMs.toFixed(2)} ms`;
   const notes: string[] = [];
   if (inv.memoized) notes.push('↺ reused (stateless, same inputs)');
-  for (const n of inv.toutCheck.narrowed) notes.push(`⚠ output ${n.index} is ${n.declared} in TensorFlow, held as ${n.storedAs} in TF.js`);
+  const narrowing = narrowingNote(inv);
+  if (narrowing) notes.push(narrowing);
+  for (const c of inv.toutCheck.conversions ?? []) notes.push(`⚠ ${c.message}`);
   for (const s of [...inv.inputs, ...inv.outputs]) if (s.nanCount || s.infCount) notes.push(`⚠ ${s.nanCount} NaN, ${s.infCount} Inf in ${signature(s)}`);
   if (!inv.toutCheck.ok) notes.push(`✗ ${inv.toutCheck.mismatches.map((m) => m.message.split('\n')[0]).join('; ')}`);
   if (inv.error) notes.push(`✗ ${inv.error.message.split('\n')[0]}`);
   const site = inv.callSite ? `  ${formatCallSite(inv.callSite, cwd)}` : '';
   return `${mark} ${where}${fn} [${inv.op}] ${io}  ${tout}  ${time}${site}${notes.length ? `\n    ${notes.join('\n    ')}` : ''}`;
+}
+
+/** "⚠ float64 is held as float32 in TF.js: input 0, output 0", from the summaries and Tout check. */
+function narrowingNote(inv: CallbackInvocation): string | undefined {
+  const byDType = new Map<string, string[]>();
+  const add = (declared: string, heldAs: string, where: string) => {
+    const key = `${declared} is held as ${heldAs}`;
+    byDType.set(key, [...(byDType.get(key) ?? []), where]);
+  };
+  inv.inputs.forEach((s, i) => s.heldAs && add(s.dtype, s.heldAs, `input ${i}`));
+  for (const n of inv.toutCheck.narrowed) add(n.declared, n.storedAs, `output ${n.index}`);
+  if (byDType.size === 0) return undefined;
+  return `⚠ ${[...byDType].map(([what, where]) => `${what} in TF.js (${where.join(', ')})`).join('; ')}`;
 }
 
 function list(summaries: readonly TensorSummary[]): string {

@@ -111,9 +111,11 @@ async function runModel(modelPath: string, callbacksModule: string | undefined, 
   try {
     const result = await model.run(inputs);
     const outputs = Array.isArray(result) ? result : [result];
+    const declared = model.outputDTypes();
     outputs.forEach((t, i) => {
-      const s = summarizeTensor(t);
-      console.log(`  output ${model.outputNames[i] ?? i}: ${signature(s)} min=${fmt(s.min)} max=${fmt(s.max)} mean=${fmt(s.mean)}`);
+      const s = summarizeTensor(t, declared[i]);
+      const held = s.heldAs ? ` (held as ${s.heldAs})` : '';
+      console.log(`  output ${model.outputNames[i] ?? i}: ${signature(s)}${held} min=${fmt(s.min)} max=${fmt(s.max)} mean=${fmt(s.mean)}`);
     });
     tf.dispose(outputs);
   } finally {

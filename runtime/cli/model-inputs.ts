@@ -16,10 +16,14 @@ export async function readModelInputs(file: string, model: CallbackModel): Promi
   } catch (err) {
     throw new Error(`Cannot read inputs from ${file}: ${(err as Error).message}. Expected JSON like {"${model.inputNames[0] ?? 'x'}": [[1, 2, 3]]}.`);
   }
-  const unknown = Object.keys(parsed).filter((k) => !model.inputNames.includes(k));
-  if (unknown.length) throw new Error(`${file} names ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is not an input' : 'are not inputs'} of the model; its inputs are ${model.inputNames.join(', ')}.`);
-  const missing = model.inputNames.filter((k) => !(k in parsed));
-  if (missing.length) throw new Error(`${file} lacks the model input${missing.length === 1 ? '' : 's'} ${missing.join(', ')}.`);
+  // An input is named by its signature key or its placeholder node: the converter may key the
+  // signature 'x:0' for a placeholder named 'x'.
+  const inputs = model.inputNames.map((key, i) => ({ key, node: model.graphModel.inputs[i]?.name ?? key }));
+  const describe = (input: { key: string; node: string }) => (input.key === input.node ? input.key : `${input.node} (or ${input.key})`);
+  const unknown = Object.keys(parsed).filter((k) => !inputs.some((input) => input.key === k || input.node === k));
+  if (unknown.length) throw new Error(`${file} names ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is not an input' : 'are not inputs'} of the model; its inputs are ${inputs.map(describe).join(', ')}.`);
+  const missing = inputs.filter((input) => !(input.key in parsed) && !(input.node in parsed));
+  if (missing.length) throw new Error(`${file} lacks the model input${missing.length === 1 ? '' : 's'} ${missing.map(describe).join(', ')}.`);
   const map: tf.NamedTensorMap = {};
   for (const [name, spec] of Object.entries(parsed)) map[name] = toTensor(name, spec, file);
   return map;

@@ -3,13 +3,15 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
-import { UnboundCallbackError } from '../errors.js';
+import { parseDType, type TfDType } from '../dtypes.js';
+import { DynamicGraphError, UnboundCallbackError } from '../errors.js';
 import type { CallbackKind } from '../events.js';
 import { runExecution } from '../execution.js';
 import { invokeCallback, type CallbackSpec, type InvocationSite } from '../invoke.js';
 import { tf, type Tensor } from '../tf.js';
-import { CALLBACK_OPS, findCallbackNodes, type CallbackNode } from './callback-nodes.js';
+import { CALLBACK_OPS, findCallbackNodes, givenName, nodesBoundBy, type CallbackNode } from './callback-nodes.js';
 import { readModelFiles, type ModelFiles } from './model-files.js';
+import { firstAsyncOnlyNode, type InternalNode } from './tfjs-internals.js';
 
 /** JS functions for callback nodes, keyed by node name or by token. */
 export type CallbackBindings = Readonly<Record<string, Function>>;
@@ -36,7 +38,7 @@ export async function loadCallbackModel(modelJsonPath: string, options: LoadCall
 
 export class CallbackModel {
   readonly callbackNodes: readonly CallbackNode[];
-  private readonly specs = new Map<string, { spec: CallbackSpec; site: InvocationSite }>();
+  private readonly specs = new Map<string, { spec: CallbackSpec; site: InvocationSite; dataInputs: number }>();
 
   constructor(
     readonly files: ModelFiles,
@@ -49,14 +51,14 @@ export class CallbackModel {
   /** Binds JS functions to callback nodes by node name or token. */
   bind(bindings: CallbackBindings): this {
     for (const [key, func] of Object.entries(bindings)) {
-      const nodes = this.callbackNodes.filter((n) => n.node === key || n.token === key);
+      const nodes = nodesBoundBy(key, this.callbackNodes);
       if (nodes.length === 0) {
         throw new TypeError(
           `callbacks['${key}'] names no callback node of model '${this.name}'. Its callback nodes are: ${this.callbackNodes.map(describeNode).join('; ') || 'none'}.`,
         );
       }
       if (typeof func !== 'function') throw new TypeError(`callbacks['${key}'] must be a function, got ${typeof func}.`);
-      for (const node of nodes) this.specs.set(node.node, { spec: specFor(node, func), site: this.siteOf(node) });
+      for (const node of nodes) this.specs.set(node.node, { spec: specFor(node, func), site: this.siteOf(node), dataInputs: node.inputs.length });
     }
     return this;
   }
@@ -66,8 +68,14 @@ export class CallbackModel {
     return this.callbackNodes.filter((n) => !this.specs.has(n.node));
   }
 
+  /**
+   * Runs the model synchronously. A model with control flow (tf.cond, tf.while_loop) or an async
+   * callback cannot run this way in TF.js: that fails, saying to call run() or executeAsync().
+   */
   execute(inputs: ModelInputs, outputs?: string | string[]): Tensor | Tensor[] {
     this.assertBound();
+    const dynamic = this.asyncOnlyNode(inputs, outputs);
+    if (dynamic) throw new DynamicGraphError(dynamicGraphMessage(this, dynamic));
     return runExecution(this.name, () => running.run({ model: this, async: false }, () => this.graphModel.execute(inputs, outputs)));
   }
 
@@ -76,10 +84,19 @@ export class CallbackModel {
     return runExecution(this.name, () => running.run({ model: this, async: true }, () => this.graphModel.executeAsync(inputs, outputs)));
   }
 
-  /** execute, or executeAsync when a bound callback is an async function. */
+  /**
+   * Runs the model the way it can run: executeAsync when it has control flow (Switch/Merge,
+   * If/While, dynamic shapes) on the way to the outputs or a bound callback is async, else execute.
+   */
   async run(inputs: ModelInputs, outputs?: string | string[]): Promise<Tensor | Tensor[]> {
     const anyAsync = [...this.specs.values()].some(({ spec }) => spec.func.constructor.name === 'AsyncFunction');
-    return anyAsync ? this.executeAsync(inputs, outputs) : this.execute(inputs, outputs);
+    return anyAsync || this.asyncOnlyNode(inputs, outputs) ? this.executeAsync(inputs, outputs) : this.execute(inputs, outputs);
+  }
+
+  /** The outputs' dtypes as the model's signature declares them (DT_DOUBLE: float64), if it does. */
+  outputDTypes(): (TfDType | undefined)[] {
+    const signature = this.files.json.signature as ModelSignature | undefined;
+    return this.outputNames.map((key) => parseDType(signature?.outputs?.[key]?.dtype));
   }
 
   get inputNames(): string[] {
@@ -94,15 +111,34 @@ export class CallbackModel {
     this.graphModel.dispose();
   }
 
-  /** @internal Runs a bound callback for the op function. */
+  /**
+   * @internal Runs a bound callback for the op function. `inputs` are what tfjs hands a custom op:
+   * data inputs, then one per control input (`^node`), which the callback does not receive.
+   */
   invoke(nodeName: string, inputs: Tensor[], async: boolean): Tensor[] | Promise<Tensor[]> {
     const bound = this.specs.get(nodeName);
     if (!bound) throw new UnboundCallbackError(unboundMessage(this, this.unbound()), this.unbound());
-    return async ? invokeCallback(bound.spec, inputs, bound.site, true) : invokeCallback(bound.spec, inputs, bound.site);
+    const data = inputs.slice(0, bound.dataInputs);
+    const outputs = async ? invokeCallback(bound.spec, data, bound.site, true) : invokeCallback(bound.spec, data, bound.site);
+    if (bound.spec.tout.dtypes.length > 0) return outputs;
+    return outputs instanceof Promise ? outputs.then(controlToken) : controlToken();
+  }
+
+  /** The node that makes these inputs → outputs need executeAsync, if one does. */
+  private asyncOnlyNode(inputs: ModelInputs, outputs: string | string[] | undefined): InternalNode | undefined {
+    const signature = this.files.json.signature as ModelSignature | undefined;
+    const inputNames = inputs instanceof tf.Tensor || Array.isArray(inputs)
+      ? this.graphModel.inputs.map((i) => i.name)
+      : Object.keys(inputs).map((key) => signature?.inputs?.[key]?.name ?? key);
+    const outputNames = outputs === undefined
+      ? this.graphModel.outputs.map((o) => o.name)
+      : (Array.isArray(outputs) ? outputs : [outputs]).map((key) => signature?.outputs?.[key]?.name ?? key);
+    return firstAsyncOnlyNode(this.graphModel, inputNames, outputNames);
   }
 
   private siteOf(node: CallbackNode): InvocationSite {
-    return { graph: this.name, node: node.node, callSite: { file: this.files.path, line: node.line ?? 1, column: 1 } };
+    const callSite = node.location ? { file: this.files.path, ...node.location } : { file: this.files.path, line: 1, column: 1 };
+    return { graph: this.name, node: node.node, callSite };
   }
 
   private assertBound(): void {
@@ -118,20 +154,63 @@ function specFor(node: CallbackNode, func: Function): CallbackSpec {
     func,
     tout: { dtypes: node.Tout, single: false },
     op: node.op,
+    ...(node.Tin.length === node.inputs.length ? { Tin: node.Tin } : {}),
   };
 }
+
+/**
+ * What a node with Tout [] hands TF.js's executor: a callback run for its side effects has no
+ * outputs, but executeAsync schedules the nodes after it (by control edge, `^node`) only once it
+ * has a tensor, so it gets one placeholder, as tfjs-converter's own NoOp does. Nothing can read
+ * it as data: TensorFlow's graph has no output to connect.
+ */
+function controlToken(): Tensor[] {
+  return [tf.scalar(1)];
+}
+
+interface ModelSignature {
+  readonly inputs?: Readonly<Record<string, { readonly name?: string }>>;
+  readonly outputs?: Readonly<Record<string, { readonly name?: string; readonly dtype?: string }>>;
+}
+
+function dynamicGraphMessage(model: CallbackModel, node: InternalNode): string {
+  const origin = CONTROL_FLOW_ORIGIN[node.op] ? ` (${CONTROL_FLOW_ORIGIN[node.op]})` : '';
+  return (
+    `Model '${model.name}' cannot run synchronously: node '${node.name}' is a ${node.op}${origin}, which TF.js runs only in its asynchronous executor. ` +
+    `Call \`await model.run(inputs)\` (it picks the executor the model needs) or \`await model.executeAsync(inputs)\`.`
+  );
+}
+
+/** Where TensorFlow's control-flow ops come from, for the message above. */
+const CONTROL_FLOW_ORIGIN: Readonly<Record<string, string>> = {
+  Switch: 'tf.cond or tf.while_loop, lowered',
+  Merge: 'tf.cond or tf.while_loop, lowered',
+  Enter: 'tf.while_loop, lowered',
+  Exit: 'tf.while_loop, lowered',
+  NextIteration: 'tf.while_loop, lowered',
+  LoopCond: 'tf.while_loop, lowered',
+  If: 'tf.cond with control flow v2',
+  StatelessIf: 'tf.cond with control flow v2',
+  While: 'tf.while_loop with control flow v2',
+  StatelessWhile: 'tf.while_loop with control flow v2',
+};
 
 function describeNode(n: CallbackNode): string {
   return `'${n.node}' (${n.op}, token '${n.token}', Tin [${n.Tin.join(', ')}], Tout [${n.Tout.join(', ')}])`;
 }
 
 function unboundMessage(model: CallbackModel, unbound: readonly CallbackNode[]): string {
-  const keys = unbound.map((n) => n.node);
-  const example = unbound.map((n) => `    ${/^[A-Za-z_$][\w$]*$/.test(n.node) ? n.node : JSON.stringify(n.node)}: (${n.Tin.map((_, i) => `x${i}`).join(', ')}) => { /* return ${n.Tout.join(', ') || 'nothing'} */ },`);
+  // Suggest the name given in TensorFlow when it binds just this node.
+  const keyOf = (n: CallbackNode) => (nodesBoundBy(givenName(n), model.callbackNodes).length === 1 ? givenName(n) : n.node);
+  const keys = unbound.map(keyOf);
+  const example = unbound.map((n) => {
+    const key = keyOf(n);
+    return `    ${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: (${n.Tin.map((_, i) => `x${i}`).join(', ')}) => { /* return ${n.Tout.join(', ') || 'nothing'} */ },`;
+  });
   return [
     `Model '${model.name}' (${model.files.path}) has ${unbound.length} callback node${unbound.length === 1 ? '' : 's'} with no JS function bound:`,
     ...unbound.map((n) => `  - node ${describeNode(n)}`),
-    `A model carries only the callbacks' names and tokens, not their code: bind each by node name or token, e.g.`,
+    `A model carries only the callbacks' names and tokens, not their code: bind each by its name in TensorFlow (the node name's last part), node name or token, e.g.`,
     `  await loadCallbackModel(${JSON.stringify(model.files.path)}, { callbacks: {`,
     ...example,
     `  } });`,

@@ -5,8 +5,9 @@
  */
 import { isLossy, parseDType, storageOf, type TfDType } from '../dtypes.js';
 import type { CallbackOp } from '../events.js';
-import type { Narrowing } from '../outputs.js';
+import type { Narrowing } from '../tout-checks.js';
 import type { GraphDefNode, ModelJson, RawAttr } from './model-files.js';
+import { locateNodes, type NodeLocations, type TextRange } from './node-locations.js';
 
 export const CALLBACK_OPS: readonly CallbackOp[] = ['PyFunc', 'PyFuncStateless', 'EagerPyFunc'];
 
@@ -22,8 +23,30 @@ export interface CallbackNode {
   readonly narrowed: readonly Narrowing[];
   /** The graph function holding the node, when it is not in the main graph. */
   readonly inFunction?: string;
-  /** 1-based line of the node in model.json, when found. */
-  readonly line?: number;
+  /** Where the node's name is written in model.json, when the text was given. */
+  readonly location?: TextRange;
+}
+
+/**
+ * The name given in TensorFlow (`name=` of the wrapper, else its op): the last part of the node
+ * name, which function inlining prefixes (`StatefulPartitionedCall/log_huber` → `log_huber`).
+ */
+export function givenName(node: CallbackNode): string {
+  return node.node.slice(node.node.lastIndexOf('/') + 1);
+}
+
+/**
+ * The nodes a binding key binds: those whose node name or token it is; failing that, those whose
+ * given name it is (`log_huber` binds `StatefulPartitionedCall/log_huber`).
+ */
+export function nodesBoundBy(key: string, nodes: readonly CallbackNode[]): CallbackNode[] {
+  const exact = nodes.filter((n) => n.node === key || n.token === key);
+  return exact.length > 0 ? exact : nodes.filter((n) => givenName(n) === key);
+}
+
+/** True when one of `keys` (a callbacks module's exports) binds `node`. */
+export function isBoundBy(node: CallbackNode, keys: ReadonlySet<string>): boolean {
+  return keys.has(node.node) || keys.has(node.token) || keys.has(givenName(node));
 }
 
 /** GraphDef's DataType enum numbers, for models that write them as numbers. */
@@ -36,18 +59,21 @@ const ENUM_NUMBERS: Record<number, string> = {
 export function findCallbackNodes(json: ModelJson, text?: string): CallbackNode[] {
   const topology = json.modelTopology ?? {};
   const found: CallbackNode[] = [];
-  for (const node of topology.node ?? []) collect(node, undefined, found, text);
+  let locations: NodeLocations | undefined;
+  // Scanned only when the model has callback nodes: most models in a workspace have none.
+  const locate = (name: string, inFunction?: string) => text === undefined ? undefined : (locations ??= locateNodes(text)).find(name, inFunction);
+  for (const node of topology.node ?? []) collect(node, undefined, found, locate);
   for (const fn of topology.library?.function ?? []) {
-    for (const node of fn.nodeDef ?? []) collect(node, fn.signature?.name, found, text);
+    for (const node of fn.nodeDef ?? []) collect(node, fn.signature?.name, found, locate);
   }
   return found;
 }
 
-function collect(node: GraphDefNode, inFunction: string | undefined, out: CallbackNode[], text: string | undefined): void {
+function collect(node: GraphDefNode, inFunction: string | undefined, out: CallbackNode[], locate: (name: string, inFunction?: string) => TextRange | undefined): void {
   if (!(CALLBACK_OPS as readonly string[]).includes(node.op)) return;
   const attr = node.attr ?? {};
   const Tout = dtypeList(attr.Tout, node, 'Tout');
-  const line = text ? lineOfNode(text, node.name) : undefined;
+  const location = locate(node.name, inFunction);
   out.push({
     node: node.name,
     op: node.op as CallbackOp,
@@ -57,7 +83,7 @@ function collect(node: GraphDefNode, inFunction: string | undefined, out: Callba
     inputs: (node.input ?? []).filter((i) => !i.startsWith('^')),
     narrowed: Tout.flatMap((declared, index) => (isLossy(declared) ? [{ index, declared, storedAs: storageOf(declared) }] : [])),
     ...(inFunction ? { inFunction } : {}),
-    ...(line ? { line } : {}),
+    ...(location ? { location } : {}),
   });
 }
 
@@ -74,13 +100,4 @@ function dtypeList(attr: RawAttr | undefined, node: GraphDefNode, key: string): 
     if (!dtype) throw new TypeError(`Node '${node.name}' (${node.op}) has ${key} ${JSON.stringify(t)}, which is not a TensorFlow dtype TF.js can hold.`);
     return dtype;
   });
-}
-
-function lineOfNode(text: string, name: string): number | undefined {
-  const pattern = new RegExp(`"name"\\s*:\\s*${JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
-  const match = pattern.exec(text);
-  if (!match) return undefined;
-  let line = 1;
-  for (let i = 0; i < match.index; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
 }

@@ -37,7 +37,11 @@ export const matMul = (name: string, a: string, b: string): NodeDef => ({
   name, op: 'MatMul', input: [a, b], attr: { T: { type: 'DT_FLOAT' }, transpose_a: { b: false }, transpose_b: { b: false } },
 });
 
-/** A callback node as TensorFlow writes it: the token base64-encoded, Tin/Tout as DT_* lists. */
+/**
+ * A callback node as TensorFlow writes it: the token base64-encoded, Tin/Tout as DT_* lists (an
+ * empty list as `{"list": {}}`), and, as tensorflowjs_converter keeps it, the
+ * `_has_manual_control_dependencies` attr TensorFlow sets on these stateful ops.
+ */
 export const callbackNode = (
   name: string,
   op: 'EagerPyFunc' | 'PyFunc' | 'PyFuncStateless',
@@ -49,10 +53,16 @@ export const callbackNode = (
   name, op, input: inputs,
   attr: {
     token: { s: b64(token) },
-    ...(Tin.length ? { Tin: { list: { type: Tin } } } : { Tin: { list: {} } }),
-    Tout: { list: { type: Tout } },
+    Tin: { list: Tin.length ? { type: Tin } : {} },
+    Tout: { list: Tout.length ? { type: Tout } : {} },
+    _has_manual_control_dependencies: { b: true },
     ...(op === 'EagerPyFunc' ? { is_async: { b: false } } : {}),
   },
+});
+
+/** A NoOp that only orders: runs after `after` (control inputs), as the converter writes them. */
+export const noOp = (name: string, after: string[]): NodeDef => ({
+  name, op: 'NoOp', input: after.map((n) => `^${n}`), attr: { _has_manual_control_dependencies: { b: true } },
 });
 
 export function writeGraphModel(dir: string, nodes: NodeDef[], weights: Weight[] = []): string {

@@ -42,14 +42,15 @@ function invocation(id: number, name: string, line: number, durationMs: number, 
     callback: { name, token: `pyfunc_${name === 'scale' ? 0 : 1}`, kind: 'numpy_function', stateful: true, functionName: name },
     op: 'PyFunc',
     Tout: ['float32'],
+    Tin: ['float32'],
     callSite: { file: program, line: line + 1, column: 3 },
     inputs: [summary('float32', [2, 2])],
     parameterNames: ['a'],
     outputs: [summary(mismatch ? 'float64' : 'float32', [2, 2])],
     durationMs,
     toutCheck: mismatch
-      ? { ok: false, mismatches: [{ problem: 'dtype', index: 0, expected: 'float32', actual: 'float64', message: mismatch }], narrowed: [] }
-      : { ok: true, mismatches: [], narrowed: [] },
+      ? { ok: false, mismatches: [{ problem: 'dtype', index: 0, expected: 'float32', actual: 'float64', message: mismatch }], narrowed: [], conversions: [] }
+      : { ok: true, mismatches: [], narrowed: [], conversions: [] },
     memoized: false,
   };
 }

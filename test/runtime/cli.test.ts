@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { eagerModel, lineOfNodeName, tempDir } from '../fixtures/callback-models.js';
+import { eagerModel, locationOfNodeName, tempDir } from '../fixtures/callback-models.js';
 import { linesStartingWith, repoRoot, runCli, writeFile, type NodeResult } from '../fixtures/spawn.js';
 
 const { dir: root, cleanup } = tempDir('cli-test-');
@@ -66,7 +66,7 @@ describe('run examples/main.ts', () => {
     for (const line of mapFunc) {
       assert.ok(line.includes('in string[], int32[8] → out float32[64,8], int32[8]'), line);
       assert.ok(line.includes('Tout [float32, int32]'), line);
-      assert.match(line, /examples\/captioning-pipeline\.ts:\d+$/);
+      assert.match(line, /examples\/captioning-pipeline\.ts:\d+:\d+$/);
     }
     const logHuber = linesStartingWith(run.stdout, '✓ ').filter((l) => l.includes('(log_huber) [EagerPyFunc]'));
     assert.equal(logHuber.length, 2, run.stdout);
@@ -74,7 +74,8 @@ describe('run examples/main.ts', () => {
     const model = linesStartingWith(run.stdout, '✓ standardize › standardize [EagerPyFunc]');
     assert.equal(model.length, 1, run.stdout);
     assert.ok(model[0]!.includes('in float32[4,16] → out float32[4,16]'), model[0]);
-    assert.ok(model[0]!.endsWith(`examples/models/standardize/model.json:${lineOfNodeName(path.join(repoRoot, 'examples/models/standardize/model.json'), 'standardize')}`), model[0]);
+    const at = locationOfNodeName(path.join(repoRoot, 'examples/models/standardize/model.json'), 'standardize');
+    assert.ok(model[0]!.endsWith(`examples/models/standardize/model.json:${at.line}:${at.column}`), model[0]);
     assert.equal(linesStartingWith(run.stdout, '✗').length, 0, 'no ✗ line');
   });
 
@@ -174,7 +175,7 @@ describe('run <model.json>', () => {
     assert.equal(trace.invocations[0]!.graph, 'cli-model');
     assert.equal(trace.invocations[0]!.node, 'py');
     assert.equal(trace.invocations[0]!.callback.token, 'PyFunc_Upper_7');
-    assert.deepEqual(trace.invocations[0]!.callSite, { file: model, line: lineOfNodeName(model, 'py'), column: 1 });
+    assert.deepEqual(trace.invocations[0]!.callSite, { file: model, ...locationOfNodeName(model, 'py') });
   });
 
   test('--callbacks binds by token, and the module may import the runtime by package name', () => {

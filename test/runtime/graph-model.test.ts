@@ -26,7 +26,7 @@ import {
   chainModel,
   doubleModel,
   eagerModel,
-  lineOfNodeName,
+  locationOfNodeName,
   multiOutputModel,
   seededWeights,
   singleNodeModel,
@@ -183,7 +183,7 @@ for (const backend of ['wasm', 'cpu'] as const) {
         assert.deepEqual(node.Tout, ['float32']);
         assert.deepEqual(node.inputs, ['x']);
         assert.deepEqual(node.narrowed, []);
-        assert.equal(node.line, lineOfNodeName(file, 'py'));
+        assert.deepEqual(node.location, locationOfNodeName(file, 'py'));
         assert.deepEqual(model.unbound().map((n) => n.node), ['py']);
       } finally {
         model.dispose();
@@ -619,7 +619,7 @@ for (const backend of ['wasm', 'cpu'] as const) {
         assert.equal(e.callback.kind, 'py_function');
         assert.equal(e.callback.functionName, 'double');
         assert.equal(e.callSite?.file, file);
-        assert.equal(e.callSite?.line, lineOfNodeName(file, 'py'));
+        assert.deepEqual(e.callSite, { file, ...locationOfNodeName(file, 'py') });
         assert.deepEqual(e.inputs.map((s) => [s.dtype, s.shape]), [['float32', [1, 3]]]);
         assert.deepEqual(e.outputs.map((s) => [s.dtype, s.shape]), [['float32', [1, 3]]]);
         assert.equal(e.toutCheck.ok, true);

@@ -97,7 +97,7 @@ for (const backend of BACKENDS) {
         assert.equal(end!.outputs[0]!.min, 2);
         assert.equal(end!.outputs[0]!.max, 6);
         assert.ok(end!.durationMs >= 0);
-        assert.deepEqual(end!.toutCheck, { ok: true, mismatches: [], narrowed: [] });
+        assert.deepEqual(end!.toutCheck, { ok: true, mismatches: [], narrowed: [], conversions: [] });
         assert.equal(end!.memoized, false);
         assert.equal(end!.error, undefined);
         assert.deepEqual(valuesOf(y), [2, 4, 6]);

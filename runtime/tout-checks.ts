@@ -1,0 +1,192 @@
+/**
+ * One returned value against its Tout entry, with each wrapper's semantics as TensorFlow 2.21
+ * runs them in a graph (measured: test/fixtures/tf-ground-truth/py-func-cases.json):
+ *
+ * - numpy_function / py_func check strictly: float64 data for a float32 output is an error
+ *   (`0-th value returned by f is double, but expects float`).
+ * - py_function converts what is not a tensor to the Tout dtype, as convert_to_tensor does
+ *   (a Float64Array for float32 is converted, and we flag it); a tensor of another dtype fails
+ *   (`Tensor conversion requested dtype float32 for Tensor with dtype int32: …`).
+ *
+ * Both accept what TF.js holds a dtype as (a float32 tensor or Float32Array for float64, int32
+ * data for int64, uint8, …): that is the dtype, narrowed, and reported. Integers a dtype cannot
+ * hold are an error, never wrapped silently.
+ */
+import { displayName, integerRange, isFloating, isInteger, storageOf, type TfDType } from './dtypes.js';
+import type { CallbackKind } from './events.js';
+import type { ReturnedValue } from './returned-values.js';
+import { tf } from './tf.js';
+
+export interface ToutMismatch {
+  readonly problem: 'count' | 'dtype' | 'value';
+  /** Output index (dtype and value problems). */
+  readonly index?: number;
+  readonly expected: string;
+  readonly actual: string;
+  /** TensorFlow's message, first line exactly as TensorFlow prints it. */
+  readonly message: string;
+}
+
+/** A declared dtype TF.js holds in a narrower one (float64 as float32, …): reported, not hidden. */
+export interface Narrowing {
+  readonly index: number;
+  readonly declared: TfDType;
+  readonly storedAs: string;
+}
+
+/**
+ * A value py_function converted to its Tout dtype, as TensorFlow's convert_to_tensor does
+ * silently: a flag for the user, not an error and not a debugger stop.
+ */
+export interface Conversion {
+  readonly index: number;
+  /** What was returned: "Float64Array", "NdArray", … */
+  readonly from: string;
+  readonly fromDType: TfDType;
+  readonly to: TfDType;
+  readonly message: string;
+}
+
+export type ValueCheck =
+  | { readonly ok: true; readonly conversion?: Conversion }
+  | { readonly ok: false; readonly mismatch: ToutMismatch };
+
+const OK: ValueCheck = Object.freeze({ ok: true });
+
+export function checkValue(value: ReturnedValue, expected: TfDType, index: number, callback: string, kind: CallbackKind): ValueCheck {
+  const lead = `${index}-th value returned by ${callback}`;
+  if (value.problem) return mismatch('value', index, expected, value.describe, `${lead} is not a tensor: ${value.problem}`);
+  return kind === 'py_function' ? checkConverted(value, expected, index, lead) : checkStrict(value, expected, index, lead);
+}
+
+/** numpy_function and py_func: the value's dtype must be Tout's (or what TF.js holds it as). */
+function checkStrict(value: ReturnedValue, expected: TfDType, index: number, lead: string): ValueCheck {
+  const actual = value.dtype ?? literalDType(value, expected);
+  if (actual === expected || actual === storageOf(expected)) return checkRange(value, expected, index, lead);
+  const first = `${lead} is ${displayName(actual)}, but expects ${displayName(expected)}`;
+  return mismatch('dtype', index, expected, actual, `${first}\n  ${describeValue(value, actual)}${hint(value, actual, expected)}`);
+}
+
+/** py_function: tensors must match; anything else is converted to Tout's dtype where it can be. */
+function checkConverted(value: ReturnedValue, expected: TfDType, index: number, lead: string): ValueCheck {
+  const tensor = value.tensor;
+  if (tensor) {
+    if (tensor instanceof tf.Variable) {
+      return mismatch('value', index, expected, 'Variable',
+        `Attempting to return a variable from an eagerly executed py_func. Only numeric data structures like Tensors or NumPy arrays should be returned; ` +
+          `to return the value of a variable, make sure to obtain the Tensor backing it by calling \`.read_value()\` on the variable in question: ${tensorRepr(tensor, 'tf.Variable')}\n` +
+          `  In TF.js: return tf.clone(variable) (${lead}).`);
+    }
+    if (tensor.dtype === expected || tensor.dtype === storageOf(expected)) return OK;
+    return mismatch('dtype', index, expected, tensor.dtype,
+      `Tensor conversion requested dtype ${expected} for Tensor with dtype ${tensor.dtype}: ${tensorRepr(tensor, 'tf.Tensor')}\n` +
+        `  ${lead}: py_function converts returned arrays and numbers to Tout, never tensors. Return tensor.cast('${storageOf(expected)}') or change Tout to '${tensor.dtype}'.`);
+  }
+  const actual = value.dtype ?? literalDType(value, expected);
+  if (actual === expected || actual === storageOf(expected)) return checkRange(value, expected, index, lead);
+  if (!convertible(value, actual, expected)) {
+    return mismatch('dtype', index, expected, actual,
+      `Cannot convert ${valueRepr(value)} to EagerTensor of dtype ${displayName(expected)}\n  ${describeValue(value, actual)} Return ${displayName(expected)} data or change Tout to '${actual}'.`);
+  }
+  const range = checkRange(value, expected, index, lead);
+  if (!range.ok || value.dtype === undefined) return range; // JS literals take Tout's dtype silently, as Python's do
+  const truncates = isFloating(actual) && isInteger(expected);
+  return {
+    ok: true,
+    conversion: {
+      index,
+      from: value.describe,
+      fromDType: actual,
+      to: expected,
+      message: `output ${index}: py_function converted ${article(value.describe)} ${value.describe} (${actual}) to ${expected}${truncates ? ', truncating fractions' : ''}, as TensorFlow's convert_to_tensor does. Return ${expected} data to skip the conversion.`,
+    },
+  };
+}
+
+/** What convert_to_tensor turns into `expected`: numbers into numbers (and complex), bools into numbers. */
+function convertible(value: ReturnedValue, actual: TfDType, expected: TfDType): boolean {
+  const numeric = (d: TfDType) => isFloating(d) || isInteger(d);
+  if (value.literal === 'number' && isInteger(expected)) return false; // TypeError: Cannot convert 1.5 to EagerTensor of dtype int32
+  if (actual === 'bool') return numeric(expected);
+  if (expected === 'complex64' || expected === 'complex128') return numeric(actual);
+  return numeric(actual) && numeric(expected);
+}
+
+/** The dtype an untyped JS literal takes: the declared one when it can hold the values. */
+function literalDType(value: ReturnedValue, expected: TfDType): TfDType {
+  switch (value.literal) {
+    case 'boolean':
+      return 'bool';
+    case 'string':
+      return 'string';
+    case 'integer':
+      return isFloating(expected) || isInteger(expected) || expected.startsWith('complex') ? expected : 'int32';
+    default:
+      return isFloating(expected) || expected.startsWith('complex') ? expected : 'float64';
+  }
+}
+
+/**
+ * Integer outputs are held as int32: a value the declared dtype (or int32) cannot hold is an
+ * error. TensorFlow would wrap 2**40 to 0 without a word; that loses data, so we refuse it.
+ */
+function checkRange(value: ReturnedValue, expected: TfDType, index: number, lead: string): ValueCheck {
+  const declared = integerRange(expected);
+  const flat = value.flat;
+  if (!declared || !flat || (value.dtype !== undefined && fitsIn(value.dtype, expected))) return OK;
+  const int32 = integerRange('int32')!;
+  const [min, max] = [Math.max(declared[0], int32[0]), Math.min(declared[1], int32[1])];
+  for (let i = 0; i < flat.length; i++) {
+    const v = Number(flat[i]);
+    if (v >= min && v <= max) continue;
+    const why = declared[1] > int32[1] && (v > int32[1] || v < int32[0]) ? `TF.js holds ${expected} as int32 and cannot keep it` : `it is outside ${expected}`;
+    return mismatch('value', index, expected, value.dtype ?? 'number',
+      `${lead} holds ${String(flat[i])} at flat index ${i}: ${why}. Keep the values within [${min}, ${max}].`);
+  }
+  return OK;
+}
+
+/** True when every value of `source` fits in what TF.js keeps of `target`. */
+function fitsIn(source: TfDType, target: TfDType): boolean {
+  const from = integerRange(source);
+  const to = integerRange(target)!;
+  const int32 = integerRange('int32')!;
+  return from !== undefined && from[0] >= Math.max(to[0], int32[0]) && from[1] <= Math.min(to[1], int32[1]);
+}
+
+function mismatch(problem: ToutMismatch['problem'], index: number, expected: string, actual: string, message: string): ValueCheck {
+  return { ok: false, mismatch: { problem, index, expected, actual, message } };
+}
+
+function describeValue(value: ReturnedValue, actual: TfDType): string {
+  return `the value is ${article(value.describe)} ${value.describe} of shape [${value.shape.join(',')}] and dtype ${actual}.`;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+}
+
+function hint(value: ReturnedValue, actual: TfDType, expected: TfDType): string {
+  if (actual === 'float64' && expected === 'float32') {
+    const how = value.describe === 'NdArray' ? "new NdArray(Float32Array.from(a.data), a.shape, 'float32')" : 'Float32Array.from(values)';
+    return ` This is numpy's float64 mistake in JavaScript: ${value.describe === 'NdArray' ? 'float64 data' : 'a Float64Array'} is double precision. Return float32 data (${how}) or declare Tout 'float64'.`;
+  }
+  if (value.literal === 'number' && isInteger(expected)) {
+    return ` The values are not all integers; round them (Math.round) or declare a float dtype in Tout.`;
+  }
+  return ` Return ${displayName(expected)} data or change Tout to '${actual}'.`;
+}
+
+/** TensorFlow's repr of a tensor, with the first values: `<tf.Tensor: shape=(1,), dtype=int32, numpy=[1]>`. */
+function tensorRepr(tensor: tf.Tensor, kind: string): string {
+  const shape = tensor.shape.length === 1 ? `(${tensor.shape[0]},)` : `(${tensor.shape.join(', ')})`;
+  const values = tensor.size <= 6 ? JSON.stringify(Array.from(tensor.dataSync() as ArrayLike<unknown>)) : '…';
+  return `<${kind}: shape=${shape}, dtype=${tensor.dtype}, numpy=${values}>`;
+}
+
+function valueRepr(value: ReturnedValue): string {
+  const flat = value.flat ? Array.from(value.flat) : [];
+  const items = flat.slice(0, 6).map((v) => (typeof v === 'string' ? `'${v}'` : typeof v === 'bigint' ? String(v) : JSON.stringify(v)));
+  const text = flat.length > 6 ? `${items.join(', ')}, …` : items.join(', ');
+  return value.shape.length === 0 ? (items[0] ?? '') : `[${text}]`;
+}
