@@ -169,7 +169,10 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       const id = this.frames.create(f);
       const source = f.source ? new Source(f.source.name, f.source.path, undefined, undefined, f.kind === 'js' && f.subtle ? 'deemphasize' : undefined) : undefined;
       const frame: DebugProtocol.StackFrame = { id, name: f.name, line: f.line, column: f.column, ...(source ? { source } : {}) };
-      if (f.kind === 'graph') frame.presentationHint = 'label';
+      if (f.kind === 'graph') {
+        frame.presentationHint = 'label';
+        if (f.endLine !== undefined && f.endColumn !== undefined) Object.assign(frame, { endLine: f.endLine, endColumn: f.endColumn });
+      }
       else if (f.subtle) frame.presentationHint = 'subtle';
       return frame;
     });

@@ -36,6 +36,9 @@ export interface GraphFrame {
   readonly source?: SourceRef;
   readonly line: number;
   readonly column: number;
+  /** The end of the node's name in model.json, so the editor highlights just that node. */
+  readonly endLine?: number;
+  readonly endColumn?: number;
   /** The JS frame evaluations in this frame run on (the callback's frame, or the top one). */
   readonly evalFrame?: Protocol.Debugger.CallFrame;
 }
@@ -149,9 +152,16 @@ async function functionLocation(controller: Controller, id: number): Promise<Pro
   return location ?? undefined;
 }
 
-/** A model node's line in model.json; for a wrapper, where the callback function is defined. */
-function graphSite(controller: Controller, active: ActiveSnapshot, location: Protocol.Debugger.Location | undefined): { source?: SourceRef; line: number; column: number } {
-  if (active.callSite) return { source: { path: active.callSite.file, name: path.basename(active.callSite.file) }, line: active.callSite.line, column: active.callSite.column };
+/**
+ * A model node's name in model.json (its own column: a converted model.json is one line); for a
+ * wrapper, where the callback function is defined.
+ */
+function graphSite(controller: Controller, active: ActiveSnapshot, location: Protocol.Debugger.Location | undefined): { source?: SourceRef; line: number; column: number; endLine?: number; endColumn?: number } {
+  const site = active.callSite;
+  if (site) {
+    const end = site.endLine !== undefined && site.endColumn !== undefined ? { endLine: site.endLine, endColumn: site.endColumn } : {};
+    return { source: { path: site.file, name: path.basename(site.file) }, line: site.line, column: site.column, ...end };
+  }
   if (location) {
     const original = controller.sources.original(location.scriptId, location.lineNumber, location.columnNumber ?? 0);
     if (original) return { source: { path: original.file, name: path.basename(original.file) }, line: original.line, column: original.column + 1 };

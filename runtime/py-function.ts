@@ -1,3 +1,4 @@
+import type { ArrayResult } from './numpy-function.js';
 import type { Tensor } from './tf.js';
 import type { ToutSpec } from './tout.js';
 import { runWrapped, type Input } from './wrap.js';
@@ -7,8 +8,11 @@ export interface PyFunctionOptions {
   readonly name?: string;
 }
 
-/** What a pyFunction callback may return: a tensor, a list of them, or nothing (Tout []). */
-export type PyFunctionResult = Tensor | number | readonly (Tensor | number)[] | null | undefined | void;
+/**
+ * What a pyFunction callback may return: a tensor, a list of them, or nothing (Tout []). Arrays,
+ * typed arrays and numbers are converted to Tout's dtype, as TensorFlow's convert_to_tensor does.
+ */
+export type PyFunctionResult = ArrayResult | readonly ArrayResult[] | null | undefined | void;
 
 /**
  * Wraps `func` as a once-differentiable op that runs it eagerly: TensorFlow's `tf.py_function`.

@@ -12,6 +12,7 @@
  * data for int64, uint8, …): that is the dtype, narrowed, and reported. Integers a dtype cannot
  * hold are an error, never wrapped silently.
  */
+import { conversionMessage, judgeDType } from './dtype-rules.js';
 import { displayName, integerRange, isFloating, isInteger, storageOf, type TfDType } from './dtypes.js';
 import type { CallbackKind } from './events.js';
 import type { ReturnedValue } from './returned-values.js';
@@ -62,7 +63,7 @@ export function checkValue(value: ReturnedValue, expected: TfDType, index: numbe
 /** numpy_function and py_func: the value's dtype must be Tout's (or what TF.js holds it as). */
 function checkStrict(value: ReturnedValue, expected: TfDType, index: number, lead: string): ValueCheck {
   const actual = value.dtype ?? literalDType(value, expected);
-  if (actual === expected || actual === storageOf(expected)) return checkRange(value, expected, index, lead);
+  if (judgeDType('numpy_function', actual, expected, fromOf(value)) === 'ok') return checkRange(value, expected, index, lead);
   const first = `${lead} is ${displayName(actual)}, but expects ${displayName(expected)}`;
   return mismatch('dtype', index, expected, actual, `${first}\n  ${describeValue(value, actual)}${hint(value, actual, expected)}`);
 }
@@ -77,39 +78,25 @@ function checkConverted(value: ReturnedValue, expected: TfDType, index: number, 
           `to return the value of a variable, make sure to obtain the Tensor backing it by calling \`.read_value()\` on the variable in question: ${tensorRepr(tensor, 'tf.Variable')}\n` +
           `  In TF.js: return tf.clone(variable) (${lead}).`);
     }
-    if (tensor.dtype === expected || tensor.dtype === storageOf(expected)) return OK;
+    if (judgeDType('py_function', tensor.dtype, expected, 'tensor') === 'ok') return OK;
     return mismatch('dtype', index, expected, tensor.dtype,
       `Tensor conversion requested dtype ${expected} for Tensor with dtype ${tensor.dtype}: ${tensorRepr(tensor, 'tf.Tensor')}\n` +
         `  ${lead}: py_function converts returned arrays and numbers to Tout, never tensors. Return tensor.cast('${storageOf(expected)}') or change Tout to '${tensor.dtype}'.`);
   }
   const actual = value.dtype ?? literalDType(value, expected);
-  if (actual === expected || actual === storageOf(expected)) return checkRange(value, expected, index, lead);
-  if (!convertible(value, actual, expected)) {
+  const verdict = judgeDType('py_function', actual, expected, fromOf(value));
+  if (verdict === 'mismatch') {
     return mismatch('dtype', index, expected, actual,
       `Cannot convert ${valueRepr(value)} to EagerTensor of dtype ${displayName(expected)}\n  ${describeValue(value, actual)} Return ${displayName(expected)} data or change Tout to '${actual}'.`);
   }
   const range = checkRange(value, expected, index, lead);
-  if (!range.ok || value.dtype === undefined) return range; // JS literals take Tout's dtype silently, as Python's do
-  const truncates = isFloating(actual) && isInteger(expected);
-  return {
-    ok: true,
-    conversion: {
-      index,
-      from: value.describe,
-      fromDType: actual,
-      to: expected,
-      message: `output ${index}: py_function converted ${article(value.describe)} ${value.describe} (${actual}) to ${expected}${truncates ? ', truncating fractions' : ''}, as TensorFlow's convert_to_tensor does. Return ${expected} data to skip the conversion.`,
-    },
-  };
+  // JS literals take Tout's dtype silently, as Python's do in TensorFlow.
+  if (verdict === 'ok' || !range.ok || value.dtype === undefined) return range;
+  return { ok: true, conversion: { index, from: value.describe, fromDType: actual, to: expected, message: conversionMessage(index, value.describe, actual, expected) } };
 }
 
-/** What convert_to_tensor turns into `expected`: numbers into numbers (and complex), bools into numbers. */
-function convertible(value: ReturnedValue, actual: TfDType, expected: TfDType): boolean {
-  const numeric = (d: TfDType) => isFloating(d) || isInteger(d);
-  if (value.literal === 'number' && isInteger(expected)) return false; // TypeError: Cannot convert 1.5 to EagerTensor of dtype int32
-  if (actual === 'bool') return numeric(expected);
-  if (expected === 'complex64' || expected === 'complex128') return numeric(actual);
-  return numeric(actual) && numeric(expected);
+function fromOf(value: ReturnedValue): 'tensor' | 'array' | 'literal' {
+  return value.tensor ? 'tensor' : value.dtype === undefined ? 'literal' : 'array';
 }
 
 /** The dtype an untyped JS literal takes: the declared one when it can hold the values. */

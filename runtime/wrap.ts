@@ -5,12 +5,16 @@
 import { identify } from './callbacks.js';
 import type { CallbackKind, CallbackOp } from './events.js';
 import { declaredDTypeOf, tensorFromArray } from './declared-dtypes.js';
+import type { NumericArray } from './dtypes.js';
 import { invokeCallback } from './invoke.js';
 import { tf, type Tensor } from './tf.js';
 import { parseTout, type ToutSpec } from './tout.js';
 
-/** A tensor, or what tf.tensor() accepts (numbers become float32, as in TF.js). */
-export type Input = Tensor | tf.TensorLike;
+/**
+ * A tensor, or what tf.tensor() accepts (numbers become float32, as in TF.js), or any typed array,
+ * which keeps its dtype (a Float64Array is float64, a BigInt64Array int64).
+ */
+export type Input = Tensor | tf.TensorLike | NumericArray;
 
 export function runWrapped(
   kind: CallbackKind,

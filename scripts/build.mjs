@@ -5,7 +5,10 @@
 // launches (bridge, agent, runtime) stay tsc's separate modules.
 import { build } from 'esbuild';
 
-const common = { bundle: true, sourcemap: true, logLevel: 'warning', legalComments: 'none' };
+// jsonc-parser's main entry is a UMD build whose dynamic requires esbuild cannot follow: bundle
+// its ES module build instead.
+const alias = { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' };
+const common = { bundle: true, sourcemap: true, logLevel: 'warning', legalComments: 'none', alias };
 await Promise.all([
   build({ ...common, entryPoints: ['extension/extension.ts'], platform: 'node', format: 'cjs', target: 'node20', outfile: 'out/extension.cjs', external: ['vscode'] }),
   build({ ...common, entryPoints: ['extension/server/server.ts'], platform: 'node', format: 'cjs', target: 'node20', outfile: 'out/server.cjs' }),

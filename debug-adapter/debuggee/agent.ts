@@ -28,7 +28,7 @@ export interface ActiveSnapshot {
   /** The inputs' dtypes as TensorFlow has them (a node's Tin). */
   Tin: string[];
   parameterNames: string[];
-  callSite?: { file: string; line: number; column: number };
+  callSite?: { file: string; line: number; column: number; endLine?: number; endColumn?: number };
   phase: 'running' | 'returned';
   toutCheck?: {
     ok: boolean;
@@ -189,7 +189,9 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
     if (wanted.length === 0) return false;
     if (wanted.includes('*')) return true;
     const c = start.callback;
-    return wanted.includes(c.name) || wanted.includes(c.token) || (c.functionName && wanted.includes(c.functionName)) || (start.node && wanted.includes(start.node));
+    // A model node also answers to its name in TensorFlow (StatefulPartitionedCall/log_huber: log_huber).
+    const given = start.node ? start.node.slice(start.node.lastIndexOf('/') + 1) : undefined;
+    return wanted.includes(c.name) || wanted.includes(c.token) || (c.functionName && wanted.includes(c.functionName)) || (start.node && (wanted.includes(start.node) || wanted.includes(given)));
   };
 
   const nonFinite = (live: any) => {

@@ -8,6 +8,8 @@ import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
 import { ALL_DTYPES, displayName, parseDType, type TfDType } from '../../runtime/dtypes.js';
+import type { CallbackKind } from '../../runtime/events.js';
+import { conversionMessage, judgeDType } from '../../runtime/dtype-rules.js';
 import { callbackFacts, type ReturnedItem, type ReturnShape, type ReturnSite } from './callback-returns.js';
 import { rangeOf } from './positions.js';
 import { callbackLabel, stringValue, unwrap, type WrapperCall } from './wrapper-calls.js';
@@ -36,13 +38,13 @@ export function checkWrapperCall(call: WrapperCall, sf: ts.SourceFile, checker: 
   const dtypes = tout.entries.map((e) => parseDType(e.spelling)!);
   const seen = new Set<string>();
   for (const site of facts.returns) {
-    for (const problem of checkReturn(site.shape, tout.single, dtypes, name)) {
+    for (const problem of checkReturn(site.shape, tout.single, dtypes, name, call.kind)) {
       const { node, related } = placement(call, site, sf);
       const key = `${node.pos}:${problem.message}`;
       if (seen.has(key)) continue;
       seen.add(key);
       diagnostics.push({
-        severity: DiagnosticSeverity.Error,
+        severity: problem.code === 'tout-conversion' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Error,
         range: rangeOf(node, sf),
         message: problem.message,
         source: SOURCE,
@@ -141,12 +143,17 @@ export function returnedValues(shape: ReturnShape, single: boolean): readonly Re
 }
 
 export interface ReturnProblem {
-  readonly code: 'tout-count' | 'tout-dtype' | 'tout-value';
+  /** 'tout-conversion' is a warning: py_function converts the value, as TensorFlow does. */
+  readonly code: 'tout-count' | 'tout-dtype' | 'tout-value' | 'tout-conversion';
   readonly message: string;
 }
 
-/** TensorFlow's messages for one return site, each followed by a line saying what to do. */
-export function checkReturn(shape: ReturnShape, single: boolean, dtypes: readonly TfDType[], name: string): ReturnProblem[] {
+/**
+ * TensorFlow's messages for one return site, each followed by a line saying what to do. The
+ * dtype rule is the runtime's own (judgeDType): numpy_function is strict, py_function converts
+ * arrays (a warning), and what TF.js holds a dtype as (Float32Array for float64) passes.
+ */
+export function checkReturn(shape: ReturnShape, single: boolean, dtypes: readonly TfDType[], name: string, kind: CallbackKind): ReturnProblem[] {
   const values = returnedValues(shape, single);
   if (!values) return [];
   if (values.length !== dtypes.length) return [{ code: 'tout-count', message: countMessage(values, single, dtypes, name) }];
@@ -154,8 +161,16 @@ export function checkReturn(shape: ReturnShape, single: boolean, dtypes: readonl
   values.forEach((value, i) => {
     const lead = `${i}-th value returned by ${name}`;
     const expected = dtypes[i]!;
-    if (value.problem) problems.push({ code: 'tout-value', message: `${lead} is not a tensor: ${value.problem}` });
-    else if (value.dtype && value.dtype !== expected) {
+    if (value.problem) {
+      problems.push({ code: 'tout-value', message: `${lead} is not a tensor: ${value.problem}` });
+      return;
+    }
+    if (!value.dtype) return;
+    const verdict = judgeDType(kind, value.dtype, expected, value.describe === 'Tensor' ? 'tensor' : value.valueObject ? 'array' : 'literal');
+    if (verdict === 'convert') problems.push({ code: 'tout-conversion', message: conversionMessage(i, value.describe, value.dtype, expected) });
+    else if (verdict === 'mismatch' && kind === 'py_function') {
+      problems.push({ code: 'tout-dtype', message: `Cannot convert ${/^[aeiou]/i.test(value.describe) ? 'an' : 'a'} ${value.describe} to EagerTensor of dtype ${displayName(expected)}\n  ${dtypeHint(value, expected)}` });
+    } else if (verdict === 'mismatch') {
       problems.push({ code: 'tout-dtype', message: `${lead} is ${displayName(value.dtype)}, but expects ${displayName(expected)}\n  ${dtypeHint(value, expected)}` });
     }
   });

@@ -34,6 +34,7 @@ export function renderHeader(entry: HistoryEntry): HTMLElement {
       { className: 'facts' },
       fact('callback', `${cb.name}${fn} · ${cb.kind}${cb.stateful ? ', stateful' : ''}`),
       fact('op', inv.op),
+      inv.Tin && inv.Tin.length > 0 ? fact('Tin', `[${inv.Tin.join(', ')}]`) : null,
       fact('Tout', `[${inv.Tout.join(', ')}]`),
       fact('phase', inv.phase === 'returned' ? 'returned' : 'running'),
       fact('invocation', `#${inv.id}`),

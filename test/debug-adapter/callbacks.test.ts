@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { locationOfNodeName } from '../fixtures/callback-models.js';
 import { describeFrames, fixture, root, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
 
 useDebugAdapter();
@@ -150,7 +151,48 @@ describe('tensorCallback event and tensorData request', () => {
     }));
 });
 
+describe('py_function conversions', () => {
+  test("a Float64Array py_function converts (as TensorFlow does) is no Tout mismatch: the first stop is numpy_function's refusal", T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: fixture('conversion-program.ts') });
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'exception');
+      assert.equal(stop.body.description, 'Tout mismatch in widen_np: 0-th value is double, but expects float');
+      assert.match(s.output('stdout'), /converted 0\.5,1/, 'the py_function ran to its end before');
+      await s.dc.continueRequest({ threadId: THREAD });
+      await s.terminated();
+      assert.match(s.output('stdout'), /caught 0-th value returned by \S+ is double, but expects float/);
+    }));
+});
+
 describe('model launch', () => {
+  test('a model converted from TensorFlow with tf.cond (Switch/Merge) runs, and stops in the callback by its TensorFlow name; the graph frame is the node’s name in the one-line model.json', T, () =>
+    withSession(async (s) => {
+      const dir = 'test/fixtures/tf-converted/cond_callback';
+      const model = path.join(root, dir, 'model.json');
+      const node = 'StatefulPartitionedCall/cond/then/_3/cond/double_np';
+      await s.launch({ model: `${dir}/model.json`, callbacks: `${dir}/callbacks.ts`, cwd: root }, (dc) =>
+        dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'double_np' }] }),
+      );
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'function breakpoint');
+      const frames = await s.stack();
+      assert.equal(frames[0]!.name, 'double_np', describeFrames(frames));
+      assert.equal(frames[0]!.source?.path, path.join(root, dir, 'callbacks.ts'));
+      assert.equal(frames[0]!.line, 8, 'the first line of double_np');
+      const graph = frames[1]!;
+      assert.equal(graph.name, `cond_callback › ${node} (PyFunc)`, describeFrames(frames));
+      assert.equal(graph.source?.path, model);
+      const at = locationOfNodeName(model, node);
+      assert.deepEqual([graph.line, graph.column, graph.endLine, graph.endColumn], [1, at.column, 1, at.endColumn], 'the node’s name, not just line 1');
+      const cb = await s.scope(frames[0]!.id, 'Callback');
+      assert.match(cb.get('a').value, /^NdArray float32\[1\] /);
+      await s.dc.continueRequest({ threadId: THREAD });
+      const exited = await s.terminated();
+      assert.equal(exited?.body.exitCode, 0, s.output());
+      assert.match(s.output('stdout'), /✓ cond_callback › StatefulPartitionedCall\/cond\/then\/_3\/cond\/double_np/);
+    }));
+
   test('a function breakpoint on a model callback node stops in its callbacks module, under a graph frame in model.json', T, () =>
     withSession(async (s) => {
       const model = path.join(root, 'examples/models/standardize/model.json');

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { tempDir } from '../fixtures/callback-models.js';
+import { locationOfNodeName, tempDir } from '../fixtures/callback-models.js';
 import { LspClient, lspFixture, messages, WAIT_MS } from '../helpers/lsp.js';
 
 const CONFIGURED = 'test/fixtures/lsp/models/configured-callbacks.ts';
@@ -27,6 +27,12 @@ async function start(options: Parameters<typeof LspClient.start>[0] = {}): Promi
 /** 0-based line of `"name": "<node>"` in a fixture model. */
 function nodeLine(model: string, node: string): number {
   return fs.readFileSync(lspFixture('models', model, 'model.json'), 'utf8').split('\n').findIndex((l) => l.includes(`"name": "${node}"`));
+}
+
+/** The 1-based line and column of a node's name value in a fixture model, as the callbacks request gives it. */
+function nodeAt(model: string, node: string): { line: number; column: number } {
+  const { line, column } = locationOfNodeName(lspFixture('models', model, 'model.json'), node);
+  return { line, column };
 }
 
 function byLine(diagnostics: Diagnostic[]): Diagnostic[] {
@@ -48,7 +54,7 @@ describe('callbacks.ts next to model.json', { timeout: WAIT_MS * 2 }, () => {
     assert.equal(
       first,
       "Callback node 'unbound_node' (PyFuncStateless, token 'pyfunc_2') has no binding in test/fixtures/lsp/models/convention/callbacks.ts: " +
-        "export a function named 'unbound_node' (the node name) or 'pyfunc_2' (the token), or a default object with one of those keys.",
+        "export a function named 'unbound_node' (its name in TensorFlow) or 'pyfunc_2' (the token), or a default object with one of those keys.",
     );
     assert.equal(second, 'It receives 1 NdArray inputs (numpy_function) [float32] and must return Tout [float64].');
   });
@@ -77,9 +83,9 @@ describe('callbacks.ts next to model.json', { timeout: WAIT_MS * 2 }, () => {
     const uri = await client.open(lspFixture('models', 'convention', 'model.json'));
     await client.diagnostics(uri);
     assert.deepEqual(await client.callbacks(uri), [
-      { name: 'standardize', kind: 'py_function', uri, line: nodeLine('convention', 'standardize') + 1, op: 'EagerPyFunc', token: 'pyfunc_0' },
-      { name: 'clip', kind: 'numpy_function', uri, line: nodeLine('convention', 'clip') + 1, op: 'PyFunc', token: 'pyfunc_1' },
-      { name: 'unbound_node', kind: 'numpy_function', uri, line: nodeLine('convention', 'unbound_node') + 1, op: 'PyFuncStateless', token: 'pyfunc_2' },
+      { name: 'standardize', kind: 'py_function', uri, ...nodeAt('convention', 'standardize'), op: 'EagerPyFunc', token: 'pyfunc_0' },
+      { name: 'clip', kind: 'numpy_function', uri, ...nodeAt('convention', 'clip'), op: 'PyFunc', token: 'pyfunc_1' },
+      { name: 'unbound_node', kind: 'numpy_function', uri, ...nodeAt('convention', 'unbound_node'), op: 'PyFuncStateless', token: 'pyfunc_2' },
     ]);
     // Without a uri: every open document (here the model and a graph program).
     const program = await client.open(lspFixture('wrong-arity.ts'));

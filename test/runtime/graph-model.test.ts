@@ -28,6 +28,8 @@ import {
   eagerModel,
   locationOfNodeName,
   multiOutputModel,
+  orderedCallbacksModel,
+  sideEffectModel,
   seededWeights,
   singleNodeModel,
   statelessModel,
@@ -186,6 +188,59 @@ for (const backend of ['wasm', 'cpu'] as const) {
         assert.deepEqual(node.location, locationOfNodeName(file, 'py'));
         assert.deepEqual(model.unbound().map((n) => n.node), ['py']);
       } finally {
+        model.dispose();
+      }
+    });
+
+    test('a Tout [] callback the outputs reach only by control edges runs once per execution under execute, executeAsync and run', async () => {
+      let calls = 0;
+      let seen: number[] = [];
+      const model = await loadCallbackModel(sideEffectModel(root, `side-effect-${backend}`), {
+        callbacks: { 'StatefulPartitionedCall/log_stats': (x: NdArray) => {
+          calls++;
+          seen = Array.from(x.data as Float32Array);
+        } },
+      });
+      const x = tf.tensor2d([[1, -2, 3]]);
+      const before = tf.memory().numTensors;
+      try {
+        for (const how of ['execute', 'executeAsync', 'run'] as const) {
+          calls = 0;
+          const y = (await model[how](x)) as tf.Tensor;
+          assert.equal(calls, 1, `${how}: the callback ran once`);
+          assert.deepEqual(seen, [1, -2, 3]);
+          assert.deepEqual(values(y), [1, 4, 9], `${how}: the outputs compute`);
+          y.dispose();
+        }
+        assert.equal(tf.memory().numTensors, before, 'the control token and outputs are freed');
+      } finally {
+        x.dispose();
+        model.dispose();
+      }
+    });
+
+    test('a callback node with a control input (^node) receives only its data inputs, after the node it waits for', async () => {
+      const order: string[] = [];
+      const model = await loadCallbackModel(orderedCallbacksModel(root, `ordered-${backend}`), {
+        callbacks: {
+          log_stats: () => void order.push('log_stats'),
+          scale: (...args: tf.Tensor[]) => {
+            order.push(`scale(${args.length})`);
+            return args[0]!.mul(2);
+          },
+        },
+      });
+      const x = tf.tensor2d([[1, -2, 3]]);
+      try {
+        for (const how of ['execute', 'executeAsync'] as const) {
+          order.length = 0;
+          const y = (await model[how](x)) as tf.Tensor;
+          assert.deepEqual(order, ['log_stats', 'scale(1)'], how);
+          assert.deepEqual(values(y), [2, 0, 6]);
+          y.dispose();
+        }
+      } finally {
+        x.dispose();
         model.dispose();
       }
     });

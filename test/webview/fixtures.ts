@@ -68,6 +68,32 @@ export const narrowingEvent: TensorCallbackEvent = {
   ],
 };
 
+/**
+ * A py_function over a DT_DOUBLE input (Tin float64, a float32 tensor in TF.js) that returned a
+ * Float64Array for Tout float32: converted, as TensorFlow does, and flagged.
+ */
+export const CONVERSION_MESSAGE =
+  "output 0: py_function converts a Float64Array (float64) to float32, as TensorFlow's convert_to_tensor does. Return float32 data to skip the conversion.";
+export const conversionEvent: TensorCallbackEvent = {
+  reason: 'breakpoint',
+  description: 'Paused on breakpoint in cube_plus',
+  invocation: {
+    id: 6,
+    callback: callback('cube_plus', 'py_function'),
+    op: 'EagerPyFunc',
+    graph: 'float64',
+    node: 'StatefulPartitionedCall/cube_plus',
+    Tout: ['float32'],
+    Tin: ['float64'],
+    parameterNames: ['a'],
+    callSite: { file: '/abs/float64/model.json', line: 1, column: 1265 },
+    phase: 'returned',
+    toutCheck: { ok: true, mismatches: [], narrowed: [], conversions: [{ index: 0, from: 'Float64Array', fromDType: 'float64', to: 'float32', message: CONVERSION_MESSAGE }] },
+  },
+  inputs: [info('float32', [4], { min: 0, max: 1.386, mean: 0.62, nanCount: 0, infCount: 0, zeroCount: 1, exact: true, counted: 4, preview: [0, 0.405, 0.693, 1.386] })],
+  outputs: [info('float32', [4], { min: 0.5, max: 3.164, mean: 1.27, nanCount: 0, infCount: 0, zeroCount: 0, exact: true, counted: 4, preview: [0.5, 0.567, 0.833, 3.164] })],
+};
+
 /** The callback returned two values where Tout declares one. */
 export const countEvent: TensorCallbackEvent = {
   reason: 'exception',

@@ -14,6 +14,8 @@ import {
   mismatchEvent,
   mismatchFixtures,
   narrowingEvent,
+  conversionEvent,
+  CONVERSION_MESSAGE,
   SESSION,
   XSS,
 } from './fixtures.js';
@@ -116,6 +118,24 @@ test('flags silent narrowing (float64 held as float32) and a count mismatch', as
   assert.equal(rows['output 1']!.tout, '—');
   assert.match(rows['output 1']!.class, /flag-extra/);
   assert.match(rows['output 1']!.check, /not in Tout/);
+  await assertClean(h, page);
+});
+
+test("flags py_function's conversion of a returned Float64Array as a warning, and a float64 input (Tin) held as float32", async () => {
+  const page = await h.open();
+  await sendInvocation(page, SESSION, conversionEvent);
+  await waitForTensor(page);
+  const rows = await summaryRows(page);
+  assert.deepEqual(Object.keys(rows), ['a', 'output 0']);
+  assert.match(rows['a']!.class, /flag-narrowed/);
+  assert.equal(rows['a']!.tout, 'float64');
+  assert.match(rows['output 0']!.class, /flag-converted/);
+  assert.match(rows['output 0']!.check, /converted to Tout/);
+  assert.equal(rows['output 0']!.tout, 'float32');
+  assert.equal((await page.textContent('tr.check-message.converted')) ?? '', CONVERSION_MESSAGE);
+  assert.match((await page.textContent('tr.check-message.narrowed')) ?? '', /float64 in TensorFlow, held as float32 in TF\.js/);
+  assert.match((await page.textContent('header h1')) ?? '', /✓/, 'a conversion is not a failure');
+  await screenshot(page, 'conversion.png');
   await assertClean(h, page);
 });
 
