@@ -5,9 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  InvalidArgumentError,
   NdArray,
-  addCallbackObserver,
   compat,
   displayName,
   numpyFunction,
@@ -15,40 +13,14 @@ import {
   parseTout,
   pyFunction,
   tf,
-  type CallbackInvocation,
 } from '../../runtime/index.js';
 import { BACKENDS, useBackend } from '../helpers/backends.js';
+import { firstLine, observed, toutError } from '../helpers/invocations.js';
 
 type Tensor = tf.Tensor;
 
 function valuesOf(t: Tensor): number[] {
   return Array.from(t.dataSync() as ArrayLike<number>);
-}
-
-function firstLine(err: Error): string {
-  return err.message.split('\n')[0]!;
-}
-
-/** Runs `body` with an observer attached; returns what it returned and the end events seen. */
-function observed<T>(body: () => T): { result: T; ends: CallbackInvocation[] } {
-  const ends: CallbackInvocation[] = [];
-  const stop = addCallbackObserver({ onCallbackEnd: (e) => ends.push(e) });
-  try {
-    return { result: body(), ends };
-  } finally {
-    stop();
-  }
-}
-
-/** Asserts that `run` throws InvalidArgumentError and returns it. */
-function toutError(run: () => unknown): InvalidArgumentError {
-  try {
-    run();
-  } catch (err) {
-    assert.ok(err instanceof InvalidArgumentError, `expected InvalidArgumentError, got ${err instanceof Error ? err.stack : String(err)}`);
-    return err;
-  }
-  assert.fail('expected an InvalidArgumentError');
 }
 
 describe('parseTout', () => {

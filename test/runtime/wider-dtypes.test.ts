@@ -12,44 +12,21 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import {
-  addCallbackObserver,
-  InvalidArgumentError,
   loadCallbackModel,
   NdArray,
   numpyFunction,
   pyFunction,
   tf,
-  type CallbackInvocation,
 } from '../../runtime/index.js';
 import { formatInvocation } from '../../runtime/cli/format.js';
 import { callbackNode, placeholder, writeGraphModel } from '../../scripts/lib/graph-model-writer.js';
 import { tempDir } from '../fixtures/callback-models.js';
 import { BACKENDS, useBackend } from '../helpers/backends.js';
+import { firstLine, observed, toutError } from '../helpers/invocations.js';
 
 const { dir: root, cleanup } = tempDir('wider-dtypes-');
 after(cleanup);
 
-function observed<T>(body: () => T): { result: T; ends: CallbackInvocation[] } {
-  const ends: CallbackInvocation[] = [];
-  const stop = addCallbackObserver({ onCallbackEnd: (e) => ends.push(e) });
-  try {
-    return { result: body(), ends };
-  } finally {
-    stop();
-  }
-}
-
-function toutError(run: () => unknown): InvalidArgumentError {
-  try {
-    run();
-  } catch (err) {
-    assert.ok(err instanceof InvalidArgumentError, `expected InvalidArgumentError, got ${err instanceof Error ? err.stack : String(err)}`);
-    return err;
-  }
-  assert.fail('expected an InvalidArgumentError');
-}
-
-const firstLine = (err: Error) => err.message.split('\n')[0]!;
 const valuesOf = (t: tf.Tensor) => Array.from(t.dataSync() as ArrayLike<number>);
 
 for (const backend of BACKENDS) {
@@ -190,7 +167,7 @@ for (const backend of BACKENDS) {
         assert.deepEqual(numberEnds[0]!.toutCheck.conversions, []);
         const { result: b, ends } = observed(() => pyFunction(() => new Float32Array([1.5, -2.5]), [], 'int32'));
         assert.deepEqual(valuesOf(b), [1, -2]);
-        assert.match(ends[0]!.toutCheck.conversions[0]!.message, /converted a Float32Array \(float32\) to int32, truncating fractions/);
+        assert.match(ends[0]!.toutCheck.conversions[0]!.message, /converts a Float32Array \(float32\) to int32, truncating fractions/);
         tf.dispose([a, b]);
       });
 

@@ -1,0 +1,32 @@
+/**
+ * Watching callback invocations in tests: the end events a body produced, and the Tout error it
+ * raised.
+ */
+import assert from 'node:assert/strict';
+import { addCallbackObserver, InvalidArgumentError, type CallbackInvocation } from '../../runtime/index.js';
+
+/** Runs `body` with an observer attached; returns what it returned and the end events seen. */
+export function observed<T>(body: () => T): { result: T; ends: CallbackInvocation[] } {
+  const ends: CallbackInvocation[] = [];
+  const stop = addCallbackObserver({ onCallbackEnd: (e) => ends.push(e) });
+  try {
+    return { result: body(), ends };
+  } finally {
+    stop();
+  }
+}
+
+/** Asserts that `run` throws InvalidArgumentError and returns it. */
+export function toutError(run: () => unknown): InvalidArgumentError {
+  try {
+    run();
+  } catch (err) {
+    assert.ok(err instanceof InvalidArgumentError, `expected InvalidArgumentError, got ${err instanceof Error ? err.stack : String(err)}`);
+    return err;
+  }
+  assert.fail('expected an InvalidArgumentError');
+}
+
+export function firstLine(err: Error): string {
+  return err.message.split('\n')[0]!;
+}
