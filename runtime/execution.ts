@@ -65,8 +65,12 @@ export function currentExecution(): Execution | undefined {
   return current.getStore();
 }
 
-/** Runs `body` as one execution of `graph`; the execution's memo is freed when it settles. */
+/**
+ * Runs `body` as one execution of `graph`; the execution's memo is freed when it settles. Inside
+ * another execution it joins that one, as TensorFlow inlines a tf.function called from another.
+ */
 export function runExecution<T>(graph: string, body: () => T): T {
+  if (current.getStore()) return body();
   const execution = new Execution(graph);
   let result: T;
   try {

@@ -2,7 +2,7 @@
  * What a callback returned, value by value, classified before the Tout check: its dtype (a typed
  * array's type is its dtype), shape and flat data, or why it cannot be an output at all.
  */
-import { dtypeOfArray, type TfDType } from './dtypes.js';
+import { dtypeOfArray, isTfDType, type TfDType } from './dtypes.js';
 import { NdArray } from './ndarray.js';
 import { tf, type Tensor } from './tf.js';
 import type { Tout } from './tout.js';
@@ -44,6 +44,7 @@ export function classify(value: unknown): ReturnedValue {
     return { dtype: value.dtype, shape: value.shape, describe: value instanceof tf.Variable ? 'Variable' : 'Tensor', tensor: value };
   }
   if (value instanceof NdArray) {
+    if (!isTfDType(value.dtype)) return bad('NdArray', `Unsupported numpy data type: its dtype ${JSON.stringify(value.dtype)} is not a TensorFlow dtype`);
     const flat = value.data as ArrayLike<unknown>;
     const expected = value.size * (value.dtype === 'complex64' || value.dtype === 'complex128' ? 2 : 1);
     if (flat.length !== expected) return bad('NdArray', `its data holds ${flat.length} values but its shape [${value.shape.join(',')}] needs ${expected}`);

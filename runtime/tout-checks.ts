@@ -15,6 +15,7 @@
 import { conversionMessage, judgeDType } from './dtype-rules.js';
 import { displayName, integerRange, isFloating, isInteger, storageOf, type TfDType } from './dtypes.js';
 import type { CallbackKind } from './events.js';
+import { literalRepr, tensorRepr } from './python-repr.js';
 import type { ReturnedValue } from './returned-values.js';
 import { tf } from './tf.js';
 
@@ -75,12 +76,12 @@ function checkConverted(value: ReturnedValue, expected: TfDType, index: number, 
     if (tensor instanceof tf.Variable) {
       return mismatch('value', index, expected, 'Variable',
         `Attempting to return a variable from an eagerly executed py_func. Only numeric data structures like Tensors or NumPy arrays should be returned; ` +
-          `to return the value of a variable, make sure to obtain the Tensor backing it by calling \`.read_value()\` on the variable in question: ${tensorRepr(tensor, 'tf.Variable')}\n` +
+          `to return the value of a variable, make sure to obtain the Tensor backing it by calling \`.read_value()\` on the variable in question: ${tensorRepr(tensor)}\n` +
           `  In TF.js: return tf.clone(variable) (${lead}).`);
     }
     if (judgeDType('py_function', tensor.dtype, expected, 'tensor') === 'ok') return OK;
     return mismatch('dtype', index, expected, tensor.dtype,
-      `Tensor conversion requested dtype ${expected} for Tensor with dtype ${tensor.dtype}: ${tensorRepr(tensor, 'tf.Tensor')}\n` +
+      `Tensor conversion requested dtype ${expected} for Tensor with dtype ${tensor.dtype}: ${tensorRepr(tensor)}\n` +
         `  ${lead}: py_function converts returned arrays and numbers to Tout, never tensors. Return tensor.cast('${storageOf(expected)}') or change Tout to '${tensor.dtype}'.`);
   }
   const actual = value.dtype ?? literalDType(value, expected);
@@ -164,16 +165,7 @@ function hint(value: ReturnedValue, actual: TfDType, expected: TfDType): string 
   return ` Return ${displayName(expected)} data or change Tout to '${actual}'.`;
 }
 
-/** TensorFlow's repr of a tensor, with the first values: `<tf.Tensor: shape=(1,), dtype=int32, numpy=[1]>`. */
-function tensorRepr(tensor: tf.Tensor, kind: string): string {
-  const shape = tensor.shape.length === 1 ? `(${tensor.shape[0]},)` : `(${tensor.shape.join(', ')})`;
-  const values = tensor.size <= 6 ? JSON.stringify(Array.from(tensor.dataSync() as ArrayLike<unknown>)) : '…';
-  return `<${kind}: shape=${shape}, dtype=${tensor.dtype}, numpy=${values}>`;
-}
-
 function valueRepr(value: ReturnedValue): string {
   const flat = value.flat ? Array.from(value.flat) : [];
-  const items = flat.slice(0, 6).map((v) => (typeof v === 'string' ? `'${v}'` : typeof v === 'bigint' ? String(v) : JSON.stringify(v)));
-  const text = flat.length > 6 ? `${items.join(', ')}, …` : items.join(', ');
-  return value.shape.length === 0 ? (items[0] ?? '') : `[${text}]`;
+  return literalRepr(value.shape.length === 0 ? flat[0] : flat);
 }

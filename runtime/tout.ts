@@ -17,32 +17,67 @@ const parsed = new Map<string, Tout>();
 
 /** Parses Tout, or throws a TypeError naming the callback. Parsed Touts are cached by spelling. */
 export function parseTout(spec: ToutSpec, callback: string): Tout {
-  const key = typeof spec === 'string' ? spec : Array.isArray(spec) ? `[${spec.join('\u0000')}` : undefined;
+  // Keyed by spelling; a list by its entries' spellings, so ['float32'] and [['float32']] differ.
+  const key = typeof spec === 'string' ? spec : Array.isArray(spec) && spec.every((e) => typeof e === 'string') ? `[${spec.join('\u0000')}` : undefined;
   const cached = key === undefined ? undefined : parsed.get(key);
   if (cached) return cached;
   const tout = parseUncached(spec, callback);
-  parsed.set(key!, tout);
+  if (key !== undefined) parsed.set(key, tout);
   return tout;
 }
 
 function parseUncached(spec: ToutSpec, callback: string): Tout {
-  if (typeof spec !== 'string' && !Array.isArray(spec)) throw toutTypeError(spec, callback);
+  if (spec === undefined) {
+    throw new TypeError(`Missing required argument: 'Tout'\n  '${callback}' needs Tout: the dtype it returns ('float32'), a list of them, or [] when it returns nothing.`);
+  }
+  if (typeof spec !== 'string' && !Array.isArray(spec)) throw new TypeError(invalidToutMessage(spec, 'Tout', callback));
   const single = typeof spec === 'string';
   const spellings: readonly unknown[] = single ? [spec] : spec;
   const dtypes = spellings.map((spelling, i) => {
     const dtype = parseDType(spelling);
-    if (dtype === undefined) {
-      const where = single ? 'Tout' : `Tout[${i}]`;
-      throw new TypeError(
-        `Invalid Tout for '${callback}': ${where} is ${JSON.stringify(spelling)}, which is not a TensorFlow dtype. ` +
-          `Use one of ${ALL_DTYPES.join(', ')} (or 'float', 'double', 'DT_FLOAT', …), a list of them, or [] when the callback returns nothing.`,
-      );
-    }
+    if (dtype === undefined) throw new TypeError(invalidToutMessage(spelling, single ? 'Tout' : `Tout[${i}]`, callback));
     return dtype;
   });
   return { dtypes, single };
 }
 
-function toutTypeError(spec: unknown, callback: string): TypeError {
-  return new TypeError(`Invalid Tout for '${callback}': expected a dtype name or a list of them, got ${typeof spec}.`);
+/**
+ * TensorFlow's first line for a Tout entry that is no dtype, then ours: where it is, what the
+ * spellings are, and the nearest dtype to a misspelling. The editor's static check uses it too.
+ */
+export function invalidToutMessage(spelling: unknown, where: string, callback: string): string {
+  const repr = typeof spelling === 'string' ? `'${spelling}'` : spelling === null ? 'None' : typeof spelling === 'object' ? JSON.stringify(spelling) : String(spelling);
+  const suggestion = typeof spelling === 'string' ? closestDType(spelling) : undefined;
+  return (
+    `Cannot convert the argument \`type_value\`: ${repr} to a TensorFlow DType.\n` +
+    `  Invalid Tout for '${callback}': ${where} is ${JSON.stringify(spelling) ?? String(spelling)}, which is not a TensorFlow dtype. ` +
+    `Use one of ${ALL_DTYPES.join(', ')} (or 'float', 'double', 'DT_FLOAT', …), a list of them, or [] when the callback returns nothing.` +
+    (suggestion ? ` Did you mean '${suggestion}'?` : '')
+  );
+}
+
+/** The dtype name nearest a misspelling (at most 2 edits away: 'flaot32' → 'float32'). */
+function closestDType(spelling: string): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const name of ALL_DTYPES) {
+    const d = editDistance(spelling.toLowerCase(), name);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best;
+}
+
+/** Edits (insert, delete, substitute, swap two neighbours) between two strings: 'int23' is 1 from 'int32'. */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      let d = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      row[j] = d;
+    }
+    rows.push(row);
+  }
+  return rows[a.length]![b.length]!;
 }

@@ -7,6 +7,7 @@ import type { CallbackKind, CallbackOp } from './events.js';
 import { declaredDTypeOf, tensorFromArray } from './declared-dtypes.js';
 import type { NumericArray } from './dtypes.js';
 import { invokeCallback } from './invoke.js';
+import { literalRepr, tensorRepr } from './python-repr.js';
 import { tf, type Tensor } from './tf.js';
 import { parseTout, type ToutSpec } from './tout.js';
 
@@ -25,8 +26,12 @@ export function runWrapped(
   stateful: boolean,
   name: string | undefined,
 ): Tensor | Tensor[] {
-  if (typeof func !== 'function') throw new TypeError(`${kind}: func must be a function, got ${typeof func}.`);
-  if (!Array.isArray(inp)) throw new TypeError(`${kind}: inp must be a list of tensors, got ${typeof inp}.`);
+  // First lines as TensorFlow's: porters search for them.
+  if (typeof func !== 'function') {
+    throw new TypeError(`Expected func to be callable. Received func=${describeArgument(func)} of type ${typeName(func)}.\n  ${kind}: func must be a function.`);
+  }
+  if (inp === undefined) throw new TypeError(`Missing argument \`inp\`:\n  ${kind} needs the list of its func's input tensors ([] for none).`);
+  if (!Array.isArray(inp)) throw new TypeError(`${kind}: inp must be a list of tensors, got ${typeName(inp)}.`);
   const identity = identify(func, kind, stateful, name);
   const tout = parseTout(Tout, identity.name);
   checkArity(func, inp.length, identity.name);
@@ -44,6 +49,14 @@ export function runWrapped(
   } finally {
     tf.dispose(created);
   }
+}
+
+function describeArgument(value: unknown): string {
+  return value instanceof tf.Tensor ? tensorRepr(value) : literalRepr(value);
+}
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
 }
 
 /** An input given as values: typed arrays keep their dtype (a Float64Array is float64). */

@@ -7,7 +7,8 @@
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
-import { ALL_DTYPES, displayName, parseDType, type TfDType } from '../../runtime/dtypes.js';
+import { displayName, parseDType, type TfDType } from '../../runtime/dtypes.js';
+import { invalidToutMessage } from '../../runtime/tout.js';
 import type { CallbackKind } from '../../runtime/events.js';
 import { conversionMessage, judgeDType } from '../../runtime/dtype-rules.js';
 import { callbackFacts, type ReturnedItem, type ReturnShape, type ReturnSite } from './callback-returns.js';
@@ -84,15 +85,10 @@ function invalidTout(tout: ToutLiteral, name: string, sf: ts.SourceFile): Diagno
   const out: Diagnostic[] = [];
   tout.entries.forEach((entry, i) => {
     if (entry.spelling === undefined || parseDType(entry.spelling) !== undefined) return;
-    const where = tout.single ? 'Tout' : `Tout[${i}]`;
-    const suggestion = closestDType(entry.spelling);
     out.push({
       severity: DiagnosticSeverity.Error,
       range: rangeOf(entry.node, sf),
-      message:
-        `Invalid Tout for '${name}': ${where} is ${JSON.stringify(entry.spelling)}, which is not a TensorFlow dtype. ` +
-        `Use one of ${ALL_DTYPES.join(', ')} (or 'float', 'double', 'DT_FLOAT', …), a list of them, or [] when the callback returns nothing.` +
-        (suggestion ? `\nDid you mean '${suggestion}'?` : ''),
+      message: invalidToutMessage(entry.spelling, tout.single ? 'Tout' : `Tout[${i}]`, name),
       source: SOURCE,
       code: 'tout-invalid',
     });
@@ -214,30 +210,4 @@ function placement(call: WrapperCall, site: ReturnSite, sf: ts.SourceFile): { no
       message: 'returned here',
     },
   };
-}
-
-/** The dtype name nearest a misspelling (at most 2 edits away: 'flaot32' → 'float32'). */
-function closestDType(spelling: string): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const name of ALL_DTYPES) {
-    const d = editDistance(spelling.toLowerCase(), name);
-    if (d < bestDistance) [best, bestDistance] = [name, d];
-  }
-  return best;
-}
-
-/** Edits (insert, delete, substitute, swap two neighbours) between two strings: 'int23' is 1 from 'int32'. */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      row[j] = d;
-    }
-    rows.push(row);
-  }
-  return rows[a.length]![b.length]!;
 }

@@ -5,15 +5,27 @@
 import assert from 'node:assert/strict';
 import { addCallbackObserver, InvalidArgumentError, type CallbackInvocation } from '../../runtime/index.js';
 
-/** Runs `body` with an observer attached; returns what it returned and the end events seen. */
-export function observed<T>(body: () => T): { result: T; ends: CallbackInvocation[] } {
+/** Runs `body` with an observer attached: what it returned, the end events seen, and the last one. */
+export function observed<T>(body: () => T): { result: T; ends: CallbackInvocation[]; end: CallbackInvocation } {
   const ends: CallbackInvocation[] = [];
   const stop = addCallbackObserver({ onCallbackEnd: (e) => ends.push(e) });
   try {
-    return { result: body(), ends };
+    const result = body();
+    return { result, ends, end: ends.at(-1)! };
   } finally {
     stop();
   }
+}
+
+/** Asserts that `run` throws an Error and returns it. */
+export function thrown(run: () => unknown): Error {
+  try {
+    run();
+  } catch (err) {
+    assert.ok(err instanceof Error, `expected an Error, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected an error');
 }
 
 /** Asserts that `run` throws InvalidArgumentError and returns it. */

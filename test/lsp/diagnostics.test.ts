@@ -86,10 +86,14 @@ describe('static Tout diagnostics', { timeout: WAIT_MS * 2 }, () => {
     const { diagnostics } = await openFixture('invalid-dtype.ts');
     const lines = messages(diagnostics);
     assert.equal(lines.length, 2, lines.join('\n'));
-    assert.ok(lines[0]!.startsWith(`Invalid Tout for 'typo': Tout is "flaot32", which is not a TensorFlow dtype. Use one of float16, bfloat16, float32,`), lines[0]);
-    assert.ok(lines[0]!.endsWith("Did you mean 'float32'?"), lines[0]);
-    assert.ok(lines[1]!.startsWith(`Invalid Tout for 'typo_list': Tout[1] is "int23", which is not a TensorFlow dtype.`), lines[1]);
-    assert.ok(lines[1]!.endsWith("Did you mean 'int32'?"), lines[1]);
+    // TensorFlow's first line, then the runtime's explanation (both from runtime/tout.ts).
+    const [typo, typoList] = lines.map((l) => l.split('\n'));
+    assert.equal(typo![0], "Cannot convert the argument `type_value`: 'flaot32' to a TensorFlow DType.");
+    assert.ok(typo![1]!.startsWith(`  Invalid Tout for 'typo': Tout is "flaot32", which is not a TensorFlow dtype. Use one of float16, bfloat16, float32,`), typo![1]);
+    assert.ok(typo![1]!.endsWith("Did you mean 'float32'?"), typo![1]);
+    assert.equal(typoList![0], "Cannot convert the argument `type_value`: 'int23' to a TensorFlow DType.");
+    assert.ok(typoList![1]!.startsWith(`  Invalid Tout for 'typo_list': Tout[1] is "int23", which is not a TensorFlow dtype.`), typoList![1]);
+    assert.ok(typoList![1]!.endsWith("Did you mean 'int32'?"), typoList![1]);
     const source = fs.readFileSync(lspFixture('invalid-dtype.ts'), 'utf8').split('\n');
     const at = (d: Diagnostic) => source[d.range.start.line]!.slice(d.range.start.character, d.range.end.character);
     assert.deepEqual(diagnostics.map(at), ["'flaot32'", "'int23'"]);

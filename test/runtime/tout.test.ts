@@ -47,14 +47,20 @@ describe('parseTout', () => {
     );
   });
 
-  it('{} and other non-dtype values are TypeErrors', () => {
-    for (const bad of [{}, 42, null, undefined, true]) {
+  it("{} and other non-dtype values are TypeErrors with TensorFlow's first line; a missing Tout says so", () => {
+    for (const [bad, repr] of [[{}, '{}'], [42, '42'], [null, 'None'], [true, 'true'], [[['float32']], '["float32"]']] as const) {
       assert.throws(
         () => parseTout(bad as unknown as string, 'my_cb'),
-        (err: unknown) => err instanceof TypeError && /Invalid Tout for 'my_cb'/.test(err.message),
-        `Tout ${String(bad)} should be rejected`,
+        (err: unknown) =>
+          err instanceof TypeError &&
+          err.message.startsWith(`Cannot convert the argument \`type_value\`: ${repr} to a TensorFlow DType.\n`) &&
+          /Invalid Tout for 'my_cb'/.test(err.message),
+        `Tout ${JSON.stringify(bad)} should be rejected`,
       );
     }
+    parseTout(['float32'], 'my_cb'); // cached by spelling: a nested list must still fail after it
+    assert.throws(() => parseTout([['float32']] as unknown as string[], 'my_cb'), /Tout\[0\] is \["float32"\]/);
+    assert.throws(() => parseTout(undefined as unknown as string, 'my_cb'), (err: unknown) => err instanceof TypeError && err.message.startsWith("Missing required argument: 'Tout'\n"));
   });
 
   it("['float32', 'nope'] is a TypeError that points at Tout[1]", () => {
@@ -173,7 +179,7 @@ for (const backend of BACKENDS) {
       it("an int32 tensor from pyFunction for Tout float32: TensorFlow's `Tensor conversion requested dtype float32 for Tensor with dtype int32`", () => {
         const x = tf.tensor([1.5, 2.5]);
         const err = toutError(() => pyFunction((t: Tensor) => t.toInt(), [x], 'float32', { name: 'to_int' }));
-        assert.equal(firstLine(err), 'Tensor conversion requested dtype float32 for Tensor with dtype int32: <tf.Tensor: shape=(2,), dtype=int32, numpy=[1,2]>');
+        assert.equal(firstLine(err), 'Tensor conversion requested dtype float32 for Tensor with dtype int32: <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>');
         assert.match(err.message, /cast\('float32'\)/);
         assert.equal(err.problem, 'dtype');
         assert.equal(err.index, 0);

@@ -175,11 +175,11 @@ for (const backend of BACKENDS) {
         assert.equal(firstLine(toutError(() => pyFunction(() => 1.5, [], 'int32'))), 'Cannot convert 1.5 to EagerTensor of dtype int32');
         assert.equal(firstLine(toutError(() => pyFunction(() => 'abc', [], 'float32'))), "Cannot convert 'abc' to EagerTensor of dtype float");
         const x = tf.tensor([1], [1], 'int32');
-        assert.equal(firstLine(toutError(() => pyFunction((t: tf.Tensor) => t.clone(), [x], 'float32'))), 'Tensor conversion requested dtype float32 for Tensor with dtype int32: <tf.Tensor: shape=(1,), dtype=int32, numpy=[1]>');
+        assert.equal(firstLine(toutError(() => pyFunction((t: tf.Tensor) => t.clone(), [x], 'float32'))), 'Tensor conversion requested dtype float32 for Tensor with dtype int32: <tf.Tensor: shape=(1,), dtype=int32, numpy=array([1], dtype=int32)>');
         const init = tf.tensor([1.5]);
-        const v = tf.variable(init);
+        const v = tf.variable(init, true, 'weights');
         const err = toutError(() => pyFunction(() => v, [], 'float32'));
-        assert.match(firstLine(err), /^Attempting to return a variable from an eagerly executed py_func\. Only numeric data structures like Tensors or NumPy arrays should be returned; .*<tf\.Variable: shape=\(1,\), dtype=float32, numpy=\[1\.5\]>$/);
+        assert.match(firstLine(err), /^Attempting to return a variable from an eagerly executed py_func\. Only numeric data structures like Tensors or NumPy arrays should be returned; .*<tf\.Variable 'weights:0' shape=\(1,\) dtype=float32, numpy=array\(\[1\.5\], dtype=float32\)>$/);
         assert.match(err.message, /return tf\.clone\(variable\)/);
         tf.dispose([x, v, init]);
       });
