@@ -65,14 +65,22 @@ export const noOp = (name: string, after: string[]): NodeDef => ({
   name, op: 'NoOp', input: after.map((n) => `^${n}`), attr: { _has_manual_control_dependencies: { b: true } },
 });
 
-export function writeGraphModel(dir: string, nodes: NodeDef[], weights: Weight[] = []): string {
+/** A library function (FunctionDef), as control flow v2 writes a branch or loop body. */
+export interface FunctionDef {
+  signature: { name: string; inputArg: { name: string; type: DT }[]; outputArg: { name: string; type: DT }[] };
+  nodeDef: NodeDef[];
+  /** Output arg name → `node:output:index`-style tensor name. */
+  ret: Record<string, string>;
+}
+
+export function writeGraphModel(dir: string, nodes: NodeDef[], weights: Weight[] = [], functions: FunctionDef[] = []): string {
   mkdirSync(dir, { recursive: true });
   const weightFile = 'group1-shard1of1.bin';
   const model = {
     format: 'graph-model',
     generatedBy: '2.16.1',
     convertedBy: 'TensorFlow.js Converter v4.22.0 (written by scripts/lib/graph-model-writer.ts)',
-    modelTopology: { node: nodes, library: {}, versions: { producer: 1482 } },
+    modelTopology: { node: nodes, library: functions.length ? { function: functions } : {}, versions: { producer: 1482 } },
     weightsManifest: [{ paths: weights.length ? [weightFile] : [], weights: weights.map((w) => ({ name: w.name, shape: w.shape, dtype: 'float32' })) }],
   };
   const file = path.join(dir, 'model.json');

@@ -26,6 +26,7 @@ import {
   chainModel,
   doubleModel,
   eagerModel,
+  functionalIfModel,
   locationOfNodeName,
   multiOutputModel,
   orderedCallbacksModel,
@@ -241,6 +242,28 @@ for (const backend of ['wasm', 'cpu'] as const) {
         }
       } finally {
         x.dispose();
+        model.dispose();
+      }
+    });
+
+    test('a callback inside a functional If branch (control flow v2: a library function) runs through run() only when its branch does', async () => {
+      let calls = 0;
+      const file = functionalIfModel(root, `functional-if-${backend}`);
+      const model = await loadCallbackModel(file, { callbacks: { double_np: (a: NdArray) => (calls++, a.map((v) => v * 2)) } });
+      try {
+        assert.deepEqual(model.callbackNodes.map((n) => [n.node, n.inFunction]), [['double_np', 'cond_true_7']]);
+        const x = tf.tensor([1, -2, 3]);
+        for (const [take, expected, expectedCalls] of [[true, [2, -4, 6], 1], [false, [-1, 2, -3], 0]] as const) {
+          calls = 0;
+          const flag = tf.scalar(take, 'bool');
+          const y = (await model.run({ take: flag, x })) as tf.Tensor;
+          assert.deepEqual(values(y), expected);
+          assert.equal(calls, expectedCalls);
+          assert.throws(() => model.execute({ take: flag, x }), /node 'StatefulPartitionedCall\/cond' is a If \(tf\.cond with control flow v2\)/);
+          tf.dispose([flag, y]);
+        }
+        x.dispose();
+      } finally {
         model.dispose();
       }
     });
