@@ -166,32 +166,35 @@ describe('py_function conversions', () => {
 });
 
 describe('model launch', () => {
-  test('a model converted from TensorFlow with tf.cond (Switch/Merge) runs, and stops in the callback by its TensorFlow name; the graph frame is the node’s name in the one-line model.json', T, () =>
-    withSession(async (s) => {
-      const dir = 'test/fixtures/tf-converted/cond_callback';
-      const model = path.join(root, dir, 'model.json');
-      const node = 'StatefulPartitionedCall/cond/then/_3/cond/double_np';
-      await s.launch({ model: `${dir}/model.json`, callbacks: `${dir}/callbacks.ts`, cwd: root }, (dc) =>
-        dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'double_np' }] }),
-      );
-      const stop = await s.stopped();
-      assert.equal(stop.body.reason, 'function breakpoint');
-      const frames = await s.stack();
-      assert.equal(frames[0]!.name, 'double_np', describeFrames(frames));
-      assert.equal(frames[0]!.source?.path, path.join(root, dir, 'callbacks.ts'));
-      assert.equal(frames[0]!.line, 8, 'the first line of double_np');
-      const graph = frames[1]!;
-      assert.equal(graph.name, `cond_callback › ${node} (PyFunc)`, describeFrames(frames));
-      assert.equal(graph.source?.path, model);
-      const at = locationOfNodeName(model, node);
-      assert.deepEqual([graph.line, graph.column, graph.endLine, graph.endColumn], [1, at.column, 1, at.endColumn], 'the node’s name, not just line 1');
-      const cb = await s.scope(frames[0]!.id, 'Callback');
-      assert.match(cb.get('a').value, /^NdArray float32\[1\] /);
-      await s.dc.continueRequest({ threadId: THREAD });
-      const exited = await s.terminated();
-      assert.equal(exited?.body.exitCode, 0, s.output());
-      assert.match(s.output('stdout'), /✓ cond_callback › StatefulPartitionedCall\/cond\/then\/_3\/cond\/double_np/);
-    }));
+  for (const backend of ['cpu', 'wasm']) {
+    test(`on ${backend}: a model converted from TensorFlow with tf.cond (Switch/Merge) runs, and stops in the callback by its TensorFlow name; the graph frame is the node’s name in the one-line model.json`, T, () =>
+      withSession(async (s) => {
+        const dir = 'test/fixtures/tf-converted/cond_callback';
+        const model = path.join(root, dir, 'model.json');
+        const node = 'StatefulPartitionedCall/cond/then/_3/cond/double_np';
+        await s.launch({ model: `${dir}/model.json`, callbacks: `${dir}/callbacks.ts`, cwd: root, backend }, (dc) =>
+          dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'double_np' }] }),
+        );
+        const stop = await s.stopped();
+        assert.equal(stop.body.reason, 'function breakpoint');
+        const frames = await s.stack();
+        assert.equal(frames[0]!.name, 'double_np', describeFrames(frames));
+        assert.equal(frames[0]!.source?.path, path.join(root, dir, 'callbacks.ts'));
+        assert.equal(frames[0]!.line, 8, 'the first line of double_np');
+        const graph = frames[1]!;
+        assert.equal(graph.name, `cond_callback › ${node} (PyFunc)`, describeFrames(frames));
+        assert.equal(graph.source?.path, model);
+        const at = locationOfNodeName(model, node);
+        assert.deepEqual([graph.line, graph.column, graph.endLine, graph.endColumn], [1, at.column, 1, at.endColumn], 'the node’s name, not just line 1');
+        const cb = await s.scope(frames[0]!.id, 'Callback');
+        assert.match(cb.get('a').value, /^NdArray float32\[1\] /);
+        await s.dc.continueRequest({ threadId: THREAD });
+        const exited = await s.terminated();
+        assert.equal(exited?.body.exitCode, 0, s.output());
+        assert.match(s.output('stdout'), /✓ cond_callback › StatefulPartitionedCall\/cond\/then\/_3\/cond\/double_np/);
+        assert.match(s.output(), new RegExp(`backend: ${backend}`));
+      }));
+  }
 
   test('a function breakpoint on a model callback node stops in its callbacks module, under a graph frame in model.json', T, () =>
     withSession(async (s) => {
