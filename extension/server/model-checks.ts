@@ -75,6 +75,11 @@ function unboundMessage(node: CallbackNode, context: ModelCheckContext): string 
   }
   return (
     `${head}: no callbacks module found. Create callbacks.ts next to model.json (or set tfjsCallbacks.callbacksModule) and ${how}; ` +
-    `or bind it in code with loadCallbackModel(path, { callbacks: { ${node.node}(…) { … } } }).\n${contract}`
+    `or bind it in code with loadCallbackModel(path, { callbacks: { ${propertyKey(short)}(…) { … } } }).\n${contract}`
   );
+}
+
+/** A key as an object literal writes it: `log1p64`, or `'StatefulPartitionedCall/PyFunc'` quoted. */
+function propertyKey(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : `'${key}'`;
 }

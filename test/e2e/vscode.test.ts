@@ -79,6 +79,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
   const extensions = path.join(work, 'extensions');
   const workspace = path.join(work, 'workspace');
   const program = path.join(workspace, 'graph.ts');
+  const converted = path.join(workspace, 'converted', 'model.json');
   const vsix = path.join(work, 'tfjs-callback-debugger.vsix');
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local', 'share'), XDG_CACHE_HOME: path.join(home, '.cache') };
   let server: ChildProcess | undefined;
@@ -224,6 +225,9 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       ),
     );
     cpSync(path.join(root, 'test', 'fixtures', 'e2e-workspace'), workspace, { recursive: true });
+    // A model as tensorflowjs_converter writes it (one line), with no callbacks module beside it.
+    mkdirSync(path.dirname(converted), { recursive: true });
+    cpSync(path.join(root, 'test', 'fixtures', 'tf-converted', 'float64', 'model.json'), converted);
 
     const port = await freePort();
     const out = openSync(path.join(work, 'code-server.log'), 'a');
@@ -448,5 +452,28 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     assert.deepEqual(left, [], `processes still run ${program}: ${left.map((pid) => `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`).join('\n')}`);
     log('  no debuggee process left');
     await shot('session-stopped');
+  });
+
+  step('6. a converted model.json (one line): Problems name each unbound callback node at its own column', async () => {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('converted/model.json');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'model.json' }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+Shift+M');
+    const text = readFileSync(converted, 'utf8');
+    const expected = ['StatefulPartitionedCall/log1p64', 'StatefulPartitionedCall/cube_plus'].map((node) => ({ node, column: text.indexOf(JSON.stringify(node)) + 1 }));
+    const rows = page.locator('.markers-panel .monaco-list-row', { hasText: 'has no binding' });
+    await rows.nth(1).waitFor({ timeout: 20_000 });
+    const shown = (await rows.allInnerTexts()).map((r) => r.replace(/\u00a0/g, ' '));
+    log(`  problems: ${shown.map((r) => r.split('\n').slice(0, 3).join(' | ')).join(' || ')}`);
+    for (const { node, column } of expected) {
+      const row = shown.find((r) => r.includes(`Callback node '${node}'`));
+      assert.ok(row, `a problem for ${node}: ${shown.join(' || ')}`);
+      assert.match(row, new RegExp(`\\[Ln 1, Col ${column}\\]`), `${node} at its column ${column}`);
+      assert.match(row, new RegExp(`export a function named '${node.split('/').at(-1)}' \\(its name in TensorFlow\\)`));
+    }
+    await shot('converted-model-problems');
   });
 });

@@ -53,6 +53,7 @@ describe('converted model.json files', { timeout: WAIT_MS * 3 }, () => {
     assert.deepEqual(diagnostics.map((d) => d.severity), [2, 2]);
     assert.match(messages(diagnostics)[0]!, /export a function named 'log1p64' \(its name in TensorFlow\), 'StatefulPartitionedCall\/log1p64' \(the node name\) or 'pyfunc_15' \(the token\)/);
     assert.match(messages(diagnostics)[0]!, /It receives 1 NdArray inputs \(numpy_function\) \[float64\] and must return Tout \[float64\]/);
+    assert.match(messages(diagnostics)[0]!, /loadCallbackModel\(path, \{ callbacks: \{ log1p64\(…\) \{ … \} \} \}\)/, 'code that parses');
   });
 
   test("the last run's mismatches in two nodes of one line are two diagnostics, each on its node", async () => {
