@@ -5,11 +5,10 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { BACKEND_CHOICES, parseChoice, type BackendChoice, type BackendName } from './backend-choice.js';
 import { tf } from './tf.js';
 
-export type BackendName = 'tensorflow' | 'wasm' | 'cpu';
-export type BackendChoice = 'auto' | BackendName;
-export const BACKEND_CHOICES: readonly BackendChoice[] = ['auto', 'tensorflow', 'wasm', 'cpu'];
+export { BACKEND_CHOICES, parseChoice, type BackendChoice, type BackendName };
 
 export interface BackendReport {
   readonly backend: BackendName;
@@ -52,12 +51,6 @@ export async function selectBackend(options: SelectBackendOptions = {}): Promise
     process.stderr.write(`${describeBackend(state.report)}\n`);
   }
   return state.report;
-}
-
-export function parseChoice(value: string, where: string): BackendChoice {
-  const choice = value.trim().toLowerCase();
-  if ((BACKEND_CHOICES as readonly string[]).includes(choice)) return choice as BackendChoice;
-  throw new Error(`${where}=${JSON.stringify(value)} is not a backend: use one of ${BACKEND_CHOICES.join(', ')}.`);
 }
 
 export function describeBackend(report: BackendReport): string {

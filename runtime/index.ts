@@ -18,3 +18,10 @@ export { parseTout, type Tout, type ToutSpec } from './tout.js';
 export { parseDType, displayName, type TfDType } from './dtypes.js';
 export { InvalidArgumentError, CallbackError, NotDifferentiableError, UnboundCallbackError, ModelFormatError, DynamicGraphError } from './errors.js';
 export { tf, type Tensor } from './tf.js';
+
+// This module, for CommonJS programs launched by the CLI or the debugger: their
+// require('tfjs-callback-debugger/runtime') gets this very instance (runtime/loader/register.ts),
+// not a second load through require(esm).
+import * as runtimeModule from './index.js';
+import { RUNTIME_MODULE_KEY } from './loader/one-engine.js';
+(globalThis as Record<symbol, unknown>)[RUNTIME_MODULE_KEY] ??= runtimeModule;

@@ -5,6 +5,7 @@
  * The bridge's worker boots while tsx loads; `?hold` waits for the adapter's go.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import type { LaunchPlan } from '../launch-config.js';
 import { adapterPaths, fileUrl } from '../paths.js';
 
@@ -29,7 +30,10 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
     ...plan.env,
     TFJS_CALLBACKS_DEBUG_SOCKET: socketPath,
     TFJS_CALLBACKS_DEBUG_CONFIG: JSON.stringify(plan.filters),
-    TFJS_CALLBACKS_PROJECT_DIR: plan.cwd,
+    // The program's packages are looked up beside it (its tfjs is the one the runtime must use)...
+    TFJS_CALLBACKS_PROJECT_DIR: plan.userCode[0] ? path.dirname(plan.userCode[0]) : plan.cwd,
+    // ...and the runtime loads before it, so a CommonJS require() of it gets that one instance.
+    TFJS_CALLBACKS_PRELOAD_RUNTIME: '1',
   };
   for (const [k, v] of Object.entries(plan.env)) if (v === '') delete env[k];
   const child = spawn(process.execPath, [...preloads.flatMap((p) => ['--import', p]), plan.entry, ...plan.args], {

@@ -1,29 +1,67 @@
 /**
  * `node --import <this file> program.js`: makes `tfjs-callback-debugger/runtime` importable by a
  * program whose project does not have it installed (ESM through loader hooks, CommonJS through
- * the require resolver), and points the runtime at the project's own TensorFlow.js.
- * TFJS_CALLBACKS_PROJECT_DIR names the project (default: the working directory).
+ * the require resolver), and makes every @tensorflow package this package loads (the runtime's
+ * imports, the wasm backend it ships) the program's own copy when its project has one, so that
+ * program and runtime share one engine. TFJS_CALLBACKS_PROJECT_DIR names the project (default:
+ * the working directory).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { RUNTIME_SPECIFIERS, type ResolveHookData } from './resolve-hooks.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isInPackage, RUNTIME_SPECIFIERS, type ResolveHookData } from './one-engine.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extension = path.extname(fileURLToPath(import.meta.url));
 const runtimeEntryFile = path.join(here, '..', `index${extension}`);
-const projectDir = process.env.TFJS_CALLBACKS_PROJECT_DIR ?? process.cwd();
+/** What CommonJS gets for the runtime: the loaded ES module, through a CommonJS file. */
+const runtimeForRequire = path.join(here, `runtime-cjs${extension === '.ts' ? '.cts' : '.cjs'}`);
+const projectDir = path.resolve(process.env.TFJS_CALLBACKS_PROJECT_DIR ?? process.cwd());
 
-const data: ResolveHookData = { runtimeEntry: new URL(`../index${extension}`, import.meta.url).href, projectDir };
+/** This package's root: the folder of its own package.json (the repository, the .vsix or node_modules/<it>). */
+function packageRoot(from: string): string {
+  for (let dir = from; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'tfjs-callback-debugger') return dir;
+  }
+  return path.resolve(from, '..');
+}
+const packageDir = packageRoot(path.join(here, '..'));
+
+const data: ResolveHookData = {
+  runtimeEntry: new URL(`../index${extension}`, import.meta.url).href,
+  runtimeForRequire: pathToFileURL(runtimeForRequire).href,
+  runtimeSpecifiers: RUNTIME_SPECIFIERS,
+  packageDir,
+  projectDir,
+};
 register(new URL(`./resolve-hooks${extension}`, import.meta.url), { data });
 
-// CommonJS programs resolve through Module._resolveFilename, which ESM hooks do not reach in Node 20.
-type ResolveFilename = (request: string, parent: unknown, isMain: boolean, options?: unknown) => string;
+// CommonJS resolves through Module._resolveFilename, which ESM hooks do not reach in Node 20: the
+// runtime's name, and the @tensorflow packages this package's CommonJS tfjs builds require.
+type ResolveFilename = (request: string, parent: { filename?: string | null } | undefined, isMain: boolean, options?: unknown) => string;
 const moduleInternals = Module as unknown as { _resolveFilename: ResolveFilename };
 const original = moduleInternals._resolveFilename;
+const projectParent = { filename: path.join(projectDir, 'noop.js'), paths: (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(projectDir) };
 moduleInternals._resolveFilename = function (request, parent, isMain, options) {
-  if (RUNTIME_SPECIFIERS.includes(request)) return runtimeEntryFile;
+  if (RUNTIME_SPECIFIERS.includes(request)) return runtimeForRequire;
+  if (request.startsWith('@tensorflow/') && parent?.filename && isInPackage(parent.filename, packageDir)) {
+    try {
+      return original.call(this, request, projectParent, isMain, options);
+    } catch {
+      // The project has no such package: use the one shipped with the runtime.
+    }
+  }
   return original.call(this, request, parent, isMain, options);
 };
+
+// The debugger's launch: the runtime loads before the program, and the backend is chosen as the
+// CLI chooses it (the launch's `backend`, else auto), reported once; the program's own
+// selectBackend() then gets the same one.
+if (process.env.TFJS_CALLBACKS_PRELOAD_RUNTIME === '1') {
+  const runtime = (await import(data.runtimeEntry)) as typeof import('../index.js');
+  await runtime.selectBackend();
+}
 
 export { runtimeEntryFile };

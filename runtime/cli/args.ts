@@ -1,0 +1,81 @@
+/**
+ * The CLI's arguments: read and checked before anything loads TensorFlow.js, so that the runtime
+ * can then load the project's own copy (see main.ts).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseChoice, type BackendChoice } from '../backend-choice.js';
+
+export const USAGE = `Usage: tfjs-callbacks run <program.ts|program.js|model.json> [options]
+
+Runs a TensorFlow.js program or graph model and prints one line per graph-callback invocation
+(node, input/output dtypes and shapes, ✓/✗ against Tout, time) and a summary.
+
+Options:
+  --callbacks <module>   for a model.json: module exporting the callbacks, by name, node name or token
+  --inputs <file.json>   for a model.json: inputs by name, e.g. {"x": [[1, 2, 3]]}
+                         (default: seeded values shaped like the model's placeholders)
+  --backend <name>       auto (default), tensorflow, wasm or cpu; also TFJS_BACKEND
+  --trace <file.json>    also write the invocations as JSON (for the editor)
+  -h, --help             this text`;
+
+export class UsageError extends Error {}
+
+export interface RunArgs {
+  /** As given, for messages. */
+  readonly target: string;
+  readonly targetPath: string;
+  readonly isModel: boolean;
+  readonly callbacks?: string;
+  readonly inputs?: string;
+  readonly backend?: BackendChoice;
+  readonly trace?: string;
+}
+
+/** The run's arguments, or 'help'; throws UsageError (or Node's ERR_PARSE_ARGS_*) for bad usage. */
+export function parseCliArgs(argv: string[]): RunArgs | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      callbacks: { type: 'string' },
+      inputs: { type: 'string' },
+      backend: { type: 'string' },
+      trace: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const [command, target, ...extra] = positionals;
+  if (command !== 'run' || !target || extra.length) throw new UsageError(command && command !== 'run' ? `Unknown command '${command}'.` : 'Nothing to run.');
+  const targetPath = path.resolve(target);
+  if (!existsSync(targetPath)) throw new UsageError(`${target} does not exist.`);
+  const isModel = targetPath.endsWith('.json');
+  if (!isModel && (values.callbacks || values.inputs)) throw new UsageError('--callbacks and --inputs apply to a model.json target.');
+  if (values.callbacks && !existsSync(path.resolve(values.callbacks))) throw new UsageError(`--callbacks ${values.callbacks} does not exist.`);
+  if (values.inputs && !existsSync(path.resolve(values.inputs))) throw new UsageError(`--inputs ${values.inputs} does not exist.`);
+  let backend: BackendChoice | undefined;
+  try {
+    backend = values.backend === undefined ? undefined : parseChoice(values.backend, '--backend');
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  return {
+    target,
+    targetPath,
+    isModel,
+    ...(values.callbacks ? { callbacks: values.callbacks } : {}),
+    ...(values.inputs ? { inputs: values.inputs } : {}),
+    ...(backend ? { backend } : {}),
+    ...(values.trace ? { trace: values.trace } : {}),
+  };
+}
+
+/**
+ * Where the program's own packages are looked up: beside the program (or the callbacks module of
+ * a model), as Node would resolve its imports.
+ */
+export function projectDirOf(args: RunArgs): string {
+  return path.dirname(args.callbacks ? path.resolve(args.callbacks) : args.targetPath);
+}

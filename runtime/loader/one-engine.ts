@@ -1,0 +1,32 @@
+/**
+ * One TensorFlow.js engine per process: what the loader's ESM hooks (resolve-hooks.ts) and its
+ * CommonJS patch (register.ts) share. A second copy of @tensorflow/tfjs-core is a second engine:
+ * "Platform node has already been set", hundreds of "kernel … already registered" lines, and
+ * tensors of one engine that the other does not know.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface ResolveHookData {
+  /** URL of the runtime entry the launcher ships. */
+  readonly runtimeEntry: string;
+  /** URL of the CommonJS file `require()` of the runtime gets (runtime-cjs.cts). */
+  readonly runtimeForRequire: string;
+  /** The specifiers that name the runtime. */
+  readonly runtimeSpecifiers: readonly string[];
+  /** Directory of this package (its runtime and node_modules). */
+  readonly packageDir: string;
+  /** Directory whose node_modules hold the program's tfjs (its project). */
+  readonly projectDir: string;
+}
+
+export const RUNTIME_SPECIFIERS = ['tfjs-callback-debugger/runtime', 'tfjs-callback-debugger'];
+
+/** Where the loaded runtime module (its ES namespace) is kept for CommonJS require()s. */
+export const RUNTIME_MODULE_KEY = Symbol.for('tfjs-callback-debugger.runtime.module');
+
+/** True when `parent` (a file URL or path) lies inside `dir`. */
+export function isInPackage(parent: string, dir: string): boolean {
+  const file = parent.startsWith('file:') ? fileURLToPath(parent) : parent;
+  return file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
