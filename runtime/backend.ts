@@ -1,11 +1,12 @@
 /**
- * Backend choice: native TensorFlow (tfjs-node, CPU or GPU) when it loads, else WebAssembly, else
- * the pure-JS cpu backend. Forced by an option or TFJS_BACKEND. The choice and its reason are
+ * Backend choice: native TensorFlow (tfjs-node, CPU or GPU) when it loads, else WebAssembly (the
+ * kernels it lacks served by cpu: runtime/kernel-fallback.ts), else the pure-JS cpu backend. Forced by an option or TFJS_BACKEND. The choice and its reason are
  * reported once, in place of tfjs's own banner.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BACKEND_CHOICES, parseChoice, type BackendChoice, type BackendName } from './backend-choice.js';
+import { coverMissingKernels } from './kernel-fallback.js';
 import { tf } from './tf.js';
 
 export { BACKEND_CHOICES, parseChoice, type BackendChoice, type BackendName };
@@ -113,7 +114,9 @@ async function activateNative(projectDir: string): Promise<Attempt> {
 async function activateWasm(): Promise<Attempt> {
   await import('@tensorflow/tfjs-backend-wasm');
   if (!(await tf.setBackend('wasm'))) return { ok: false, why: 'the WebAssembly module did not initialize' };
-  return { ok: true, reason: 'WebAssembly with SIMD, 1 thread (Node has no wasm threads here)' };
+  const { servedByCpu } = coverMissingKernels('wasm');
+  const cover = servedByCpu.length > 0 ? `; the ${servedByCpu.length} kernels it lacks (${servedByCpu.slice(0, 3).join(', ')}, …) run on cpu` : '';
+  return { ok: true, reason: `WebAssembly with SIMD, 1 thread (Node has no wasm threads here)${cover}` };
 }
 
 async function activateCpu(): Promise<Attempt> {

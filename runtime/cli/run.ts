@@ -45,6 +45,8 @@ function drained(): Promise<void> {
 function finish(recorder: TraceRecorder, target: string, backend: BackendReport, traceFile: string | undefined, failure: Error | undefined): void {
   if (failure) {
     console.log(`\n✗ ${target} failed: ${failure.name}: ${failure.message}`);
+    const hint = hintFor(failure);
+    if (hint) console.log(`  ${hint}`);
     if (failure.stack && !(failure.name === 'InvalidArgumentError' || failure.name === 'UnboundCallbackError')) {
       console.log(failure.stack.split('\n').slice(1, 8).join('\n'));
     }
@@ -87,6 +89,14 @@ async function loadBindings(modulePath: string): Promise<CallbackBindings> {
   const bindings: Record<string, Function> = {};
   for (const [key, value] of Object.entries(source)) if (typeof value === 'function') bindings[key] = value;
   return bindings;
+}
+
+/** What to do about failures whose own message does not say. */
+function hintFor(failure: Error): string | undefined {
+  if (/Top-level await is currently not supported with the "cjs" output format/.test(failure.message)) {
+    return 'The file is CommonJS (its package.json has no "type": "module"), as tsx and Node read it, and CommonJS has no top-level await: add "type": "module" to package.json, rename it to .mts, or wrap the code in an async function.';
+  }
+  return undefined;
 }
 
 /**
