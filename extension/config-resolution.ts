@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { isModelJsonPath } from '../runtime/graph-model/model-path.js';
 
 export const DEBUG_TYPE = 'tfjs-callbacks';
 export const BACKENDS = ['auto', 'tensorflow', 'wasm', 'cpu'] as const;
@@ -44,9 +45,7 @@ export function isGraphProgram(file: string): boolean {
   return PROGRAM_EXTENSIONS.includes(path.extname(file)) && !file.endsWith('.d.ts');
 }
 
-export function isModelJson(file: string): boolean {
-  return path.basename(file) === 'model.json' || file.endsWith('.model.json');
-}
+export const isModelJson = isModelJsonPath;
 
 /** The callbacks module for a model: the setting, else callbacks.ts / callbacks.js beside it. */
 export function callbacksModuleFor(model: string, context: Pick<EditorContext, 'callbacksModule' | 'workspaceFolder'>): string | undefined {

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import { findCallbackNodes, givenName, isBoundBy, type CallbackNode } from '../../runtime/graph-model/callback-nodes.js';
+import { isModelJsonPath } from '../../runtime/graph-model/model-path.js';
 import type { ModelJson } from '../../runtime/graph-model/model-files.js';
 import type { CallbacksModule, Located } from './callbacks-module.js';
 import { lineRange, textRangeToLsp } from './positions.js';
@@ -13,7 +14,7 @@ import { lineRange, textRangeToLsp } from './positions.js';
 export const MODEL_SOURCE = 'tfjs-callbacks';
 
 export function isModelJson(uri: string, languageId: string): boolean {
-  return (languageId === 'json' || languageId === 'jsonc') && /(^|[/\\])model\.json$/i.test(decodeURIComponent(uri.split('?')[0]!));
+  return (languageId === 'json' || languageId === 'jsonc') && isModelJsonPath(decodeURIComponent(uri.split('?')[0]!));
 }
 
 /** The callback nodes of a model.json text; [] when it is not (yet) valid JSON or not a graph model. */
