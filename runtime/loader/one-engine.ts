@@ -30,3 +30,21 @@ export function isInPackage(parent: string, dir: string): boolean {
   const file = parent.startsWith('file:') ? fileURLToPath(parent) : parent;
   return file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }
+
+/** The native backend's packages: a program that requires one that is not installed is told how to get it. */
+const NATIVE = ['@tensorflow/tfjs-node', '@tensorflow/tfjs-node-gpu'];
+
+/**
+ * The message for a @tensorflow package found neither in the program's project nor with the
+ * runtime, or undefined when Node's own says enough.
+ */
+export function notInstalledMessage(specifier: string, projectDir: string): string | undefined {
+  const pkg = specifier.split('/').slice(0, 2).join('/');
+  if (!NATIVE.includes(pkg)) return undefined;
+  return (
+    `Cannot find module '${specifier}': ${pkg} is not installed in ${projectDir} (nor shipped with tfjs-callback-debugger). ` +
+    `It is the native TensorFlow backend, which is optional: without it this program can run on wasm or cpu ` +
+    `(drop the require and call selectBackend(), or use @tensorflow/tfjs). To get it: npm install ${pkg} ` +
+    `(its install downloads libtensorflow; where that download is blocked, see the README's "Backends").`
+  );
+}

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { isInPackage, RUNTIME_SPECIFIERS, type ResolveHookData } from './one-engine.js';
+import { isInPackage, notInstalledMessage, RUNTIME_SPECIFIERS, type ResolveHookData } from './one-engine.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extension = path.extname(fileURLToPath(import.meta.url));
@@ -44,16 +44,24 @@ type ResolveFilename = (request: string, parent: { filename?: string | null } | 
 const moduleInternals = Module as unknown as { _resolveFilename: ResolveFilename };
 const original = moduleInternals._resolveFilename;
 const projectParent = { filename: path.join(projectDir, 'noop.js'), paths: (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(projectDir) };
+const packageParent = { filename: path.join(packageDir, 'noop.js'), paths: (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(packageDir) };
 moduleInternals._resolveFilename = function (request, parent, isMain, options) {
   if (RUNTIME_SPECIFIERS.includes(request)) return runtimeForRequire;
-  if (request.startsWith('@tensorflow/') && parent?.filename && isInPackage(parent.filename, packageDir)) {
+  if (!request.startsWith('@tensorflow/')) return original.call(this, request, parent, isMain, options);
+  const fromPackage = !!parent?.filename && isInPackage(parent.filename, packageDir);
+  try {
+    // This package's requires look in the program's project first; the program's own, as usual.
+    return original.call(this, request, fromPackage ? projectParent : parent, isMain, options);
+  } catch (err) {
     try {
-      return original.call(this, request, projectParent, isMain, options);
+      // Not there: the copy shipped with the runtime, else a message that says what to do.
+      return original.call(this, request, fromPackage ? parent : packageParent, isMain, options);
     } catch {
-      // The project has no such package: use the one shipped with the runtime.
+      const message = notInstalledMessage(request, projectDir);
+      if (!message) throw err;
+      throw Object.assign(new Error(message), { code: 'MODULE_NOT_FOUND' });
     }
   }
-  return original.call(this, request, parent, isMain, options);
 };
 
 // The debugger's launch: the runtime loads before the program, and the backend is chosen as the

@@ -6,7 +6,7 @@
  * program and runtime share one TensorFlow.js engine.
  */
 import { pathToFileURL } from 'node:url';
-import { isInPackage, type ResolveHookData } from './one-engine.js';
+import { isInPackage, notInstalledMessage, type ResolveHookData } from './one-engine.js';
 
 export type { ResolveHookData } from './one-engine.js';
 export { RUNTIME_SPECIFIERS } from './one-engine.js';
@@ -30,14 +30,22 @@ export async function resolve(specifier: string, context: ResolveContext, next: 
   // Handed on, not short-circuited, so a TypeScript entry still goes through tsx's hooks.
   // A require() (from a CommonJS module the ESM loader runs) gets the CommonJS face of it.
   if (data.runtimeSpecifiers.includes(specifier)) return next(context.conditions?.includes('require') ? data.runtimeForRequire : data.runtimeEntry, context);
-  if (specifier.startsWith('@tensorflow/') && context.parentURL && isInPackage(context.parentURL, data.packageDir)) {
-    const original = { ...context, conditions: context.conditions && [...context.conditions] };
+  if (!specifier.startsWith('@tensorflow/')) return next(specifier, context);
+  const original = { ...context, conditions: context.conditions && [...context.conditions] };
+  const fromPackage = !!context.parentURL && isInPackage(context.parentURL, data.packageDir);
+  // This package's imports look in the program's project first; the program's own, as usual.
+  const first = fromPackage ? { ...context, parentURL: pathToFileURL(`${data.projectDir}/noop.js`).href } : context;
+  try {
+    return await next(specifier, first);
+  } catch (err) {
+    // Not there: the copy shipped with the runtime (so a callbacks module can import
+    // @tensorflow/tfjs in a folder that has none), else a message that says what to do.
     try {
-      return await next(specifier, { ...context, parentURL: pathToFileURL(`${data.projectDir}/noop.js`).href });
+      return await next(specifier, fromPackage ? original : { ...original, parentURL: pathToFileURL(`${data.packageDir}/noop.js`).href });
     } catch {
-      // The project has no such package: use the one shipped with the runtime.
-      return next(specifier, original);
+      const message = notInstalledMessage(specifier, data.projectDir);
+      if (!message) throw err;
+      throw Object.assign(new Error(message), { code: 'ERR_MODULE_NOT_FOUND' });
     }
   }
-  return next(specifier, context);
 }

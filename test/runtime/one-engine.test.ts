@@ -76,3 +76,31 @@ describe('a project with its own @tensorflow/tfjs, through the CLI', { timeout: 
     assert.deepEqual(output.split('\n').filter((l) => SECOND_ENGINE.test(l)), []);
   });
 });
+
+describe('a project with no @tensorflow package of its own', { timeout: 120_000 }, () => {
+  const bare = path.join(root, 'bare');
+
+  before(() => {
+    fs.mkdirSync(bare, { recursive: true });
+    fs.writeFileSync(path.join(bare, 'package.json'), JSON.stringify({ name: 'bare', version: '1.0.0', type: 'module' }));
+    fs.writeFileSync(path.join(bare, 'own-import.ts'), esmBody(true));
+    fs.writeFileSync(path.join(bare, 'native.cjs'), "require('@tensorflow/tfjs-node');\n");
+    fs.writeFileSync(path.join(bare, 'native.mjs'), "import '@tensorflow/tfjs-node';\n");
+  });
+
+  test("its own import of @tensorflow/tfjs gets the copy shipped with the runtime: one engine", () => {
+    const run = runNode([cli, 'run', 'own-import.ts', '--backend', 'cpu'], { cwd: bare, timeoutMs: 60_000 });
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    const line = run.stdout.split('\n').find((l) => l.startsWith('ENGINE '))!;
+    assert.deepEqual(JSON.parse(line.slice('ENGINE '.length)), { same: true, values: [2, 4, 6], backend: 'cpu', inProject: true });
+  });
+
+  for (const file of ['native.cjs', 'native.mjs']) {
+    test(`${file}: requiring @tensorflow/tfjs-node that is not installed says what it is and how to get it`, () => {
+      const run = runNode([cli, 'run', file, '--backend', 'cpu'], { cwd: bare, timeoutMs: 60_000 });
+      assert.equal(run.status, 1);
+      assert.match(run.stdout, /Cannot find module '@tensorflow\/tfjs-node': @tensorflow\/tfjs-node is not installed in .*bare \(nor shipped with tfjs-callback-debugger\)\. It is the native TensorFlow backend, which is optional: without it this program can run on wasm or cpu/);
+      assert.match(run.stdout, /npm install @tensorflow\/tfjs-node/);
+    });
+  }
+});
