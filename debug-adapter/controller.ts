@@ -12,7 +12,11 @@ import type { ActiveSnapshot } from './debuggee/agent.js';
 import type { FilterConfig } from './launch-config.js';
 import { adapterPaths } from './paths.js';
 import { AGENT, displayName } from './agent-access.js';
-import { AGENT_SOURCE_URL, isUserFrame } from './stack.js';
+import { CallbackNames, type FunctionBreakpointStatus } from './callback-names.js';
+import { KNOWN_BINDING, type KnownCallbackInfo, type KnownNotice } from './debuggee/agent.js';
+import { exceptionStop, type ExceptionFilters } from './exceptions.js';
+import { sourceParameterNames } from './parameter-names.js';
+import { AGENT_SOURCE_URL, functionLocation, isUserFrame } from './stack.js';
 import { Sources } from './sources.js';
 
 
@@ -25,8 +29,12 @@ export interface Stop {
   readonly reason: StopReason;
   readonly description: string;
   readonly text?: string;
-  /** For exception stops: an id ('ToutMismatch', 'NonFinite', 'Error') and the full message. */
-  readonly exception?: { readonly id: string; readonly description: string; readonly details?: string };
+  /**
+   * For exception stops: an id ('ToutMismatch', 'NonFinite', or the thrown error's class), the
+   * full message, and whether it is handled ('always': a filter stops on it; 'unhandled': it
+   * leaves the program or the callback).
+   */
+  readonly exception?: { readonly id: string; readonly description: string; readonly details?: string; readonly breakMode?: 'always' | 'unhandled' };
   readonly hitBreakpointIds?: number[];
 }
 
@@ -49,6 +57,7 @@ export declare interface Controller {
   on(event: 'output', listener: (category: 'console' | 'stdout' | 'stderr', text: string) => void): this;
   on(event: 'breakpoint', listener: (bp: SourceBreakpoint) => void): this;
   on(event: 'debuggerEnabled', listener: () => void): this;
+  on(event: 'functionBreakpoint', listener: (status: FunctionBreakpointStatus) => void): this;
 }
 
 export class Controller extends EventEmitter {
@@ -61,8 +70,13 @@ export class Controller extends EventEmitter {
   private nextStepReason: StopReason | undefined;
   /** The step under way, repeated while it stops outside the user's code. */
   private stepping: { kind: 'over' | 'into' | 'out'; tries: number } | undefined;
-  private functionBreakpoints: FunctionBreakpointSpec[] = [];
+  private functionBreakpoints: (FunctionBreakpointSpec & { id: number })[] = [];
+  private nextFunctionBreakpointId = 1;
   private readonly functionHits = new Map<string, number>();
+  /** The callbacks the program has made known, for function breakpoints' verification and typos. */
+  private readonly callbackNames = new CallbackNames();
+  private exceptionFilters: ExceptionFilters = { caught: false, uncaught: false };
+  private readonly scriptSources = new Map<string, Promise<string | undefined>>();
   private filters: FilterConfig = { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false };
   private stopOnEntryFile: string | undefined;
   private pauseQueue: Promise<void> = Promise.resolve();
@@ -101,8 +115,17 @@ export class Controller extends EventEmitter {
         this.emit('continued');
       }
     });
+    // The agent tells each callback that becomes known while a wanted name has none (agent.ts).
+    cdp.on('Runtime.bindingCalled', (e) => {
+      if (e.name !== KNOWN_BINDING) return;
+      this.callbackNames.add(JSON.parse(e.payload) as KnownNotice);
+      this.reportFunctionBreakpoints();
+    });
+    await cdp.send('Runtime.addBinding', { name: KNOWN_BINDING });
     if (options.injectAgent) await this.evaluate(options.injectAgent);
     await this.configureAgent();
+    await this.refreshKnownCallbacks();
+    this.reportFunctionBreakpoints();
     if (options.debuggerNow || this.stopOnEntryFile || this.breakpoints.hasAny()) await this.enableDebugger();
   }
 
@@ -138,26 +161,74 @@ export class Controller extends EventEmitter {
     await this.configureAgent();
   }
 
-  async setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<void> {
-    this.functionBreakpoints = specs;
+  /** Replaces the function breakpoints; a name no callback has answered to yet is unverified. */
+  async setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<FunctionBreakpointStatus[]> {
+    this.functionBreakpoints = specs.map((spec) => ({ ...spec, id: this.nextFunctionBreakpointId++ }));
     this.functionHits.clear();
     await this.configureAgent();
+    await this.refreshKnownCallbacks();
+    return this.callbackNames.statuses(this.functionBreakpoints);
   }
 
-  async setPauseOnExceptions(state: 'none' | 'uncaught' | 'all'): Promise<void> {
+  /** What the agent knows so far (after it was configured, or for a program attached to late). */
+  private async refreshKnownCallbacks(): Promise<void> {
+    if (!this.cdp) return;
+    const names = [...new Set([...this.filters.breakOnCallbacks, ...this.functionBreakpoints.map((f) => f.name)])];
+    const status = (await this.evaluate(`${AGENT} && ${AGENT}.knownStatus(${JSON.stringify(names)})`).catch(() => undefined)) as
+      | { callbacks: KnownCallbackInfo[]; matched: string[] }
+      | undefined;
+    if (status) this.callbackNames.reset(status);
+  }
+
+  /** `changed` events for function breakpoints whose state moved; a warning for a likely typo. */
+  private reportFunctionBreakpoints(final = false): void {
+    const { changed, warnings } = this.callbackNames.report(this.functionBreakpoints, this.filters.breakOnCallbacks, final);
+    for (const status of changed) this.emit('functionBreakpoint', status);
+    for (const warning of warnings) this.emit('output', 'console', `${warning}\n`);
+  }
+
+  /** At the program's end: a warning for each name that no callback ever answered to. */
+  warnUnmatchedNames(): void {
+    this.reportFunctionBreakpoints(true);
+  }
+
+  /** Exception filters: with either on, V8 pauses on every exception and exceptions.ts decides. */
+  async setPauseOnExceptions(filters: ExceptionFilters): Promise<void> {
+    this.exceptionFilters = filters;
+    const state = filters.caught || filters.uncaught ? 'all' : 'none';
     if (!this.cdp || (state === 'none' && !this.debuggerActive)) return;
     await this.enableDebugger();
     await this.cdp.send('Debugger.setPauseOnExceptions', { state });
   }
 
   async resume(): Promise<void> {
+    this.pauseEnded();
     await this.cdp?.send('Debugger.resume', {});
   }
 
   async step(kind: 'over' | 'into' | 'out'): Promise<void> {
+    this.pauseEnded();
     this.nextStepReason = 'step';
     this.stepping = { kind, tries: 0 };
     await this.sendStep(kind);
+  }
+
+  /**
+   * Ends the agent's count of a stop's length (pipelined before the resume, so it costs no round
+   * trip): an invocation's durationMs leaves out the time it was held here.
+   */
+  private pauseEnded(): void {
+    if (this.paused) void this.cdp?.send('Runtime.evaluate', { expression: `${AGENT}?.pauseEnded()`, silent: true }).catch(() => {});
+  }
+
+  /** The generated source of a script, fetched once. */
+  scriptSource(scriptId: string): Promise<string | undefined> {
+    let source = this.scriptSources.get(scriptId);
+    if (!source) {
+      source = this.cdp!.send('Debugger.getScriptSource', { scriptId }).then((r) => r.scriptSource, () => undefined);
+      this.scriptSources.set(scriptId, source);
+    }
+    return source;
   }
 
   private async sendStep(kind: 'over' | 'into' | 'out'): Promise<void> {
@@ -234,13 +305,15 @@ export class Controller extends EventEmitter {
       return this.stopped(event, { reason: 'breakpoint', description: 'Paused on breakpoint', hitBreakpointIds: breaking.map((bp) => bp.id) });
     }
     if (event.reason === 'exception' || event.reason === 'promiseRejection') {
-      const data = event.data as { description?: string; uncaught?: boolean } | undefined;
-      const description = data?.description?.split('\n')[0] ?? 'Exception';
-      return this.stopped(event, {
-        reason: 'exception',
-        description: `Paused on ${data?.uncaught ? 'uncaught ' : ''}exception: ${description}`,
-        exception: { id: 'Error', description, ...(data?.description ? { details: data.description } : {}) },
-      });
+      const found = await exceptionStop(this, event, this.exceptionFilters);
+      if (found) return this.stopped(event, found.stop, found.active);
+      // Not the user's: resume, or go on with a step under way (V8 forgot it at this pause).
+      const step = this.stepping;
+      if (step && this.nextStepReason === 'step' && step.tries < MAX_STEP_RETRIES) {
+        step.tries++;
+        return this.sendStep(step.kind === 'into' ? 'into' : 'out');
+      }
+      return this.resumeQuietly();
     }
     // Blackboxing does not keep V8 out of Node's internals (a getter the runtime calls, say), and a
     // step past a callback's end returns into the runtime: step on until the user's code.
@@ -292,7 +365,9 @@ export class Controller extends EventEmitter {
 
   /** Function breakpoints by name: hit counts and conditions (with the callback's inputs bound). */
   private async functionBreakpointAllows(entry: ActiveSnapshot, event: Protocol.Debugger.PausedEvent): Promise<boolean> {
-    const keys = [entry.callback.name, entry.callback.token, entry.callback.functionName, entry.node].filter((k): k is string => k !== undefined);
+    // Every name the agent answers to (its answersTo), the node's name in TensorFlow included.
+    const given = entry.node?.slice(entry.node.lastIndexOf('/') + 1);
+    const keys = [entry.callback.name, entry.callback.token, entry.callback.functionName, entry.node, given].filter((k): k is string => k !== undefined);
     if (this.filters.breakOnCallbacks.includes('*') || this.filters.breakOnCallbacks.some((n) => keys.includes(n))) return true;
     const spec = this.functionBreakpoints.find((f) => keys.includes(f.name));
     if (!spec) return false;
@@ -300,7 +375,7 @@ export class Controller extends EventEmitter {
     this.functionHits.set(spec.name, hits);
     if (!hitConditionMet(spec.hitCondition, hits)) return false;
     if (!spec.condition) return true;
-    const params = entry.parameterNames.map((p, i) => (/^[A-Za-z_$][\w$]*$/.test(p) ? p : `arg${i}`));
+    const params = (await this.withSourceNames(entry)).parameterNames.map((p, i) => (/^[A-Za-z_$][\w$]*$/.test(p) ? p : `arg${i}`));
     const expression = `(function (${params.join(', ')}) { return !!(${spec.condition}); }).apply(null, ${AGENT}.active.find((e) => e.start.id === ${entry.id}).live.args)`;
     const r = await this.cdp!.send('Debugger.evaluateOnCallFrame', { callFrameId: event.callFrames[0]!.callFrameId, expression, returnByValue: true, silent: true });
     return r.result.value === true;
@@ -314,8 +389,18 @@ export class Controller extends EventEmitter {
   private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, active?: ActiveSnapshot[]): Promise<void> {
     this.nextStepReason = undefined;
     this.stepping = undefined;
-    this.paused = { event, stop, active: active ?? (await this.snapshot()) };
+    void this.cdp!.send('Runtime.evaluate', { expression: `${AGENT}?.pauseBegan()`, silent: true }).catch(() => {});
+    const invocations = active ?? (await this.snapshot());
+    this.paused = { event, stop, active: await Promise.all(invocations.map((a) => this.withSourceNames(a))) };
     this.emit('stopped', this.paused);
+  }
+
+  /** An invocation with its parameters named as the source names them (parameter-names.ts). */
+  private async withSourceNames(active: ActiveSnapshot): Promise<ActiveSnapshot> {
+    const location = await functionLocation(this, active.id);
+    if (!location) return active;
+    const names = await sourceParameterNames(this, location, active.parameterNames);
+    return names.generated ? { ...active, parameterNames: names.names, generatedParameterNames: names.generated } : active;
   }
 
   private async resumeQuietly(): Promise<void> {

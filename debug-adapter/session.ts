@@ -17,6 +17,7 @@ import { ConfigurationError, filtersOf, planLaunch, type AttachArguments, type F
 import { adapterPaths } from './paths.js';
 import { AGENT_SOURCE_URL, buildStack, type StackFrameEntry } from './stack.js';
 import { VariableStore } from './variables.js';
+import { withCallbackNames } from './callback-scope.js';
 
 const THREAD_ID = 1;
 
@@ -33,6 +34,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private exceptionFilters: string[] | undefined;
   private launchFilters: Partial<FilterConfig> = {};
   private ended = false;
+  /** Per call frame, which Callback names the frame itself resolves (callback-scope.ts). */
+  private readonly definedInFrames = new Map<string, boolean>();
 
   constructor() {
     super();
@@ -42,6 +45,9 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.controller.on('output', (category, text) => this.sendEvent(new OutputEvent(text, category)));
     this.controller.on('breakpoint', (bp) => {
       this.sendEvent(new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, line: bp.line, ...(bp.message ? { message: bp.message } : {}) } as DebugProtocol.Breakpoint));
+    });
+    this.controller.on('functionBreakpoint', (bp) => {
+      this.sendEvent(new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, ...(bp.message ? { message: bp.message } : {}) } as DebugProtocol.Breakpoint));
     });
   }
 
@@ -82,7 +88,11 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       this.debuggee = debuggee;
       debuggee.process.stdout?.on('data', (d: Buffer) => this.sendEvent(new OutputEvent(d.toString(), 'stdout')));
       debuggee.process.stderr?.on('data', (d: Buffer) => this.sendEvent(new OutputEvent(d.toString(), 'stderr')));
-      void debuggee.exited.then((code) => this.end(code));
+      void debuggee.exited.then(async (code) => {
+        // What the program wrote just before it exited may still be in the pipes: it goes first.
+        await Promise.race([Promise.all([closed(debuggee.process.stdout), closed(debuggee.process.stderr)]), delay(250)]);
+        this.end(code);
+      });
       const transport = await this.listener.accept(debuggee.exited);
       const cdp = new CdpConnection(transport);
       // The debugger may come on later (bridge.ts): the bridge releases a stop waiting for it.
@@ -141,8 +151,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   protected override async setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): Promise<void> {
-    await this.controller.setFunctionBreakpoints(args.breakpoints.map((b) => ({ name: b.name, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) })));
-    response.body = { breakpoints: args.breakpoints.map(() => ({ verified: true, message: 'Stops at the first line of the callback with this name or token.' })) };
+    const statuses = await this.controller.setFunctionBreakpoints(args.breakpoints.map((b) => ({ name: b.name, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) })));
+    response.body = { breakpoints: statuses.map((b) => ({ id: b.id, verified: b.verified, ...(b.message ? { message: b.message } : {}) })) };
     this.sendResponse(response);
   }
 
@@ -230,7 +240,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     response.body = {
       exceptionId: exception?.id ?? 'unknown',
       description: exception?.description ?? '',
-      breakMode: exception?.id === 'Error' ? 'unhandled' : 'always',
+      breakMode: exception?.breakMode ?? 'always',
       ...(exception?.details ? { details: { message: exception.details } } : {}),
     };
     this.sendResponse(response);
@@ -297,7 +307,14 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private async tensorData(args: TensorDataArguments): Promise<unknown> {
     const start = Math.max(0, args.start ?? 0);
     const count = Math.max(0, Math.min(args.count ?? 1000, 1_000_000));
-    const target = args.expression ?? `${AGENT}.active.find((e) => e.start.id === ${Number(args.invocationId)})?.live.${args.side === 'inputs' ? 'args' : 'outputs'}[${Number(args.index ?? 0)}]`;
+    if (args.expression === undefined) {
+      // An invocation's input or output: any value a callback takes or returns (the agent's page).
+      const side = args.side === 'inputs' ? 'inputs' : 'outputs';
+      const page = (await this.controller.evaluate(`${AGENT}.page(${Number(args.invocationId)}, '${side}', ${Number(args.index ?? 0)}, ${start}, ${count})`)) as { error?: string } | undefined;
+      if (!page || page.error) throw new Error(page?.error ?? `invocation ${args.invocationId} is not under way`);
+      return page;
+    }
+    const target = args.expression;
     const value = await this.evaluateRemote(target, args.frameId, 'repl');
     if (!value.objectId) throw new Error(`${target} is not a tensor`);
     const r = await this.controller.cdp!.send('Runtime.callFunctionOn', {
@@ -316,6 +333,11 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     const frame = frameId !== undefined ? this.frames.get(frameId) : undefined;
     const callFrame = frame?.kind === 'js' ? frame.callFrame : frame?.evalFrame;
     const silent = context !== 'repl';
+    // A callback's frame (and its graph frame) also sees what its Callback scope shows.
+    if (frame?.active && callFrame && this.controller.paused) {
+      const inOwnFrame = frame.kind === 'js' || frame.evalInCallback;
+      expression = await withCallbackNames(cdp, expression, frame.active, callFrame.callFrameId, inOwnFrame, this.definedInFrames);
+    }
     const result = callFrame && this.controller.paused
       ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId: callFrame.callFrameId, expression, silent, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) })
       : await cdp.send('Runtime.evaluate', { expression, silent, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) });
@@ -342,10 +364,11 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private async applyExceptionFilters(): Promise<void> {
     await this.controller.setFilters(this.effectiveFilters());
     const filters = this.exceptionFilters ?? [];
-    await this.controller.setPauseOnExceptions(filters.includes('caught') ? 'all' : filters.includes('uncaught') ? 'uncaught' : 'none');
+    await this.controller.setPauseOnExceptions({ caught: filters.includes('caught'), uncaught: filters.includes('uncaught') });
   }
 
   private resumed(): void {
+    this.definedInFrames.clear();
     this.stack = undefined;
     this.frames.reset();
     this.store.reset();
@@ -367,6 +390,9 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private end(code: number): void {
     if (this.ended) return;
     this.ended = true;
+    this.controller.warnUnmatchedNames();
+    // As js-debug does: the exit code in the Debug Console, in red when it is not 0.
+    if (this.debuggee) this.sendEvent(new OutputEvent(`Program exited with code ${code}\n`, code === 0 ? 'console' : 'stderr'));
     // The program may be gone while what it started is not: end its whole process group.
     this.debuggee?.kill();
     this.controller.cdp?.close();
@@ -390,6 +416,14 @@ interface TensorDataArguments {
 
 function pickDefined<T extends object>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+function closed(stream: NodeJS.ReadableStream | null): Promise<void> {
+  if (!stream || (stream as { readableEnded?: boolean }).readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('end', () => resolve());
+    stream.once('close', () => resolve());
+  });
 }
 
 function delay(ms: number): Promise<void> {

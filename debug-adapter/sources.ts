@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, generatedPositionFor, originalPositionFor } from '@jridgewell/trace-mapping';
+import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, generatedPositionFor, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping';
 import type { Protocol } from 'devtools-protocol';
 
 export interface ScriptInfo {
@@ -60,6 +60,20 @@ export class Sources {
 
   get(scriptId: string): ScriptInfo | undefined {
     return this.scripts.get(scriptId);
+  }
+
+  /** The text of an original file: its map's sourcesContent, else the file on disk. */
+  text(file: string): string | undefined {
+    for (const script of this.byFile.get(file) ?? []) {
+      const key = script.map ? this.sourceKey(script, file) : undefined;
+      const content = key !== undefined ? sourceContentFor(script.map!, key) : null;
+      if (content) return content;
+    }
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
   }
 
   /** Scripts that hold code of `file` (directly or through a source map). */

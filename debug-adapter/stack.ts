@@ -8,12 +8,14 @@ import type { Protocol } from 'devtools-protocol';
 import { AGENT, displayName } from './agent-access.js';
 import type { Controller, PausedState } from './controller.js';
 import type { ActiveSnapshot } from './debuggee/agent.js';
+import { offsetOf, positionOf, returnStatementStart } from './js-scan.js';
 import { adapterPaths } from './paths.js';
 
 export const AGENT_SOURCE_URL = 'tfjs-callback-debugger-agent.js';
 
 export interface SourceRef {
-  readonly path: string;
+  /** None for Node's own modules (`node:internal/...`): named, with no file to open. */
+  readonly path?: string;
   readonly name: string;
 }
 
@@ -41,6 +43,8 @@ export interface GraphFrame {
   readonly endColumn?: number;
   /** The JS frame evaluations in this frame run on (the callback's frame, or the top one). */
   readonly evalFrame?: Protocol.Debugger.CallFrame;
+  /** Whether evalFrame is the callback's own frame (it is still running). */
+  readonly evalInCallback: boolean;
 }
 
 export type StackFrameEntry = JsFrame | GraphFrame;
@@ -68,7 +72,8 @@ export async function buildStack(controller: Controller, paused: PausedState): P
       kind: 'js',
       name: callFrame.functionName || (callFrame.scopeChain[0]?.type === 'module' ? '<module>' : '(anonymous)'),
       callFrame,
-      ...(file ? { source: { path: file, name: path.basename(file) } } : {}),
+      // Node's internals are named as js-debug names them, not left as "Unknown Source".
+      ...(file ? { source: { path: file, name: path.basename(file) } } : url.startsWith('node:') ? { source: { name: url } } : {}),
       line: original?.line ?? callFrame.location.lineNumber + 1,
       column: (original?.column ?? callFrame.location.columnNumber ?? 0) + 1,
       subtle,
@@ -89,7 +94,7 @@ export async function buildStack(controller: Controller, paused: PausedState): P
     }
     const owner = index >= 0 ? (out[index] as JsFrame) : undefined;
     if (owner) out[index] = { ...owner, active };
-    const site = graphSite(controller, active, location);
+    const site = await graphSite(controller, active, location);
     const evalFrame = owner?.callFrame ?? js.find((f) => !f.subtle)?.callFrame ?? js[0]?.callFrame;
     out.splice(index + 1, 0, {
       kind: 'graph',
@@ -97,6 +102,7 @@ export async function buildStack(controller: Controller, paused: PausedState): P
       active,
       ...site,
       ...(evalFrame ? { evalFrame } : {}),
+      evalInCallback: owner !== undefined,
     });
   }
   return out;
@@ -121,7 +127,7 @@ async function isReturnLocation(controller: Controller, location: Protocol.Debug
 export function isUserFrame(controller: Controller, callFrame: Protocol.Debugger.CallFrame): boolean {
   const script = controller.sources.get(callFrame.location.scriptId);
   const url = script?.url ?? callFrame.url;
-  if (!script?.file || url.endsWith(AGENT_SOURCE_URL) || script.file === adapterPaths.agent || isLibrary(script.file)) return false;
+  if (!script?.file || url.endsWith(AGENT_SOURCE_URL) || script.file.startsWith(path.dirname(adapterPaths.agent) + path.sep) || isLibrary(script.file)) return false;
   const original = controller.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, callFrame.location.columnNumber ?? 0);
   return !isLibrary(original?.file);
 }
@@ -132,13 +138,38 @@ function isLibrary(file: string | undefined): boolean {
   return file.startsWith(adapterPaths.runtimeDir + path.sep) || file.startsWith(adapterPaths.runtimeSourceDir + path.sep) || file.includes(`${path.sep}node_modules${path.sep}`);
 }
 
+/**
+ * Where the function's one `return` statement starts (its `return` keyword; an arrow function's
+ * expression body), as the source has it. V8 lists the return positions of the function (not of
+ * functions nested in it); undefined when there are several (which one ran is not known
+ * afterwards) or the one there is the implicit return at the end.
+ */
+async function returnStatement(controller: Controller, location: Protocol.Debugger.Location): Promise<{ file: string; line: number; column: number } | undefined> {
+  let returns: Protocol.Debugger.BreakLocation[];
+  try {
+    const { locations } = await controller.cdp!.send('Debugger.getPossibleBreakpoints', { start: location, restrictToFunction: true });
+    returns = locations.filter((l) => l.type === 'return');
+  } catch {
+    return undefined;
+  }
+  if (returns.length !== 1) return undefined;
+  const src = await controller.scriptSource(location.scriptId);
+  if (src === undefined) return undefined;
+  const r = returns[0]!;
+  const at = returnStatementStart(src, offsetOf(src, location.lineNumber, location.columnNumber ?? 0), offsetOf(src, r.lineNumber, r.columnNumber ?? 0));
+  if (at === undefined) return undefined;
+  const pos = positionOf(src, at);
+  return controller.sources.original(location.scriptId, pos.lineNumber, pos.columnNumber);
+}
+
 function sameLocation(a: Protocol.Debugger.Location | undefined, b: Protocol.Debugger.Location): boolean {
   return !!a && a.scriptId === b.scriptId && a.lineNumber === b.lineNumber && (a.columnNumber ?? 0) === (b.columnNumber ?? 0);
 }
 
 const locations = new Map<number, Protocol.Debugger.Location | null>();
 
-async function functionLocation(controller: Controller, id: number): Promise<Protocol.Debugger.Location | undefined> {
+/** Where the function of an invocation under way starts ([[FunctionLocation]]: its parameter list). */
+export async function functionLocation(controller: Controller, id: number): Promise<Protocol.Debugger.Location | undefined> {
   if (locations.has(id)) return locations.get(id) ?? undefined;
   const cdp = controller.cdp!;
   const fn = await cdp.send('Runtime.evaluate', { expression: `${AGENT}.active.find((e) => e.start.id === ${id})?.live.func` });
@@ -154,9 +185,14 @@ async function functionLocation(controller: Controller, id: number): Promise<Pro
 
 /**
  * A model node's name in model.json (its own column: a converted model.json is one line); for a
- * wrapper, where the callback function is defined.
+ * wrapper that returned, the `return` statement that produced its values when the function has
+ * just one; else where the callback function is defined.
  */
-function graphSite(controller: Controller, active: ActiveSnapshot, location: Protocol.Debugger.Location | undefined): { source?: SourceRef; line: number; column: number; endLine?: number; endColumn?: number } {
+async function graphSite(controller: Controller, active: ActiveSnapshot, location: Protocol.Debugger.Location | undefined): Promise<{ source?: SourceRef; line: number; column: number; endLine?: number; endColumn?: number }> {
+  if (active.node === undefined && active.phase === 'returned' && location) {
+    const ret = await returnStatement(controller, location);
+    if (ret) return { source: { path: ret.file, name: path.basename(ret.file) }, line: ret.line, column: ret.column + 1 };
+  }
   const site = active.callSite;
   if (site) {
     const end = site.endLine !== undefined && site.endColumn !== undefined ? { endLine: site.endLine, endColumn: site.endColumn } : {};

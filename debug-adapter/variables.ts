@@ -11,6 +11,7 @@ import type { Protocol } from 'devtools-protocol';
 import { AGENT } from './agent-access.js';
 import type { Controller } from './controller.js';
 import type { ActiveSnapshot } from './debuggee/agent.js';
+import { convertedText, errorText, liveExpression, mismatchText, narrowedText, NODE_ATTRS, outputsName } from './callback-scope.js';
 
 export const PAGE = 100;
 
@@ -123,8 +124,9 @@ export class VariableStore {
     return out;
   }
 
+  /** Each variable's evaluateName is its name: evaluate binds the Callback names (callback-scope.ts). */
   private async callbackVariables(active: ActiveSnapshot): Promise<DebugProtocol.Variable[]> {
-    const liveExpr = `${AGENT}.active.find((e) => e.start.id === ${active.id})?.live`;
+    const liveExpr = liveExpression(active.id);
     const live = await this.cdp.send('Runtime.evaluate', { expression: liveExpr });
     const out: DebugProtocol.Variable[] = [];
     if (live.result.objectId) {
@@ -133,20 +135,26 @@ export class VariableStore {
         const items = (await this.cdp.send('Runtime.getProperties', { objectId: args, ownProperties: true })).result.filter((p) => /^\d+$/.test(p.name));
         for (const item of items) {
           const i = Number(item.name);
-          out.push(await this.toVariable(active.parameterNames[i] ?? `input${i}`, item.value!, `${liveExpr}.args[${i}]`));
+          const name = active.parameterNames[i];
+          out.push(await this.toVariable(name ?? `input${i}`, item.value!, name !== undefined && /^[A-Za-z_$][\w$]*$/.test(name) ? name : `${liveExpr}.args[${i}]`));
         }
       }
     }
-    if (active.Tin.length > 0) out.push(text('Tin', `[${active.Tin.join(', ')}]`));
-    out.push(text('Tout', `[${active.Tout.join(', ')}]`));
+    if (active.Tin.length > 0) out.push(text('Tin', `[${active.Tin.join(', ')}]`, 'Tin'));
+    out.push(text('Tout', `[${active.Tout.join(', ')}]`, 'Tout'));
     if (active.phase === 'returned' && live.result.objectId) {
       const outputs = await this.cdp.send('Runtime.evaluate', { expression: `(l => (l.outputs && l.outputs.length ? l.outputs : l.returned))(${liveExpr})` });
-      out.push(await this.toVariable(active.toutCheck?.ok === false ? 'returned' : 'outputs', outputs.result, `${liveExpr}.outputs`));
+      out.push(await this.toVariable(outputsName(active), outputs.result, outputsName(active)));
     }
-    for (const m of active.toutCheck?.mismatches ?? []) out.push(text(m.index !== undefined ? `mismatch[${m.index}]` : 'mismatch', m.message.split('\n')[0]!));
-    for (const n of active.toutCheck?.narrowed ?? []) out.push(text(`narrowed[${n.index}]`, `${n.declared} held as ${n.storedAs}`));
-    for (const c of active.toutCheck?.conversions ?? []) out.push(text(`converted[${c.index}]`, `${c.fromDType} ${c.from} → ${c.to} (py_function converts, as TensorFlow does)`));
-    if (active.error) out.push(text('error', `${active.error.name}: ${active.error.message}`));
+    const mismatches = active.toutCheck?.mismatches ?? [];
+    const indexed = mismatches.some((m) => m.index !== undefined);
+    for (const m of mismatches) {
+      if (m.index !== undefined) out.push(text(`mismatch[${m.index}]`, mismatchText(m), `mismatch[${m.index}]`));
+      else out.push(text('mismatch', mismatchText(m), indexed ? undefined : 'mismatch'));
+    }
+    for (const n of active.toutCheck?.narrowed ?? []) out.push(text(`narrowed[${n.index}]`, narrowedText(n), `narrowed[${n.index}]`));
+    for (const c of active.toutCheck?.conversions ?? []) out.push(text(`converted[${c.index}]`, convertedText(c), `converted[${c.index}]`));
+    if (active.error) out.push(text('error', errorText(active.error), 'error'));
     const attrs: DebugProtocol.Variable[] = [
       text('op', active.op),
       text('token', active.callback.token),
@@ -155,7 +163,7 @@ export class VariableStore {
       ...(active.node !== undefined ? [text('node', active.node)] : []),
       ...(active.graph !== undefined ? [text('graph', active.graph)] : []),
     ];
-    out.push({ name: 'node attrs', value: `${active.op} ${active.callback.token}`, variablesReference: this.handles.create({ kind: 'list', items: attrs }) });
+    out.push({ name: 'node attrs', value: `${active.op} ${active.callback.token}`, evaluateName: NODE_ATTRS, variablesReference: this.handles.create({ kind: 'list', items: attrs }) });
     return out;
   }
 
@@ -232,8 +240,8 @@ interface TensorInfo {
   counted?: number;
 }
 
-function text(name: string, value: string): DebugProtocol.Variable {
-  return { name, value, variablesReference: 0 };
+function text(name: string, value: string, evaluateName?: string): DebugProtocol.Variable {
+  return { name, value, variablesReference: 0, ...(evaluateName ? { evaluateName } : {}) };
 }
 
 /** `[i]` for 1-D, `[i, j, k]` for N-D (row-major). */

@@ -22,6 +22,13 @@ export function activate(context: vscode.ExtensionContext): void {
     traceUpdated(client, result.traceFile);
   });
   if (vscode.workspace.isTrusted) traceUpdated(client, runner.traceFile);
+  // A debug session's backend is said in its Debug Console; the bar's "→ backend" was the last
+  // Run Graph's, so it goes rather than stand for this session.
+  context.subscriptions.push(
+    vscode.debug.onDidStartDebugSession((session) => {
+      if (session.type === DEBUG_TYPE) status.used(undefined);
+    }),
+  );
 
   const command = (id: string, run: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
   command('tfjsCallbacks.runGraph', (uri?: vscode.Uri) => runner.run(uri));

@@ -2,6 +2,11 @@
  * The tensor inspector panel: shows each stop in a callback (the adapter's `tensorCallback`
  * event) and fetches tensor slices for it (`tensorData`). One panel; its webview keeps its own
  * state, so a hidden panel comes back as it was.
+ *
+ * Where it opens: in an editor group of its own BELOW the active one, so the code keeps its full
+ * width (beside it, a 1280-px-wide window left the code ~50 columns). Once open it stays where it
+ * is, stop after stop and session after session; wherever the user moves it is remembered, and a
+ * closed inspector reopens there when that group is still open (and is not the code's own).
  */
 import * as vscode from 'vscode';
 import type { HostMessage, TensorCallbackEvent, WebviewMessage } from '../media/src/protocol.js';
@@ -12,6 +17,10 @@ const VIEW_TYPE = 'tfjsCallbacks.inspector';
 
 export class InspectorPanel {
   private panel: vscode.WebviewPanel | undefined;
+  /** Set while the panel is being created (its group made first): one panel, however many stops come. */
+  private opening: Promise<void> | undefined;
+  /** The editor group the panel was last in (where the user put it), for reopening it there. */
+  private lastColumn: vscode.ViewColumn | undefined;
   private ready = false;
   private readonly queue: HostMessage[] = [];
   private readonly sessions = new Map<string, vscode.DebugSession>();
@@ -22,12 +31,22 @@ export class InspectorPanel {
         if (e.session.type !== DEBUG_TYPE || e.event !== 'tensorCallback') return;
         this.sessions.set(e.session.id, e.session);
         const open = vscode.workspace.getConfiguration('tfjsCallbacks').get<boolean>('openInspectorOnStop', true);
-        if (open || this.panel) this.show(true);
-        this.post({ type: 'invocation', sessionId: e.session.id, event: e.body as TensorCallbackEvent, live: true });
+        const message: HostMessage = { type: 'invocation', sessionId: e.session.id, event: e.body as TensorCallbackEvent, live: true };
+        if (!open && !this.panel && !this.opening) return;
+        // Posted once the panel exists (it queues until its webview is ready).
+        void this.show(true).then(() => this.post(message));
+      }),
+      vscode.debug.onDidStartDebugSession((session) => {
+        if (session.type === DEBUG_TYPE && this.panel) this.post({ type: 'sessionStarted', sessionId: session.id });
       }),
       vscode.debug.onDidTerminateDebugSession((session) => {
         if (!this.sessions.delete(session.id)) return;
         this.post({ type: 'sessionEnded', sessionId: session.id });
+      }),
+      // A closed inspector reopens in its last group only while the layout is as it left it: the
+      // group it was alone in closed with it, and other changes renumber the groups.
+      vscode.window.tabGroups.onDidChangeTabGroups((e) => {
+        if (!this.panel && (e.opened.length > 0 || e.closed.length > 0)) this.lastColumn = undefined;
       }),
       vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
         deserializeWebviewPanel: async (panel) => this.adopt(panel),
@@ -35,13 +54,43 @@ export class InspectorPanel {
     );
   }
 
-  show(preserveFocus = false): void {
+  /** Shows the panel where it is, or opens it (see the file comment for where). */
+  show(preserveFocus = false): Promise<void> {
     if (this.panel) {
-      this.panel.reveal(this.panel.viewColumn ?? vscode.ViewColumn.Beside, preserveFocus);
+      // Brought to the front in its own group, never moved: no column given (the panel's own
+      // `viewColumn` can still read "Active" just after it was made, which would move it).
+      this.panel.reveal(undefined, preserveFocus);
+      return Promise.resolve();
+    }
+    this.opening ??= this.open(preserveFocus).finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
+  }
+
+  private async open(preserveFocus: boolean): Promise<void> {
+    const groups = vscode.window.tabGroups;
+    const active = groups.activeTabGroup.viewColumn;
+    if (this.lastColumn !== undefined && this.lastColumn !== active && groups.all.some((g) => g.viewColumn === this.lastColumn)) {
+      this.create(this.lastColumn, preserveFocus);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, 'Tensor Inspector', { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, this.options());
-    this.adopt(panel);
+    if (groups.activeTabGroup.tabs.length === 0) {
+      this.create(active, preserveFocus);
+      return;
+    }
+    // A new group below the code, the panel made there by its number: the group below column N is
+    // N+1 (columns count groups in grid order). Not "the active group": a stop reveals its line in
+    // the code's group at the same moment, and the panel then landed on the code.
+    await vscode.commands.executeCommand('workbench.action.newGroupBelow');
+    this.create(active + 1, preserveFocus);
+    // The command focused the new group; the focus goes back to the code when asked.
+    if (preserveFocus) await vscode.commands.executeCommand('workbench.action.focusAboveGroup');
+  }
+
+  private create(viewColumn: vscode.ViewColumn, preserveFocus: boolean): void {
+    if (this.panel) return;
+    this.adopt(vscode.window.createWebviewPanel(VIEW_TYPE, 'Tensor Inspector', { viewColumn, preserveFocus }, this.options()));
   }
 
   private options(): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -59,6 +108,12 @@ export class InspectorPanel {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'inspector.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'inspector.css')).toString(),
     });
+    // Where the user drags it is where it reopens (a real group: not ViewColumn.Active as asked for).
+    const remember = () => {
+      if (panel.viewColumn !== undefined && panel.viewColumn > 0) this.lastColumn = panel.viewColumn;
+    };
+    remember();
+    panel.onDidChangeViewState(remember);
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.ready = false;

@@ -3,7 +3,7 @@
  * CLI, shows its trace in an output channel and a summary, and turns Tout mismatches into Problems.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TraceFile } from '../runtime/cli/trace.js';
@@ -58,6 +58,8 @@ export class GraphRunner {
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(target));
     const ctx = editorContext(folder);
     const traceFile = this.traceFile;
+    // A run that fails before writing its trace must not be reported with the last run's.
+    rmSync(traceFile, { force: true });
     const args = [extensionPaths(this.context).cli, ...runArguments(target, traceFile, ctx)];
     this.output.clear();
     this.output.show(true);

@@ -47,11 +47,18 @@ export async function selectBackend(options: SelectBackendOptions = {}): Promise
   if (state.report && state.report.requested === requested && tf.getBackend() === state.report.backend) return state.report;
   const report = requested === 'auto' ? await selectAuto(options) : await selectForced(requested, source, options);
   state.report = { ...report, requested, source };
-  if (!options.quiet && !state.printed) {
-    state.printed = true;
-    process.stderr.write(`${describeBackend(state.report)}\n`);
-  }
+  if (!options.quiet) announceBackend(state.report);
   return state.report;
+}
+
+/**
+ * Prints the report's line once per process, whoever asks first: the CLI (on stdout, before the
+ * program's output), the debugger's launch, or a program's selectBackend() (on stderr).
+ */
+export function announceBackend(report: BackendReport, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
+  if (state.printed) return;
+  state.printed = true;
+  write(describeBackend(report));
 }
 
 export function describeBackend(report: BackendReport): string {

@@ -7,7 +7,7 @@
  * on every call gets a new token each time, as each eager tf.py_function call does in TensorFlow.
  */
 import type { CallbackIdentity, CallbackKind } from './events.js';
-import { nextToken } from './hooks.js';
+import { callbackKnown, nextToken } from './hooks.js';
 
 const byFunction = new WeakMap<Function, CallbackIdentity[]>();
 
@@ -29,7 +29,9 @@ export function identify(func: Function, kind: CallbackKind, stateful: boolean, 
 function newIdentity(func: Function, kind: CallbackKind, stateful: boolean, name: string | undefined): CallbackIdentity {
   const token = nextToken();
   const functionName = func.name || undefined;
-  return { name: name ?? token, token, kind, stateful, ...(functionName ? { functionName } : {}) };
+  const identity: CallbackIdentity = { name: name ?? token, token, kind, stateful, ...(functionName ? { functionName } : {}) };
+  callbackKnown({ name: identity.name, token, ...(functionName ? { functionName } : {}) });
+  return identity;
 }
 
 const parameterCache = new WeakMap<Function, string[]>();

@@ -71,6 +71,8 @@ export interface LiveInvocation {
   returned?: unknown;
   /** The output tensors (set at the end; empty on a Tout mismatch or an error). */
   outputs?: readonly unknown[];
+  /** `returned` as the list of values the Tout check saw (set at the end): one per output. */
+  values?: readonly unknown[];
 }
 
 export interface CallbackObserver {
@@ -82,4 +84,20 @@ export interface CallbackObserver {
   readonly detail?: 'full' | 'light';
   onCallbackStart?(start: CallbackStart, live: LiveInvocation): void;
   onCallbackEnd?(invocation: CallbackInvocation, live: LiveInvocation): void;
+  /**
+   * A callback became known: a wrapper's function when first called, a model's callback nodes
+   * when it loads (again with the JS function's name once one is bound). For a debugger that
+   * tells people which names a breakpoint could have.
+   */
+  onCallbackKnown?(callback: KnownCallback): void;
+}
+
+/** A callback the program has, by every name a debugger may be told to stop in it. */
+export interface KnownCallback {
+  readonly name: string;
+  readonly token: string;
+  readonly functionName?: string;
+  /** The model's node, for model callbacks. */
+  readonly node?: string;
+  readonly graph?: string;
 }

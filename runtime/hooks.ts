@@ -6,7 +6,7 @@
  * agent into a running program registers through the same symbol,
  * `Symbol.for('tfjs-callback-debugger.runtime.state')`, by replacing `observers` with a new array.
  */
-import type { CallbackInvocation, CallbackObserver, CallbackStart, LiveInvocation } from './events.js';
+import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, LiveInvocation } from './events.js';
 import { summarizeTensor, summarizeValues } from './summary.js';
 
 interface SharedState {
@@ -15,7 +15,19 @@ interface SharedState {
   nextInvocation: number;
   /** Summaries for a debugger's agent, which has no import of the runtime. */
   tools?: { summarizeTensor: typeof summarizeTensor; summarizeValues: typeof summarizeValues };
+  /**
+   * The first KNOWN_LIMIT callbacks made known (callbackKnown), for a debugger that attaches
+   * later; observers are told of every one as it comes.
+   */
+  known?: KnownCallback[];
+  /**
+   * Milliseconds a debugger held the program paused, all told: its agent adds each stop's length,
+   * and an invocation's durationMs leaves out what was added while it ran.
+   */
+  pausedMs?: number;
 }
+
+const KNOWN_LIMIT = 1000;
 
 const KEY = Symbol.for('tfjs-callback-debugger.runtime.state');
 const globalHolder = globalThis as unknown as Record<symbol, SharedState | undefined>;
@@ -58,6 +70,25 @@ export function notifyEnd(invocation: CallbackInvocation, live: LiveInvocation):
       warnObserverFailed(err);
     }
   }
+}
+
+/** A callback became known (a wrapper's function first called, a model's nodes loaded or bound). */
+export function callbackKnown(callback: KnownCallback): void {
+  const known = (shared.known ??= []);
+  if (known.length < KNOWN_LIMIT) known.push(callback);
+  for (const o of shared.observers) {
+    if (!o.onCallbackKnown) continue;
+    try {
+      o.onCallbackKnown(callback);
+    } catch (err) {
+      warnObserverFailed(err);
+    }
+  }
+}
+
+/** Milliseconds a debugger has held the program paused so far (see SharedState.pausedMs). */
+export function pausedMs(): number {
+  return shared.pausedMs ?? 0;
 }
 
 function warnObserverFailed(err: unknown): void {

@@ -8,9 +8,9 @@ import { CallbackError, InvalidArgumentError, NotDifferentiableError } from './e
 import type { CallbackIdentity, CallbackInvocation, CallbackOp, CallbackStart, LiveInvocation } from './events.js';
 import { declareDType } from './declared-dtypes.js';
 import { currentExecution, type MemoInput } from './execution.js';
-import { hasObservers, nextInvocationId, notifyEnd, notifyStart, wantsDetail } from './hooks.js';
+import { hasObservers, nextInvocationId, notifyEnd, notifyStart, pausedMs, wantsDetail } from './hooks.js';
 import { viewOf, type NdArray } from './ndarray.js';
-import { convertOutputs, type ConvertedOutputs } from './outputs.js';
+import { convertOutputs, returnedList, type ConvertedOutputs } from './outputs.js';
 import { summarizeTensor, summarizeValues, type TensorSummary } from './summary.js';
 import { isTapeOn, tensorIdWatermark, tensorsInCurrentScope, tf, type Tensor } from './tf.js';
 import type { Tout } from './tout.js';
@@ -155,6 +155,7 @@ function run(
 /** One observed invocation: tells the observers it started, then how it ended. */
 class Observation {
   private readonly began: number;
+  private readonly pausedBefore: number;
   private readonly start: CallbackStart;
   private readonly tout: Tout;
 
@@ -170,10 +171,12 @@ class Observation {
     this.tout = spec.tout;
     notifyStart(this.start, live);
     this.began = performance.now();
+    this.pausedBefore = pausedMs();
   }
 
   converted(converted: ConvertedOutputs, returned: unknown): void {
     this.live.returned = returned;
+    this.live.values = returnedList(returned, this.tout);
     this.live.outputs = converted.tensors;
     notifyEnd(endEvent(this.start, this.detail ? outputSummaries(converted, this.tout) : NO_SUMMARIES, this.elapsed(), checkOf(converted), false), this.live);
   }
@@ -188,8 +191,9 @@ class Observation {
     notifyEnd(endEvent(this.start, this.detail ? outputs.map((t, i) => summarizeTensor(t, this.tout.dtypes[i])) : NO_SUMMARIES, 0, OK_CHECK, true), this.live);
   }
 
+  /** Time the callback ran, less the time a debugger held it paused meanwhile. */
   private elapsed(): number {
-    return performance.now() - this.began;
+    return Math.max(0, performance.now() - this.began - (pausedMs() - this.pausedBefore));
   }
 }
 

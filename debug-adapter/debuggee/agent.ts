@@ -18,6 +18,24 @@ export interface AgentConfig {
 
 export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite';
 
+/** The global function the adapter adds (`Runtime.addBinding`) to hear of callbacks as they become known. */
+export const KNOWN_BINDING = '__tfjsCallbackDebugKnown';
+
+/** A callback the program has (runtime/events.ts `KnownCallback`). */
+export interface KnownCallbackInfo {
+  name: string;
+  token: string;
+  functionName?: string;
+  node?: string;
+  graph?: string;
+}
+
+/** What the agent says through KNOWN_BINDING: a callback just became known, and the wanted names it answers to. */
+export interface KnownNotice {
+  callback: KnownCallbackInfo;
+  matched: string[];
+}
+
 export interface ActiveSnapshot {
   id: number;
   callback: { name: string; token: string; kind: string; stateful: boolean; functionName?: string };
@@ -28,6 +46,8 @@ export interface ActiveSnapshot {
   /** The inputs' dtypes as TensorFlow has them (a node's Tin). */
   Tin: string[];
   parameterNames: string[];
+  /** Set by the adapter when the JS it runs renamed a parameter (`beta2` for `beta`): the names V8 sees. */
+  generatedParameterNames?: string[];
   callSite?: { file: string; line: number; column: number; endLine?: number; endColumn?: number };
   phase: 'running' | 'returned';
   toutCheck?: {
@@ -46,6 +66,8 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
     return g.__tfjsCallbackDebugAgent;
   }
   const STATE = Symbol.for('tfjs-callback-debugger.runtime.state');
+  // KNOWN_BINDING, spelled here: this function cannot refer to anything outside itself.
+  const KNOWN_BINDING_NAME: typeof KNOWN_BINDING = '__tfjsCallbackDebugKnown';
   const state = (g[STATE] ??= { observers: [], nextToken: 0, nextInvocation: 1 });
 
   const isTensor = (v: any) =>
@@ -55,6 +77,86 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
   /** Summaries by data (a tensor's dataId, an NdArray's array): a stop asks for each one several times. */
   const summaries = new WeakMap<object, any>();
   const num = (x: any) => (typeof x === 'number' ? Number(x.toPrecision(5)) : x);
+
+  /**
+   * A typed array's TensorFlow dtype, by its [[TypedArrayName]] (subclasses and other realms
+   * included). The runtime's one table is runtime/dtypes.ts `dtypeOfArray`; this copy exists
+   * because the agent cannot import, and test/debug-adapter/agent.test.ts keeps the two equal.
+   */
+  const ARRAY_DTYPES: Record<string, string> = {
+    Float32Array: 'float32', Float64Array: 'float64', Int8Array: 'int8', Int16Array: 'int16', Int32Array: 'int32', BigInt64Array: 'int64',
+    Uint8Array: 'uint8', Uint8ClampedArray: 'uint8', Uint16Array: 'uint16', Uint32Array: 'uint32', BigUint64Array: 'uint64',
+  };
+  const arrayName = (v: any): string | undefined => (ArrayBuffer.isView(v) ? Object.prototype.toString.call(v).slice(8, -1) : undefined);
+  const arrayDType = (v: any): string | undefined => {
+    const name = arrayName(v);
+    return name !== undefined && Object.hasOwn(ARRAY_DTYPES, name) ? ARRAY_DTYPES[name] : undefined;
+  };
+
+  /**
+   * A JS literal a callback may return (a number, boolean or string, or a rectangular nested
+   * array of one kind of them, as runtime/returned-values.ts `classify` accepts): its shape, its
+   * values row-major and what they are; undefined for anything else. Arrays are cached: a stop
+   * asks for each one several times.
+   */
+  const literals = new WeakMap<object, any>();
+  const literal = (v: any): { shape: number[]; flat: readonly any[]; leaf: string; summary?: any } | undefined => {
+    const t = typeof v;
+    if (t === 'number') return { shape: [], flat: [v], leaf: Number.isInteger(v) ? 'integer' : 'number' };
+    if (t === 'boolean' || t === 'string') return { shape: [], flat: [v], leaf: t };
+    if (!Array.isArray(v)) return undefined;
+    if (literals.has(v)) return literals.get(v);
+    const shape: number[] = [];
+    // Deeper than any tensor's rank: an array that contains itself would nest forever.
+    for (let level: any = v; Array.isArray(level); level = level[0]) if (shape.push(level.length) > 64) return undefined;
+    const flat: any[] = [];
+    const walk = (x: any, axis: number): boolean => {
+      if (axis === shape.length) {
+        if (Array.isArray(x)) return false;
+        flat.push(x);
+        return true;
+      }
+      if (!Array.isArray(x) || x.length !== shape[axis]) return false;
+      for (const y of x) if (!walk(y, axis + 1)) return false;
+      return true;
+    };
+    let found: any;
+    if (walk(v, 0)) {
+      const kind = flat.length > 0 ? typeof flat[0] : 'number';
+      const uniform = flat.every((x) => typeof x === kind);
+      if (uniform && (kind === 'number' || kind === 'boolean' || kind === 'string')) {
+        found = { shape, flat, leaf: kind === 'number' && flat.every((x) => Number.isInteger(x)) ? 'integer' : kind };
+      }
+    }
+    literals.set(v, found);
+    return found;
+  };
+  /** The dtype a literal takes for a declared dtype: runtime/tout-checks.ts `literalDType`'s rule. */
+  const literalDType = (leaf: string, declared: string | undefined): string => {
+    if (leaf === 'boolean') return 'bool';
+    if (leaf === 'string') return 'string';
+    const d = declared ?? '';
+    const floating = /^(b?float|complex)/.test(d);
+    if (leaf === 'integer') return floating || /^u?int/.test(d) ? d : 'int32';
+    return floating ? d : 'float64';
+  };
+  /** What a value that is no tensor value is, for people: "Promise", "Object", "null", "bigint". */
+  const typeName = (v: any): string => {
+    if (v === null || v === undefined) return String(v);
+    if (typeof v !== 'object') return typeof v;
+    if (typeof v.then === 'function') return 'Promise';
+    return arrayName(v) ?? (Array.isArray(v) ? 'Array' : (v.constructor?.name ?? 'Object'));
+  };
+  /** An invocation's inputs, or its outputs: the output tensors, else the values it returned. */
+  const valuesOf = (e: any, side: 'inputs' | 'outputs'): readonly any[] => {
+    const live = e.live;
+    if (side === 'inputs') return live.args;
+    if (live.outputs && live.outputs.length > 0) return live.outputs;
+    if (!e.end) return [];
+    if (live.values) return live.values;
+    const r = live.returned;
+    return r === undefined || r === null ? [] : Array.isArray(r) ? r : [r];
+  };
 
   const agent: any = {
     version: 1,
@@ -71,6 +173,7 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
 
     configure(config: Partial<AgentConfig>) {
       Object.assign(agent.config, config);
+      updatePending();
       return agent.config;
     },
 
@@ -84,6 +187,25 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
 
     /** The adapter's unconditional breakpoint sits in this empty function. */
     callbackBreak() {},
+
+    /**
+     * The adapter calls these around each stop it shows: the time in between goes to the runtime's
+     * `pausedMs`, which an invocation's durationMs leaves out.
+     */
+    pausedAt: undefined as number | undefined,
+    pauseBegan() {
+      agent.pausedAt = performance.now();
+    },
+    pauseEnded() {
+      if (agent.pausedAt === undefined) return;
+      state.pausedMs = (state.pausedMs ?? 0) + (performance.now() - agent.pausedAt);
+      agent.pausedAt = undefined;
+    },
+
+    /** The callbacks known so far, and which of `names` one of them answers to ('*' always does). */
+    knownStatus(names: string[]): { callbacks: KnownCallbackInfo[]; matched: string[] } {
+      return { callbacks: known, matched: names.filter((w) => w === '*' || known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node))) };
+    },
 
     snapshot(): ActiveSnapshot[] {
       return agent.active.map((e: any) => {
@@ -112,13 +234,23 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
     details(id: number) {
       const e = agent.active.find((x: any) => x.start.id === id);
       if (!e) return undefined;
-      const live = e.live;
-      const returned = live.returned === undefined || live.returned === null ? [] : Array.isArray(live.returned) ? live.returned : [live.returned];
-      const outputs = live.outputs && live.outputs.length > 0 ? live.outputs : e.end ? returned : [];
-      return { inputs: live.args.map((a: any) => agent.info(a) ?? null), outputs: outputs.map((o: any) => agent.info(o) ?? null) };
+      const side = (name: 'inputs' | 'outputs', declared: readonly string[] = []) => valuesOf(e, name).map((v: any, i: number) => agent.valueInfo(v, declared[i]));
+      return { inputs: side('inputs', e.start.Tin), outputs: side('outputs', e.start.Tout) };
     },
 
-    /** Summary of a tensor-like value, or undefined for anything else. */
+    /** `{ info, start, values }` of an active invocation's input or output (tensorData), or why not. */
+    page(id: number, side: 'inputs' | 'outputs', index: number, start: number, count: number) {
+      const e = agent.active.find((x: any) => x.start.id === id);
+      if (!e) return { error: `invocation ${id} is not under way` };
+      const values = valuesOf(e, side);
+      const what = `${side === 'inputs' ? 'input' : 'output'} ${index} of invocation ${id}`;
+      if (!(index >= 0 && index < values.length)) return { error: `${what} does not exist (${values.length} ${side})` };
+      const info = agent.valueInfo(values[index], (side === 'inputs' ? e.start.Tin : e.start.Tout)?.[index]);
+      if (info.opaque) return { error: `${what} is a ${info.kind}, not a tensor value` };
+      return { info, start, values: agent.slice(values[index], start, count) };
+    },
+
+    /** Summary of a tensor, Variable, NdArray or typed array, or undefined for anything else. */
     info(v: any) {
       const tools = state.tools;
       if (isTensor(v)) {
@@ -139,19 +271,35 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
         }
         return { kind: 'NdArray', ...s, dtype: v.dtype, shape: [...v.shape], size: v.shape.reduce((a: number, b: number) => a * b, 1), disposed: false };
       }
-      if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-        const arr = v as any;
-        let s = summaries.get(arr);
+      const dtype = arrayDType(v);
+      if (dtype !== undefined) {
+        let s = summaries.get(v);
         if (!s && tools) {
-          s = tools.summarizeValues({ dtype: 'float64', shape: [arr.length], flat: arr });
-          summaries.set(arr, s);
+          s = tools.summarizeValues({ dtype, shape: [v.length], flat: v });
+          summaries.set(v, s);
         }
-        return { kind: arr.constructor.name, ...s, dtype: arr.constructor.name, shape: [arr.length], size: arr.length, disposed: false };
+        return { kind: arrayName(v), ...s, dtype, shape: [v.length], size: v.length, disposed: false };
       }
       return undefined;
     },
 
-    /** "Tensor float32[2,3] min=… max=… NaN=0", or undefined for non-tensors. */
+    /**
+     * Summary of any value a callback takes or returns: `info` for tensors and arrays; JS numbers,
+     * booleans, strings and nested arrays of them as values (kind "number", "Array", …) of the
+     * dtype they take for `declared` (their Tout), as the runtime's Tout check has it; anything
+     * else (an object, a Promise, null, a ragged array) by its type, with `opaque: true`.
+     */
+    valueInfo(v: any, declared?: string) {
+      const i = agent.info(v);
+      if (i) return i;
+      const lit = literal(v);
+      if (!lit) return { kind: typeName(v), dtype: '', shape: [], size: 0, disposed: false, opaque: true };
+      const dtype = literalDType(lit.leaf, declared);
+      if (!lit.summary && state.tools) lit.summary = state.tools.summarizeValues({ dtype: lit.leaf === 'string' ? 'string' : 'float64', shape: lit.shape, flat: lit.flat });
+      return { kind: Array.isArray(v) ? 'Array' : typeof v, ...lit.summary, dtype, shape: [...lit.shape], size: lit.flat.length, disposed: false };
+    },
+
+    /** "Tensor float32[2,3] min=… max=… NaN=0", "Float64Array float64[6] min=…", or undefined for non-tensors. */
     describe(v: any) {
       const i = agent.info(v);
       if (!i) return undefined;
@@ -162,7 +310,10 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       return `${sig}${stats} NaN=${i.nanCount ?? 0}${i.infCount ? ` Inf=${i.infCount}` : ''}${i.exact === false ? ' (sampled)' : ''}`;
     },
 
-    /** Values [start, start+count) of the flattened value, as JSON-safe numbers, strings or booleans. */
+    /**
+     * Values [start, start+count) of the flattened value (nested arrays row-major, a scalar as one
+     * value), as JSON-safe numbers (bigints too), strings or booleans.
+     */
     slice(v: any, start: number, count: number) {
       const out = (values: ArrayLike<any>) => Array.from(values, (x: any) => (typeof x === 'bigint' ? Number(x) : x));
       if (isTensor(v)) {
@@ -180,18 +331,43 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       }
       if (isNdArray(v)) return out(Array.prototype.slice.call(v.data, start, start + count));
       if (ArrayBuffer.isView(v)) return out(Array.prototype.slice.call(v, start, start + count));
-      return [];
+      const lit = literal(v);
+      return lit ? out(lit.flat.slice(start, start + count)) : [];
     },
   };
+
+  /**
+   * Whether a callback answers to `wanted`: its name, token, JS function name, node name, or the
+   * node name's last part, its name in TensorFlow (StatefulPartitionedCall/log_huber: log_huber).
+   */
+  const answersTo = (wanted: string, name: string, token: string, functionName: string | undefined, node: string | undefined): boolean =>
+    wanted === name || wanted === token || (functionName !== undefined && wanted === functionName) ||
+    (node !== undefined && (wanted === node || wanted === node.slice(node.lastIndexOf('/') + 1)));
 
   const matches = (start: any) => {
     const wanted = agent.config.breakOnCallbacks as string[];
     if (wanted.length === 0) return false;
     if (wanted.includes('*')) return true;
     const c = start.callback;
-    // A model node also answers to its name in TensorFlow (StatefulPartitionedCall/log_huber: log_huber).
-    const given = start.node ? start.node.slice(start.node.lastIndexOf('/') + 1) : undefined;
-    return wanted.includes(c.name) || wanted.includes(c.token) || (c.functionName && wanted.includes(c.functionName)) || (start.node && (wanted.includes(start.node) || wanted.includes(given)));
+    for (const w of wanted) if (answersTo(w, c.name, c.token, c.functionName, start.node)) return true;
+    return false;
+  };
+
+  /** Callbacks known so far (each distinct one, the first 1000), from the runtime's registrations. */
+  const known: KnownCallbackInfo[] = [];
+  const knownKeys = new Set<string>();
+  const addKnown = (k: KnownCallbackInfo): boolean => {
+    const key = `${k.name}\u0000${k.token}\u0000${k.functionName ?? ''}\u0000${k.node ?? ''}`;
+    if (knownKeys.has(key)) return false;
+    knownKeys.add(key);
+    if (known.length < 1000) known.push({ ...k });
+    return true;
+  };
+  for (const k of state.known ?? []) addKnown(k);
+  /** Wanted names no known callback answers to yet: while there are some, each new callback is told to the adapter. */
+  let pending: string[] = [];
+  const updatePending = () => {
+    pending = (agent.config.breakOnCallbacks as string[]).filter((w) => w !== '*' && !known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node)));
   };
 
   const nonFinite = (live: any) => {
@@ -206,6 +382,13 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
 
   const observer = {
     detail: 'light',
+    onCallbackKnown(k: KnownCallbackInfo) {
+      if (!addKnown(k) || pending.length === 0) return;
+      const matched = pending.filter((w) => answersTo(w, k.name, k.token, k.functionName, k.node));
+      if (matched.length > 0) pending = pending.filter((w) => !matched.includes(w));
+      const notice: KnownNotice = { callback: k, matched };
+      if (typeof g[KNOWN_BINDING_NAME] === 'function') g[KNOWN_BINDING_NAME](JSON.stringify(notice));
+    },
     onCallbackStart(start: any, live: any) {
       const entry = { start, live, end: undefined as any };
       agent.active.push(entry);

@@ -9,6 +9,7 @@ import { normalizeView } from './slicing.js';
 import {
   clearHistory,
   currentEntry,
+  hasValues,
   reduce,
   restoreState,
   selectedRef,
@@ -108,7 +109,7 @@ export class InspectorApp {
 
   private model(entry: HistoryEntry, ref: TensorRef): TensorViewModel | undefined {
     const info = entry.event[ref.side][ref.index];
-    if (!info) return undefined;
+    if (!hasValues(info)) return undefined;
     const { pageRows, pageCols } = this.state;
     const name = ref.side === 'inputs' ? (entry.event.invocation.parameterNames[ref.index] ?? `input ${ref.index}`) : `output ${ref.index}`;
     return {

@@ -63,7 +63,7 @@ export function checkOutputs(event: TensorCallbackEvent): ToutReport {
     else if (messages.length > 0) status = problems.get(i) === 'dtype' ? 'dtype' : 'value';
     else if (declared === undefined) status = 'extra';
     else if (i >= event.outputs.length) status = 'missing';
-    else if (!check && info && normalizeDtype(info.dtype) !== declared && !narrowed.has(i)) {
+    else if (!check && info && !info.opaque && normalizeDtype(info.dtype) !== declared && !narrowed.has(i)) {
       status = 'dtype';
       messages.push(`${i}-th value is ${normalizeDtype(info.dtype)}, but Tout declares ${declared}.`);
     } else if (converted.has(i)) status = 'converted';

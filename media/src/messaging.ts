@@ -65,6 +65,6 @@ export function asHostMessage(data: unknown): HostMessage | undefined {
     return typeof i.sessionId === 'string' && i.event?.invocation && Array.isArray(i.event.inputs) && Array.isArray(i.event.outputs) ? (data as HostMessage) : undefined;
   }
   if (m.type === 'tensorData') return typeof (data as { requestId?: unknown }).requestId === 'number' ? (data as HostMessage) : undefined;
-  if (m.type === 'sessionEnded') return typeof (data as { sessionId?: unknown }).sessionId === 'string' ? (data as HostMessage) : undefined;
+  if (m.type === 'sessionEnded' || m.type === 'sessionStarted') return typeof (data as { sessionId?: unknown }).sessionId === 'string' ? (data as HostMessage) : undefined;
   return undefined;
 }

@@ -4,12 +4,18 @@
  * (debug-adapter/PROTOCOL.md); everything here is plain JSON.
  */
 
+/**
+ * One input or output: a tensor, NdArray, typed array, or a JS literal (kind "Array", "number",
+ * "boolean", "string") with the dtype it takes; `opaque` for a value that is none of those
+ * (kind says what it is: "Promise", "Object", "null", …; no dtype, shape or values).
+ */
 export interface TensorInfo {
   readonly kind: string;
   readonly dtype: string;
   readonly shape: readonly number[];
   readonly size: number;
   readonly disposed: boolean;
+  readonly opaque?: boolean;
   readonly min?: number;
   readonly max?: number;
   readonly mean?: number;
@@ -78,7 +84,9 @@ export type HostMessage =
   /** The answer to a `tensorData` request. */
   | { readonly type: 'tensorData'; readonly requestId: number; readonly slice?: TensorSlice; readonly error?: string }
   /** The debug session the shown invocations belong to has ended: their data cannot be fetched any more. */
-  | { readonly type: 'sessionEnded'; readonly sessionId: string };
+  | { readonly type: 'sessionEnded'; readonly sessionId: string }
+  /** A new debug session started: the last session's stop is no longer what the program is doing. */
+  | { readonly type: 'sessionStarted'; readonly sessionId: string };
 
 /** Webview → extension host. */
 export type WebviewMessage =

@@ -54,7 +54,12 @@ export function normalizeView(shape: readonly number[], view: ViewState | undefi
   const m = matrixOf(shape, { rowAxis, colAxis, fixed, rowOffset: 0, colOffset: 0 }, pageCols);
   const rowOffset = alignDown(clamp(view?.rowOffset ?? 0, 0, Math.max(0, m.rows - 1)), pageRows);
   const colOffset = alignDown(clamp(view?.colOffset ?? 0, 0, Math.max(0, m.cols - 1)), pageCols);
-  return { rowAxis, colAxis, fixed, rowOffset, colOffset };
+  const normalized: ViewState = { rowAxis, colAxis, fixed, rowOffset, colOffset };
+  // How an image-shaped tensor is shown (media/src/image.ts decides whether it is one).
+  const channels = shape[rank - 1] ?? 0;
+  const channel = Number.isInteger(view?.channel) && view!.channel! >= 0 && view!.channel! < channels ? view!.channel : undefined;
+  const display = view?.display === 'image' || view?.display === 'grid' ? view.display : undefined;
+  return { ...normalized, ...(display ? { display } : {}), ...(channel !== undefined ? { channel } : {}) };
 }
 
 export function matrixOf(shape: readonly number[], view: ViewState, pageCols: number): Matrix {
@@ -111,14 +116,18 @@ export interface Range {
  */
 export function coveringRanges(m: Matrix, region: Region, mergeGap: number, maxCount: number): Range[] {
   const indices: number[] = [];
+  let ascending = true;
   for (let r = region.r0; r < region.r1; r++) {
     for (let c = region.c0; c < region.c1; c++) {
       const i = m.flatIndex(r, c);
-      if (i >= 0) indices.push(i);
+      if (i < 0) continue;
+      if (indices.length > 0 && i < indices[indices.length - 1]!) ascending = false;
+      indices.push(i);
     }
   }
   if (indices.length === 0) return [];
-  indices.sort((a, b) => a - b);
+  // Row-major slices (and an image's whole block) come in order: no sort needed.
+  if (!ascending) indices.sort((a, b) => a - b);
   const ranges: Range[] = [];
   let start = indices[0]!;
   let end = start + 1;

@@ -3,7 +3,7 @@
  * the selected tensor and how it is sliced and paged. Kept with vscode.setState so a hidden and
  * re-shown panel comes back as it was; everything here is plain JSON.
  */
-import type { HostMessage, Side, TensorCallbackEvent } from './protocol.js';
+import type { HostMessage, Side, TensorCallbackEvent, TensorInfo } from './protocol.js';
 
 export interface TensorRef {
   readonly side: Side;
@@ -18,6 +18,10 @@ export interface ViewState {
   readonly fixed: readonly number[];
   readonly rowOffset: number;
   readonly colOffset: number;
+  /** For an image-shaped tensor ([H, W, 3|4], [N, H, W, 3|4]): the image (its default) or the grid. */
+  readonly display?: 'image' | 'grid';
+  /** In the image: one channel as grayscale; absent for the RGB(A) composite. */
+  readonly channel?: number;
 }
 
 export interface HistoryEntry {
@@ -77,6 +81,9 @@ export function reduce(state: InspectorState, message: HostMessage, now = Date.n
   switch (message.type) {
     case 'invocation':
       return addInvocation(state, message.sessionId, message.event, message.live, now);
+    case 'sessionStarted':
+      // Back to "waiting for a stop"; earlier stops stay in the history.
+      return { ...state, currentKey: undefined };
     case 'sessionEnded':
       return {
         ...state,
@@ -132,17 +139,22 @@ export function selectedRef(entry: HistoryEntry): TensorRef | undefined {
   const { event } = entry;
   const flagged = new Set<number>();
   for (const m of event.invocation.toutCheck?.mismatches ?? []) if (m.index !== undefined) flagged.add(m.index);
-  const output = event.outputs.findIndex((o, i) => o !== null && flagged.has(i));
+  const output = event.outputs.findIndex((o, i) => hasValues(o) && flagged.has(i));
   if (output >= 0) return { side: 'outputs', index: output };
-  const firstOutput = event.outputs.findIndex((o) => o !== null);
+  const firstOutput = event.outputs.findIndex(hasValues);
   if (firstOutput >= 0) return { side: 'outputs', index: firstOutput };
-  const firstInput = event.inputs.findIndex((o) => o !== null);
+  const firstInput = event.inputs.findIndex(hasValues);
   if (firstInput >= 0) return { side: 'inputs', index: firstInput };
   return undefined;
 }
 
 function refExists(event: TensorCallbackEvent, ref: TensorRef): boolean {
-  return !!event[ref.side][ref.index];
+  return hasValues(event[ref.side][ref.index]);
+}
+
+/** A summary of something with values to show (not null, not an opaque object or Promise). */
+export function hasValues(info: TensorInfo | null | undefined): info is TensorInfo {
+  return !!info && !info.opaque;
 }
 
 function sameShape(a: TensorCallbackEvent, b: TensorCallbackEvent, ref: TensorRef): boolean {

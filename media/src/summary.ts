@@ -100,8 +100,10 @@ function tensorRow(
 ): HTMLTableRowElement {
   const isSelected = selected?.side === side && selected.index === index;
   const flag = check ? check.status : 'ok';
+  // (Not hasValues(): its narrowing would leave nothing of `info` for the opaque branch below.)
+  const selectable = !!info && !info.opaque;
   const row = h('tr', {
-    className: ['tensor-row', `flag-${flag}`, isSelected ? 'selected' : '', info ? 'selectable' : ''].filter(Boolean).join(' '),
+    className: ['tensor-row', `flag-${flag}`, isSelected ? 'selected' : '', selectable ? 'selectable' : ''].filter(Boolean).join(' '),
     dataset: { side, index: String(index) },
   });
   const sampled = info?.exact === false ? `sampled: ${formatCount(info.counted ?? 0)} of ${formatCount(info.size)} values` : undefined;
@@ -109,7 +111,7 @@ function tensorRow(
     h('td', { className: 'marker' }, isSelected ? '▸' : ''),
     h('td', { className: 'name' }, name),
   ];
-  if (info) {
+  if (selectable) {
     cells.push(
       h('td', { className: 'kind' }, info.kind, info.disposed ? h('span', { className: 'note' }, ' (disposed)') : null),
       h('td', { className: 'dtype' }, info.dtype, normalizeDtype(info.dtype) !== info.dtype ? h('span', { className: 'note' }, ` (${normalizeDtype(info.dtype)})`) : null),
@@ -119,6 +121,9 @@ function tensorRow(
       h('td', { className: `num inf${info.infCount ? ' warn' : ''}` }, countText(info.infCount)),
       h('td', { className: 'num zeros' }, countText(info.zeroCount)),
     );
+  } else if (info) {
+    // An object, a Promise, null, a ragged array…: what it is, and that it has no values to show.
+    cells.push(h('td', { className: 'kind opaque' }, info.kind), h('td', { className: 'none', attrs: { colspan: '9' } }, 'not a tensor value: no dtype, shape or values'));
   } else {
     const text = check?.status === 'missing' ? 'missing: the callback returned fewer values' : 'not a tensor, NdArray or typed array';
     cells.push(h('td', { className: 'kind none', attrs: { colspan: '10' } }, text));
@@ -130,7 +135,7 @@ function tensorRow(
     c.dataset.col = c.classList[c.classList[0] === 'num' ? 1 : 0] ?? '';
     row.append(c);
   }
-  if (info) {
+  if (selectable) {
     row.tabIndex = 0;
     row.setAttribute('aria-selected', String(isSelected));
     row.addEventListener('click', () => onSelect({ side, index }));

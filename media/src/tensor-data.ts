@@ -82,6 +82,12 @@ export class TensorData {
     return { region, values, numeric, isNumeric, problem };
   }
 
+  /** Flat values [start, start+count) as one row (an image's whole [H, W, C] block). */
+  block(source: TensorSource, start: number, count: number): Promise<RegionData> {
+    const row: Matrix = { rows: 1, cols: count, flatIndex: (_r, c) => start + c, rowLabel: () => '', colLabel: String, description: `[${start}:${start + count}]` };
+    return this.region(source, row, { r0: 0, r1: 1, c0: 0, c1: count });
+  }
+
   /** Flat values [start, start+count), from the preview, the cache or the debugger. */
   range(source: TensorSource, start: number, count: number): Promise<readonly Value[]> {
     const preview = source.info.preview as readonly Value[] | undefined;

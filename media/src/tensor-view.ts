@@ -10,6 +10,7 @@ import { formatCount, formatShape, type TensorStats } from './format.js';
 import { renderGrid } from './grid.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderHistogram } from './histogram.js';
+import { channelData, gridAt, imageControls, imageLayout, MAX_IMAGE_VALUES, renderImage, type ImageLayout } from './image.js';
 import { matrixOf, pageRegion, regionSize, type Matrix, type Region } from './slicing.js';
 import { PAGE_COLS, PAGE_ROWS, type ViewState } from './state.js';
 import type { TensorData, TensorSource } from './tensor-data.js';
@@ -68,11 +69,6 @@ export class TensorView {
       this.shownId = model.id;
     }
     const { info, view, pageRows, pageCols } = model;
-    const m = matrixOf(info.shape, view, pageCols);
-    const page = pageRegion(m, view, pageRows, pageCols);
-    const whole: Region = { r0: 0, r1: m.rows, c0: 0, c1: m.cols };
-    const heatRegion = regionSize(whole) <= WHOLE_HEATMAP_MAX ? whole : page;
-
     replaceChildren(
       this.title,
       h('span', { className: 'tensor-name' }, model.name),
@@ -82,9 +78,26 @@ export class TensorView {
       button('Copy as JSON', () => void this.copy(model), { className: 'copy', dataset: { focusId: 'copy' }, disabled: info.size === 0 }),
       this.copyStatus,
     );
-    replaceChildren(this.controls, this.slicing(model, m), this.paging(model, m, page));
     this.element.dataset.state = 'loading';
     this.problem.textContent = '';
+    // An image-shaped tensor opens as an image; its grid is a toggle away.
+    const image = info.size > 0 && !info.disposed ? imageLayout(info.shape, info.dtype) : undefined;
+    const tooLarge = image && image.size > MAX_IMAGE_VALUES ? `Too large to draw as an image (${formatCount(image.size)} values)` : undefined;
+    this.element.dataset.display = image && !tooLarge && view.display !== 'grid' ? 'image' : 'grid';
+    if (image && !tooLarge && view.display !== 'grid') {
+      this.showImage(model, image, token);
+      return;
+    }
+    const m = matrixOf(info.shape, view, pageCols);
+    const page = pageRegion(m, view, pageRows, pageCols);
+    const whole: Region = { r0: 0, r1: m.rows, c0: 0, c1: m.cols };
+    const heatRegion = regionSize(whole) <= WHOLE_HEATMAP_MAX ? whole : page;
+    replaceChildren(this.controls, image ? imageControls(view, image, 'grid', this.handlers.onView, withFocus, tooLarge) : null, this.slicing(model, m), this.paging(model, m, page));
+    if (info.disposed) {
+      this.dataArea.replaceChildren(h('p', { className: 'note disposed' }, `Disposed: this ${info.kind.toLowerCase()} was disposed before the stop, so its values are gone (its dtype and shape are above).`));
+      this.done('ready');
+      return;
+    }
     if (info.size === 0) {
       this.dataArea.replaceChildren(h('p', { className: 'note' }, 'Empty tensor: no values.'));
       this.done('ready');
@@ -103,17 +116,44 @@ export class TensorView {
           renderHeatmap(m, region, { page, onPick }),
           renderHistogram(region),
         );
-        this.dataArea.replaceChildren(grid, charts);
-        this.problem.textContent = region.problem ? `Values not available: ${region.problem}` : '';
-        this.element.dataset.renderMs = (performance.now() - started).toFixed(1);
-        this.done('ready');
+        this.shown(started, region.problem, grid, charts);
       },
-      (err: unknown) => {
-        if (token !== this.token) return;
-        this.problem.textContent = `Values not available: ${(err as Error).message}`;
-        this.done('error');
-      },
+      (err: unknown) => this.failed(token, err),
     );
+  }
+
+  /** The image (or one channel) of the selected image in the batch, with its histogram. */
+  private showImage(model: TensorViewModel, layout: ImageLayout, token: number): void {
+    const { info, view } = model;
+    replaceChildren(this.controls, imageControls(view, layout, 'image', this.handlers.onView, withFocus));
+    const batch = layout.batchAxis === undefined ? 0 : (view.fixed[layout.batchAxis] ?? 0);
+    const started = performance.now();
+    this.data.block(model.source, batch * layout.size, layout.size).then(
+      (data) => {
+        if (token !== this.token) return;
+        const figure = renderImage(layout, data, { dtype: info.dtype, channel: view.channel, onPick: (y, x) => this.handlers.onView(gridAt(view, layout, y, x)) });
+        const shown = view.channel === undefined ? data : channelData(layout, data, view.channel);
+        const which = layout.batchAxis === undefined ? '' : ` of image ${batch}`;
+        const charts = h('div', { className: 'charts' }, h('h3', null, `${view.channel === undefined ? 'All channels' : `Channel ${'RGBA'[view.channel]}`}${which}`), renderHistogram(shown));
+        this.shown(started, data.problem, figure, charts);
+      },
+      (err: unknown) => this.failed(token, err),
+    );
+  }
+
+  /** The fetched values drawn: what was drawn, what could not be fetched, how long it took. */
+  private shown(started: number, problem: string | undefined, ...children: HTMLElement[]): void {
+    this.dataArea.replaceChildren(...children);
+    this.problem.textContent = problem ? `Values not available: ${problem}` : '';
+    this.element.dataset.renderMs = (performance.now() - started).toFixed(1);
+    this.done('ready');
+  }
+
+  /** A fetch failed: said in place of the values, unless a newer view replaced this one. */
+  private failed(token: number, err: unknown): void {
+    if (token !== this.token) return;
+    this.problem.textContent = `Values not available: ${(err as Error).message}`;
+    this.done('error');
   }
 
   private done(state: 'ready' | 'error'): void {

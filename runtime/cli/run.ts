@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import '../index.js'; // the whole runtime, registered for the program's CommonJS require()s
-import { selectBackend, describeBackend, type BackendReport } from '../backend.js';
+import { announceBackend, selectBackend, type BackendReport } from '../backend.js';
 import { addCallbackObserver } from '../hooks.js';
 import { loadCallbackModel, type CallbackBindings } from '../graph-model/callback-model.js';
 import type { RunArgs } from './args.js';
@@ -21,7 +21,7 @@ export async function run(args: RunArgs): Promise<number> {
   const { target, targetPath, isModel } = args;
   await registerTypeScript();
   const backend = await selectBackend({ quiet: true, ...(args.backend ? { backend: args.backend } : {}) });
-  console.log(describeBackend(backend));
+  announceBackend(backend, (line) => console.log(line));
 
   const recorder = new TraceRecorder((line) => console.log(line));
   addCallbackObserver(recorder);

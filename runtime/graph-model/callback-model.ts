@@ -7,6 +7,7 @@ import { parseDType, type TfDType } from '../dtypes.js';
 import { DynamicGraphError, UnboundCallbackError } from '../errors.js';
 import type { CallbackKind } from '../events.js';
 import { runExecution } from '../execution.js';
+import { callbackKnown } from '../hooks.js';
 import { invokeCallback, type CallbackSpec, type InvocationSite } from '../invoke.js';
 import { tf, type Tensor } from '../tf.js';
 import { CALLBACK_OPS, findCallbackNodes, givenName, nodesBoundBy, type CallbackNode } from './callback-nodes.js';
@@ -46,6 +47,7 @@ export class CallbackModel {
     readonly name: string,
   ) {
     this.callbackNodes = findCallbackNodes(files.json, files.text);
+    for (const node of this.callbackNodes) callbackKnown({ name: node.node, token: node.token, node: node.node, graph: name });
   }
 
   /** Binds JS functions to callback nodes by node name or token. */
@@ -58,7 +60,10 @@ export class CallbackModel {
         );
       }
       if (typeof func !== 'function') throw new TypeError(`callbacks['${key}'] must be a function, got ${typeof func}.`);
-      for (const node of nodes) this.specs.set(node.node, { spec: specFor(node, func), site: this.siteOf(node), dataInputs: node.inputs.length });
+      for (const node of nodes) {
+        this.specs.set(node.node, { spec: specFor(node, func), site: this.siteOf(node), dataInputs: node.inputs.length });
+        if (func.name) callbackKnown({ name: node.node, token: node.token, functionName: func.name, node: node.node, graph: this.name });
+      }
     }
     return this;
   }

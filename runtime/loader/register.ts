@@ -69,7 +69,7 @@ moduleInternals._resolveFilename = function (request, parent, isMain, options) {
 // selectBackend() then gets the same one.
 if (process.env.TFJS_CALLBACKS_PRELOAD_RUNTIME === '1') {
   const runtime = (await import(data.runtimeEntry)) as typeof import('../index.js');
-  await runtime.selectBackend();
+  runtime.announceBackend(await runtime.selectBackend({ quiet: true }), (line) => process.stdout.write(`${line}\n`));
 }
 
 export { runtimeEntryFile };

@@ -35,7 +35,8 @@ describe('Tout mismatch', () => {
       assert.match(top.name, /\(PyFunc\)$/);
       assert.equal(top.presentationHint, 'label');
       assert.equal(top.source?.path, NUMPY, 'the graph frame points at the callback in the program');
-      assert.equal(top.line, 18, 'where bad_dtype is defined');
+      assert.deepEqual([top.line, top.column], [19, 3], 'the return statement that produced the value, not the header of bad_dtype (line 18)');
+      assert.deepEqual(frames.filter((f) => !f.source?.name).map((f) => f.name), [], `no "Unknown Source":\n  ${describeFrames(frames)}`);
 
       const scopes = await s.scopes(top.id);
       assert.deepEqual(scopes.map((x) => x.name), ['Callback']);
@@ -43,7 +44,7 @@ describe('Tout mismatch', () => {
       assert.match(cb.get('x').value, /^NdArray float32\[2,3\] /);
       const returned = cb.get('returned');
       assert.equal(returned.type, 'Float64Array');
-      assert.match(returned.value, /^Float64Array\[6\]/);
+      assert.match(returned.value, /^Float64Array float64\[6\] min=1 max=6 mean=3.5 NaN=0$/);
       assert.equal(returned.indexedVariables, 6);
       const values = await s.variables(returned.variablesReference, 0, 6);
       assert.deepEqual(values.list.map((v) => Number(v.value)), [1, 2, 3, 4, 5, 6]);
@@ -148,6 +149,47 @@ describe('tensorCallback event and tensorData request', () => {
       const byExpression = await s.dc.customRequest('tensorData', { expression: 'x', frameId, start: 0, count: 100 });
       assert.deepEqual(byExpression.body.values, [1, 2, 3, 4, 5, 6]);
       await assert.rejects(s.dc.customRequest('tensorData', { expression: 'factor', frameId }), /not a tensor/);
+    }));
+
+  test('at a Tout mismatch, outputs describe what was returned (typed arrays, nested arrays, numbers, bigints) and tensorData pages it', T, () =>
+    withSession(async (s) => {
+      interface Info { kind: string; dtype: string; shape: number[]; size: number; min?: number; max?: number; mean?: number; nanCount?: number; zeroCount?: number; preview?: unknown[] }
+      const expected: { callback: string; info: Partial<Info>; values: unknown[]; page?: [number, number, unknown[]] }[] = [
+        { callback: 'float64_array', info: { kind: 'Float64Array', dtype: 'float64', shape: [6], size: 6, min: 1, max: 6, mean: 3.5, nanCount: 0 }, values: [1, 2, 3, 4, 5, 6], page: [4, 10, [5, 6]] },
+        // Non-integers for Tout int32 are double: the mismatch TensorFlow reports.
+        { callback: 'nested_array', info: { kind: 'Array', dtype: 'float64', shape: [2, 3], size: 6, min: 0.5, max: 5.5, mean: 3, nanCount: 0 }, values: [0.5, 1.5, 2.5, 3.5, 4.5, 5.5], page: [2, 2, [2.5, 3.5]] },
+        { callback: 'plain_number', info: { kind: 'number', dtype: 'float64', shape: [], size: 1, min: 2.5, max: 2.5, mean: 2.5 }, values: [2.5] },
+        { callback: 'bigint_array', info: { kind: 'BigInt64Array', dtype: 'int64', shape: [3], size: 3, min: -3, max: 2 ** 40, zeroCount: 1 }, values: [-3, 0, 2 ** 40] },
+      ];
+      await s.launch({ program: fixture('returns-program.ts') });
+      for (const want of expected) {
+        const stop = await s.stopped();
+        assert.equal(stop.body.reason, 'exception', s.summary());
+        assert.match(stop.body.description ?? '', new RegExp(`^Tout mismatch in ${want.callback}: 0-th value is`));
+        const tc = await s.waitFor('tensorCallback');
+        const invocation = tc.body.invocation as { id: number; callback: { name: string }; toutCheck: { ok: boolean } };
+        assert.equal(invocation.callback.name, want.callback);
+        assert.equal(invocation.toutCheck.ok, false);
+        const outputs = tc.body.outputs as (Info | null)[];
+        assert.equal(outputs.length, 1, `${want.callback}: one returned value`);
+        const info = outputs[0]!;
+        assert.ok(info, `${want.callback}: its output has a summary`);
+        for (const [key, value] of Object.entries(want.info)) assert.deepEqual(info[key as keyof Info], value, `${want.callback}: ${key}`);
+        assert.deepEqual(info.preview, want.values, `${want.callback}: preview`);
+        const all = await s.dc.customRequest('tensorData', { invocationId: invocation.id, side: 'outputs', index: 0, start: 0, count: 100 });
+        assert.deepEqual(all.body.values, want.values, `${want.callback}: tensorData`);
+        assert.deepEqual([all.body.info.kind, all.body.info.dtype, all.body.info.shape], [want.info.kind, want.info.dtype, want.info.shape]);
+        if (want.page) {
+          const [start, count, values] = want.page;
+          const page = await s.dc.customRequest('tensorData', { invocationId: invocation.id, side: 'outputs', index: 0, start, count });
+          assert.deepEqual([page.body.start, page.body.values], [start, values], `${want.callback}: a page`);
+        }
+        await assert.rejects(s.dc.customRequest('tensorData', { invocationId: invocation.id, side: 'outputs', index: 1 }), /output 1 of invocation \d+ does not exist/);
+        await s.dc.continueRequest({ threadId: THREAD });
+      }
+      await s.terminated();
+      assert.equal(s.output('stdout').match(/caught 0-th value returned by/g)?.length, 4, s.output());
+      assert.match(s.output('stdout'), /done/);
     }));
 });
 

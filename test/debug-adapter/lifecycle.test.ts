@@ -64,13 +64,13 @@ describe('the session ends with the program', () => {
       assert.doesNotMatch(s.output('stderr'), /stdout line/);
     }));
 
-  test('console.log of a TF.js program (and the backend line on stderr) arrive while it runs', T, () =>
+  test('console.log of a TF.js program (and the backend line, on stdout) arrive while it runs', T, () =>
     withSession(async (s) => {
       await s.launch({ program: NUMPY }, (dc) => dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'log_huber' }] }));
       await s.stopped();
       // scale_rows ran before log_huber: its line is out while the program is paused.
       await s.waitForOutput('scaled 2,4,6,8,10,12\n', 'stdout');
-      await s.waitForOutput('[tfjs-callbacks] backend: cpu', 'stderr');
+      await s.waitForOutput('[tfjs-callbacks] backend: cpu', 'stdout');
       await s.dc.continueRequest({ threadId: THREAD });
       await s.waitFor('stopped'); // the Tout mismatch
       await s.dc.continueRequest({ threadId: THREAD });

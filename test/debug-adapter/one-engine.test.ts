@@ -42,6 +42,17 @@ describe('debugging a project with its own @tensorflow/tfjs', () => {
         await s.launch({ program: path.join(project, file), cwd: project, breakOnCallbacks: ['double'] });
         const stop = await s.stopped();
         assert.equal(stop.body.reason, 'function breakpoint');
+        // Every frame names its source; Node's own (an ES module's job `run`) by its node: URL,
+        // subtle, with no file to open (it was "Unknown Source").
+        const frames = await s.stack();
+        const listed = frames.map((f) => `${f.name} @ ${f.source?.name}`).join('\n  ');
+        assert.deepEqual(frames.filter((f) => !f.source?.name).map((f) => f.name), [], listed);
+        const internal = frames.filter((f) => f.source?.name?.startsWith('node:'));
+        if (file === 'main.mjs') assert.ok(internal.length > 0, listed);
+        for (const f of internal) {
+          assert.equal(f.source?.path, undefined);
+          assert.equal(f.presentationHint, 'subtle');
+        }
         await s.dc.continueRequest({ threadId: THREAD });
         const exited = await s.terminated();
         assert.equal(exited?.body.exitCode, 0, s.output());

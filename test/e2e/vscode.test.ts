@@ -21,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { projectWithOwnTfjs } from '../helpers/projects.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const artifacts = path.join(root, '.artifacts', 'e2e');
@@ -72,6 +73,46 @@ function processesMentioning(needle: string): number[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A TS ES-module project's program: the float64 mistake, with the project's own tfjs. */
+const ESM_PROGRAM = `import * as tf from '@tensorflow/tfjs';
+import { numpyFunction, tf as runtimeTf, type NdArray } from 'tfjs-callback-debugger/runtime';
+
+function widen(a: NdArray): Float64Array {
+  return Float64Array.from(a.data as Float32Array, (v) => v / 3);
+}
+
+console.log('one engine:', tf.engine() === runtimeTf.engine());
+try {
+  numpyFunction(widen, [tf.tensor([1, 2, 3])], 'float32');
+} catch (err) {
+  console.log('caught', (err as Error).message.split('\\n')[0]);
+}
+`;
+
+/** A callback that throws, and nothing catches it. */
+const THROWS_PROGRAM = `import * as tf from '@tensorflow/tfjs';
+import { numpyFunction, type NdArray } from 'tfjs-callback-debugger/runtime';
+
+function checked_log(x: NdArray): NdArray {
+  if ((x.data[0] as number) < 100) throw new RangeError('checked_log: input below 100');
+  return x.map(Math.log);
+}
+
+numpyFunction(checked_log, [tf.tensor([1, 2, 3])], 'float32');
+`;
+const THROW_LINE = 5;
+
+/** A CommonJS JS project's program (npm init -y), with the project's own tfjs. */
+const CJS_PROGRAM = `const tf = require('@tensorflow/tfjs');
+const { numpyFunction, tf: runtimeTf } = require('tfjs-callback-debugger/runtime');
+
+const y = numpyFunction((a) => a.map((v) => v * 2), [tf.tensor([1, 2, 3])], 'float32', { name: 'double' });
+console.log('one engine:', tf.engine() === runtimeTf.engine(), Array.from(y.dataSync()).join(','));
+`;
+
+/** Lines a second TF.js copy prints. */
+const SECOND_ENGINE = /already registered|Platform node has already been set|Hi, looks like you are running TensorFlow\.js/;
+
 describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300_000 }, () => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-e2e-'));
   const home = path.join(work, 'home');
@@ -80,6 +121,10 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
   const workspace = path.join(work, 'workspace');
   const program = path.join(workspace, 'graph.ts');
   const converted = path.join(workspace, 'converted', 'model.json');
+  const condModel = path.join(workspace, 'cond-model', 'model.json');
+  const esmProgram = path.join(workspace, 'esm-project', 'main.ts');
+  const cjsProgram = path.join(workspace, 'cjs-project', 'main.js');
+  const cjsModel = path.join(workspace, 'cjs-project', 'model', 'model.json');
   const vsix = path.join(work, 'tfjs-callback-debugger.vsix');
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local', 'share'), XDG_CACHE_HOME: path.join(home, '.cache') };
   let server: ChildProcess | undefined;
@@ -228,6 +273,18 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     // A model as tensorflowjs_converter writes it (one line), with no callbacks module beside it.
     mkdirSync(path.dirname(converted), { recursive: true });
     cpSync(path.join(root, 'test', 'fixtures', 'tf-converted', 'float64', 'model.json'), converted);
+    // A converted tf.cond model with its callbacks module beside it, for F5 without a launch.json.
+    cpSync(path.join(root, 'test', 'fixtures', 'tf-converted', 'cond_callback'), path.dirname(condModel), { recursive: true });
+    // Fresh projects as a newcomer writes them, each with its own @tensorflow/tfjs (npm install).
+    projectWithOwnTfjs(path.dirname(esmProgram), 'module');
+    writeFileSync(esmProgram, ESM_PROGRAM);
+    writeFileSync(path.join(path.dirname(esmProgram), 'throws.ts'), THROWS_PROGRAM);
+    projectWithOwnTfjs(path.dirname(cjsProgram));
+    writeFileSync(cjsProgram, CJS_PROGRAM);
+    const multiOut = path.join(root, 'test', 'fixtures', 'tf-converted', 'multi_out_numpy');
+    mkdirSync(path.dirname(cjsModel), { recursive: true });
+    for (const file of ['model.json', 'group1-shard1of1.bin', 'callbacks.ts']) cpSync(path.join(multiOut, file), path.join(path.dirname(cjsModel), file));
+    log('fresh projects with their own @tensorflow/tfjs installed');
 
     const port = await freePort();
     const out = openSync(path.join(work, 'code-server.log'), 'a');
@@ -352,6 +409,10 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     assert.match(text, /0-th value returned by pyfunc_2 is double, but expects float/);
     assert.match(text, /tfjs-callbacks/);
     assert.match(text, new RegExp(`\\[Ln ${MISMATCH_LINE}, Col \\d+\\]`));
+    // The extension's TypeScript server plugin gives VS Code's TypeScript the runtime's types: the
+    // workspace does not install tfjs-callback-debugger, yet its import is no ts(2307).
+    const allProblems = (await page.locator('.markers-panel').innerText()).replace(/\u00a0/g, ' ');
+    assert.doesNotMatch(allProblems, /Cannot find module 'tfjs-callback-debugger\/runtime'/);
     await shot('problems');
     await runCommand('Notifications: Clear All Notifications');
   });
@@ -423,7 +484,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     await variableRows().filter({ hasText: /^\s*returned =/ }).first().waitFor({ timeout: 10_000 });
     const variables = (await variableRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
     log(`  variables: ${variables.join(' | ')}`);
-    assert.ok(variables.some((v) => v.startsWith('returned = Float64Array[6] min=1 max=6')), `what the callback returned is shown: ${variables.join(' | ')}`);
+    assert.ok(variables.some((v) => v.startsWith('returned = Float64Array float64[6] min=1 max=6')), `what the callback returned is shown: ${variables.join(' | ')}`);
     assert.ok(variables.some((v) => v.startsWith('mismatch[0] = 0-th value returned by pyfunc_2 is double, but expects float')), 'the mismatch is shown');
 
     const body = inspector().locator('body');
@@ -435,6 +496,19 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     assert.match(text, /Float64Array/);
     const flagged = await body.textContent();
     assert.match(flagged ?? '', /dtype mismatch/, 'the output row is flagged as a dtype mismatch');
+    // The inspector has an editor group of its own BELOW the code: the code keeps its width.
+    const groups = await page.locator('.editor-group-container').evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { top: r.top, width: r.width, tabs: Array.from(el.querySelectorAll('.tab')).map((t) => t.textContent ?? '') };
+      }),
+    );
+    log(`  editor groups: ${JSON.stringify(groups.map((g) => ({ top: Math.round(g.top), width: Math.round(g.width), tabs: g.tabs.map((t) => t.trim()) })))}`);
+    const code = groups.find((g) => g.tabs.some((t) => t.includes('graph.ts')));
+    const panel = groups.find((g) => g.tabs.some((t) => t.includes('Tensor Inspector')));
+    assert.ok(code && panel && code !== panel, 'the inspector is in a group of its own');
+    assert.ok(panel.top > code.top, 'below the code');
+    assert.ok(Math.abs(panel.width - code.width) < 2, 'as wide as the code: nothing squeezed beside it');
     await shot('tout-mismatch-inspector');
   });
 
@@ -475,5 +549,145 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       assert.match(row, new RegExp(`export a function named '${node.split('/').at(-1)}' \\(its name in TensorFlow\\)`));
     }
     await shot('converted-model-problems');
+  });
+
+  step('7. F5 on an open model.json with no launch.json debugs the model with its callbacks.ts', async () => {
+    // A folder name no other model.json fuzzy-matches in Quick Open ('cond' matched 'converted').
+    await open('cond-model/model.json');
+    await runCommand('View: Focus Active Editor Group');
+    await page.keyboard.press('F5');
+    // The session runs the model to its end: its trace reaches the Debug Console.
+    await runCommand('Debug Console: Focus on Debug Console View');
+    const line = page.locator('.repl .monaco-list-row', { hasText: 'StatefulPartitionedCall/cond/then' });
+    await line.first().waitFor({ timeout: 60_000 });
+    const consoleText = (await page.locator('.repl').innerText()).replace(/\u00a0/g, ' ');
+    log(`  debug console: ${consoleText.split('\n').filter((l) => /cond-model ›|backend/.test(l)).slice(0, 3).join(' | ')}`);
+    assert.match(consoleText, /✓ cond-model › StatefulPartitionedCall\/cond\/then\/_3\/cond\/double_np \(double_np\) \[PyFunc\]/);
+    const refusal = page.locator('.notification-toast', { hasText: "You don't have an extension for debugging" });
+    assert.equal(await refusal.count(), 0, 'no "no extension for debugging JSON" notification');
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
+    await shot('f5-on-model-json');
+  });
+
+  /** Opens a workspace file by its relative path through Quick Open. */
+  async function open(relative: string): Promise<void> {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(relative);
+    // The row of this very file (its folder in the description): the first row can be a recently
+    // opened file of the same name while the file search is still running.
+    const folder = path.basename(path.dirname(relative));
+    let row = page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(relative) });
+    if (folder !== '.') row = row.filter({ hasText: folder });
+    await row.first().waitFor({ timeout: 10_000 });
+    await row.first().click();
+    await page.locator('.tab.active', { hasText: path.basename(relative) }).waitFor({ timeout: 10_000 });
+    // The breadcrumbs name the file's folder: another open file of the same name does not pass.
+    if (folder !== '.') await page.locator('.breadcrumbs-control .monaco-breadcrumb-item', { hasText: folder }).first().waitFor({ timeout: 10_000 });
+  }
+
+  /** F5 on an open TS file with no launch.json: VS Code asks which debugger, as it does whenever
+   * several take the language (js-debug does too); ours is the suggested first entry. */
+  async function f5OnTypeScript(): Promise<void> {
+    await page.keyboard.press('F5');
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    await rows.first().waitFor({ timeout: 15_000 });
+    const first = (await rows.first().innerText()).replace(/\s+/g, ' ');
+    assert.match(first, /^TF\.js Graph Callbacks Suggested/, 'ours is the first, suggested debugger');
+    await rows.first().click();
+  }
+
+  step("8. a fresh TS ES-module project with its own tfjs: F5 stops on the float64 mistake, one engine, the inspector shows the Float64Array", async () => {
+    await open('esm-project/main.ts');
+    await runCommand('View: Focus Active Editor Group');
+    await f5OnTypeScript();
+    await callStackRows().filter({ hasText: '(PyFunc)' }).first().waitFor({ timeout: 60_000 });
+    const stack = (await callStackRows().allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+    log(`  call stack: ${stack.slice(0, 3).join(' | ')}`);
+    assert.ok(stack.some((r) => /› widen \(PyFunc\)/.test(r)), stack.join(' | '));
+    const body = inspector().locator('body');
+    await body.locator('tr.tensor-row', { hasText: 'output 0' }).waitFor({ timeout: 20_000 });
+    const row = (await body.locator('tr.tensor-row', { hasText: 'output 0' }).innerText()).replace(/\s+/g, ' ');
+    log(`  inspector output 0: ${row}`);
+    assert.match(row, /Float64Array/);
+    assert.match(row, /float64/);
+    assert.match(row, /dtype mismatch/);
+    await runCommand('Debug Console: Focus on Debug Console View');
+    await page.locator('.repl .monaco-list-row', { hasText: 'one engine:' }).first().waitFor({ timeout: 10_000 });
+    const consoleText = (await page.locator('.repl').innerText()).replace(/\u00a0/g, ' ');
+    assert.match(consoleText, /one engine: true/);
+    assert.deepEqual(consoleText.split('\n').filter((l) => SECOND_ENGINE.test(l)), [], 'no second TF.js in the Debug Console');
+    await shot('esm-project-float64-stop');
+    await page.keyboard.press('Shift+F5');
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
+  });
+
+  step('9. a fresh CommonJS JS project (npm init -y) with its own tfjs: Run Graph runs it on one engine', async () => {
+    await open('cjs-project/main.js');
+    await runCommand('TF.js Callbacks: Run Graph');
+    const toast = page.locator('.notification-toast', { hasText: 'main.js' });
+    await toast.waitFor({ timeout: 90_000 });
+    const summary = (await toast.innerText()).trim();
+    log(`  notification: ${summary}`);
+    assert.match(summary, /Run Graph ✓ main\.js: 1 callback invocations of 1 callbacks · 0 Tout mismatches · 0 errors · backend cpu/);
+    const output = page.locator('.part.panel .view-lines', { hasText: 'one engine' });
+    await output.waitFor({ timeout: 10_000 });
+    const trace = (await output.innerText()).replace(/\u00a0/g, ' ');
+    assert.match(trace, /one engine: true 2,4,6/);
+    assert.deepEqual(trace.split('\n').filter((l) => SECOND_ENGINE.test(l)), []);
+    await shot('cjs-project-run-graph');
+    await runCommand('Notifications: Clear All Notifications');
+  });
+
+  step('10. Run Graph on a model.json whose callbacks module is TypeScript, in that CommonJS project', async () => {
+    await open('cjs-project/model/model.json');
+    await runCommand('TF.js Callbacks: Run Graph');
+    const toast = page.locator('.notification-toast', { hasText: 'model.json' });
+    await toast.waitFor({ timeout: 90_000 });
+    const summary = (await toast.innerText()).trim();
+    log(`  notification: ${summary}`);
+    assert.match(summary, /Run Graph ✓ model\.json: 1 callback invocations of 1 callbacks · 0 Tout mismatches · 0 errors/);
+    await shot('cjs-project-model-run-graph');
+    await runCommand('Notifications: Clear All Notifications');
+  });
+
+  step("11. 'Uncaught exceptions' stops at the throw inside the callback, not in the runtime", async () => {
+    await runCommand('View: Show Run and Debug');
+    const uncaught = page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'Uncaught exceptions' }).locator('input[type=checkbox]');
+    await uncaught.check();
+    await open('esm-project/throws.ts');
+    await runCommand('View: Focus Active Editor Group');
+    await f5OnTypeScript();
+    const top = callStackRows().first();
+    await top.filter({ hasText: 'checked_log' }).waitFor({ timeout: 60_000 });
+    const text = (await top.innerText()).replace(/\s+/g, ' ').trim();
+    log(`  top frame: ${text}`);
+    assert.match(text, new RegExp(`^checked_log throws\\.ts ${THROW_LINE}:`));
+    const widget = page.locator('.exception-widget');
+    await widget.waitFor({ timeout: 10_000 });
+    assert.match((await widget.innerText()).replace(/\s+/g, ' '), /RangeError: checked_log: input below 100/);
+    await shot('uncaught-exception-in-callback');
+    await page.keyboard.press('Shift+F5');
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
+    await uncaught.uncheck();
+  });
+
+  step('12. a misspelled breakOnCallbacks name is said in the Debug Console, with the callback it likely meant', async () => {
+    mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(
+      path.join(workspace, '.vscode', 'launch.json'),
+      JSON.stringify({ version: '0.2.0', configurations: [{ type: 'tfjs-callbacks', request: 'launch', name: 'Typo', program: '${workspaceFolder}/esm-project/main.ts', breakOnCallbacks: ['widdenn'], breakOnToutMismatch: false }] }, null, 2),
+    );
+    await runCommand('Debug: Select and Start Debugging');
+    await pick('Typo');
+    await runCommand('Debug Console: Focus on Debug Console View');
+    const warning = page.locator('.repl .monaco-list-row', { hasText: "'widdenn' matches no callback" });
+    await warning.first().waitFor({ timeout: 60_000 });
+    const said = (await warning.first().innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
+    log(`  debug console: ${said}`);
+    assert.match(said, /Did you mean 'widen'\?/);
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
+    await shot('typo-breakOnCallbacks');
   });
 });

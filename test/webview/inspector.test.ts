@@ -194,6 +194,12 @@ test('history: every invocation with its status; click one to show it again; end
   await sendInvocation(page, 'session-2', { ...countEvent, description: 'again' });
   await page.waitForFunction(() => document.querySelector('.reason')?.textContent?.includes('again'));
   assert.equal(await page.locator('.history-item').count(), 3);
+
+  // A new session: the last stop is not what the program is doing now; the history stays.
+  await sendHost(page, { type: 'sessionStarted', sessionId: 'session-3' });
+  await page.waitForFunction(() => document.querySelector('.empty')?.textContent?.includes('Waiting for a stop'));
+  assert.equal(await page.locator('.history-item').count(), 3);
+  assert.equal(await page.locator('.history-item.current').count(), 0);
   await assertClean(h, page);
 });
 

@@ -1,0 +1,52 @@
+/**
+ * A callback's durationMs leaves out the time the debugger held it paused; the program's exit code
+ * is written to the Debug Console when it ends, as js-debug does. Real adapter, real debuggee.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { fixture, sleep, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+
+useDebugAdapter();
+
+const TIMING = fixture('timing-program.ts');
+const EXIT = fixture('exit-program.ts');
+const T = { timeout: 60_000 };
+const PAUSE_MS = 1500;
+
+describe('callback timings under the debugger', () => {
+  test(`a stop of ${PAUSE_MS} ms inside a callback (and a step) is not in its durationMs`, T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: TIMING }, (dc) => dc.setBreakpointsRequest({ source: { path: TIMING }, breakpoints: [{ line: 9 }] }));
+      assert.equal((await s.stopped()).body.reason, 'breakpoint');
+      await sleep(PAUSE_MS / 2);
+      await s.dc.nextRequest({ threadId: THREAD });
+      assert.equal((await s.stopped()).body.reason, 'step');
+      await sleep(PAUSE_MS / 2);
+      await s.dc.continueRequest({ threadId: THREAD });
+      await s.terminated();
+      const m = /duration doubled (\d+\.\d)/.exec(s.output('stdout'));
+      assert.ok(m, s.output());
+      assert.ok(Number(m[1]) < PAUSE_MS / 3, `durationMs ${m[1]} leaves out the ${PAUSE_MS} ms paused`);
+      assert.match(s.output('stdout'), /doubled 2,4,6/);
+    }));
+});
+
+describe('the exit code in the Debug Console', () => {
+  test('a non-zero code on stderr (red), after the program’s own output', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: EXIT, args: ['3'] });
+      const exited = await s.terminated();
+      assert.equal(exited?.body.exitCode, 3);
+      assert.match(s.output('stderr'), /stderr line from exit-program\n[^]*Program exited with code 3\n$/);
+      const last = s.all('output').at(-1)!;
+      assert.deepEqual([last.body.category, last.body.output], ['stderr', 'Program exited with code 3\n']);
+    }));
+
+  test('code 0 in the console category', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: EXIT, args: ['0'] });
+      await s.terminated();
+      assert.equal(s.output('console').match(/Program exited with code 0\n/g)?.length, 1, s.summary());
+      assert.doesNotMatch(s.output('stderr'), /Program exited/);
+    }));
+});
