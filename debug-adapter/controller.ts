@@ -23,6 +23,13 @@ import { Sources } from './sources.js';
 /** How many extra steps to take to get out of library code before stopping anyway. */
 const MAX_STEP_RETRIES = 60;
 
+/** Where a step began: its source line, and how deep the stack was (the same frame when equal). */
+interface StepOrigin {
+  /** "file:line" in the user's source (tsx's output puts a whole module on one generated line). */
+  readonly line: string | undefined;
+  readonly depth: number;
+}
+
 export type StopReason = 'breakpoint' | 'function breakpoint' | 'exception' | 'step' | 'pause' | 'entry';
 
 export interface Stop {
@@ -69,7 +76,7 @@ export class Controller extends EventEmitter {
   private functionStop: { cdpId: string; description: string } | undefined;
   private nextStepReason: StopReason | undefined;
   /** The step under way, repeated while it stops outside the user's code. */
-  private stepping: { kind: 'over' | 'into' | 'out'; tries: number } | undefined;
+  private stepping: { kind: 'over' | 'into' | 'out'; tries: number; origin?: StepOrigin } | undefined;
   private functionBreakpoints: (FunctionBreakpointSpec & { id: number })[] = [];
   private nextFunctionBreakpointId = 1;
   private readonly functionHits = new Map<string, number>();
@@ -137,7 +144,7 @@ export class Controller extends EventEmitter {
       this.debuggerActive = true;
       // Stepping skips the runtime's and libraries' frames; pauses on exceptions there are ignored.
       await cdp.send('Debugger.setBlackboxPatterns', {
-        patterns: [escapeRegExp(adapterPaths.runtimeDir), escapeRegExp(adapterPaths.agent), AGENT_SOURCE_URL.replace('.', '\\.'), '/node_modules/', '^node:'],
+        patterns: [escapeRegExp(adapterPaths.runtimeDir), escapeRegExp(adapterPaths.agent), AGENT_SOURCE_URL.replace('.', '\\.'), '/node_modules/', '^node:', '^wasm:'],
       });
       await this.setAgentBreakpoint();
       await this.breakpoints.bindAll();
@@ -207,9 +214,13 @@ export class Controller extends EventEmitter {
   }
 
   async step(kind: 'over' | 'into' | 'out'): Promise<void> {
+    // The user's frame the step starts from (a stop on a callback pauses in the agent, above it).
+    const frames = this.paused?.event.callFrames ?? [];
+    const at = frames.findIndex((f) => isUserFrame(this, f));
+    const origin = at >= 0 ? { line: this.sourceLine(frames[at]!), depth: frames.length - at } : undefined;
     this.pauseEnded();
     this.nextStepReason = 'step';
-    this.stepping = { kind, tries: 0 };
+    this.stepping = { kind, tries: 0, ...(origin ? { origin } : {}) };
     await this.sendStep(kind);
   }
 
@@ -229,6 +240,12 @@ export class Controller extends EventEmitter {
       this.scriptSources.set(scriptId, source);
     }
     return source;
+  }
+
+  /** A paused frame's "file:line" in the user's source. */
+  private sourceLine(frame: Protocol.Debugger.CallFrame): string | undefined {
+    const original = this.sources.original(frame.location.scriptId, frame.location.lineNumber, frame.location.columnNumber ?? 0);
+    return original ? `${original.file}:${original.line}` : undefined;
   }
 
   private async sendStep(kind: 'over' | 'into' | 'out'): Promise<void> {
@@ -318,9 +335,21 @@ export class Controller extends EventEmitter {
     // Blackboxing does not keep V8 out of Node's internals (a getter the runtime calls, say), and a
     // step past a callback's end returns into the runtime: step on until the user's code.
     const step = this.stepping;
-    if (step && this.nextStepReason === 'step' && step.tries < MAX_STEP_RETRIES && !isUserFrame(this, event.callFrames[0]!)) {
-      step.tries++;
-      return this.sendStep(step.kind === 'into' ? 'into' : 'out');
+    if (step && this.nextStepReason === 'step' && step.tries < MAX_STEP_RETRIES) {
+      const top = event.callFrames[0]!;
+      if (!isUserFrame(this, top)) {
+        step.tries++;
+        // WebAssembly is not blackboxed by V8 (its URL matches no pattern it applies): a step into
+        // it goes instruction by instruction, so it is left at once.
+        return this.sendStep(step.kind === 'into' && !this.sources.get(top.location.scriptId)?.wasm ? 'into' : 'out');
+      }
+      // Back on the line the step began on, in the same frame, after leaving library code it
+      // entered (tfjs-node calls back into Node's util, wasm): the line is not done, step on.
+      const origin = step.origin;
+      if (step.kind === 'into' && step.tries > 0 && origin?.line && event.callFrames.length === origin.depth && this.sourceLine(top) === origin.line) {
+        step.tries++;
+        return this.sendStep('into');
+      }
     }
     const reason = this.nextStepReason ?? 'pause';
     // V8 reports a `debugger` statement as 'other', with no step or pause asked for.

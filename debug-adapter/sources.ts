@@ -16,6 +16,8 @@ export interface ScriptInfo {
   /** The file, for file: URLs. */
   readonly file?: string;
   readonly sourceMapURL?: string;
+  /** A WebAssembly module (tfjs-backend-wasm's): never the user's code. */
+  readonly wasm?: boolean;
   map?: TraceMap | null;
   /** Original file paths the map covers, in the map's order. */
   sources?: string[];
@@ -47,7 +49,13 @@ export class Sources {
 
   add(event: Protocol.Debugger.ScriptParsedEvent): ScriptInfo {
     const file = event.url.startsWith('file://') ? fileURLToPath(event.url) : undefined;
-    const script: ScriptInfo = { scriptId: event.scriptId, url: event.url, ...(file ? { file } : {}), ...(event.sourceMapURL ? { sourceMapURL: event.sourceMapURL } : {}) };
+    const script: ScriptInfo = {
+      scriptId: event.scriptId,
+      url: event.url,
+      ...(file ? { file } : {}),
+      ...(event.sourceMapURL ? { sourceMapURL: event.sourceMapURL } : {}),
+      ...(event.scriptLanguage === 'WebAssembly' ? { wasm: true } : {}),
+    };
     this.scripts.set(event.scriptId, script);
     if (file) {
       this.index(file, script);

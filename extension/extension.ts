@@ -8,6 +8,7 @@ import { registerDebugWiring } from './debug-wiring.js';
 import { editorContext } from './editor-context.js';
 import { InspectorPanel } from './inspector-panel.js';
 import { callbacksFound, startLanguageClient, traceUpdated } from './language-client.js';
+import { NativeSetup } from './native-setup.js';
 import { GraphRunner } from './run-graph.js';
 import { BackendStatus } from './status-bar.js';
 
@@ -43,6 +44,8 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   command('tfjsCallbacks.openInspector', () => inspector.show());
   command('tfjsCallbacks.selectBackend', () => status.select());
+  const native = new NativeSetup(context);
+  command('tfjsCallbacks.setupNative', () => native.run());
   command('tfjsCallbacks.breakOnCallback', async (name?: string) => {
     let callback = typeof name === 'string' ? name : undefined;
     if (!callback) {

@@ -7,6 +7,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BACKEND_CHOICES, parseChoice, type BackendChoice, type BackendName } from './backend-choice.js';
 import { coverMissingKernels } from './kernel-fallback.js';
+import { buildDir, hasBuild, nativeRoot, readRecord } from './native/cache.js';
+import { requireBuiltNative } from './native/load.js';
 import { tf } from './tf.js';
 
 export { BACKEND_CHOICES, parseChoice, type BackendChoice, type BackendName };
@@ -83,7 +85,7 @@ async function selectForced(backend: BackendName, source: string, options: Selec
   if (attempt.ok) return { backend, reason: `${source === 'TFJS_BACKEND' ? 'TFJS_BACKEND' : 'requested'}: ${attempt.reason}`, skipped: [] };
   const fix =
     backend === 'tensorflow'
-      ? ' Install it with `npm install @tensorflow/tfjs-node` (or tfjs-node-gpu); its install downloads libtensorflow, so behind a firewall set TFJS_NODE_CDN_STORAGE to a mirror. Or choose wasm or cpu.'
+      ? ' Build it from a TensorFlow you have with `tfjs-callbacks setup-native` (palette: "TF.js Callbacks: Set Up Native Backend"), or `npm install @tensorflow/tfjs-node` (its install downloads libtensorflow; behind a firewall set TFJS_NODE_CDN_STORAGE to a mirror). Or choose wasm or cpu.'
       : ' Choose another backend (auto, wasm, cpu).';
   throw new Error(`Backend '${backend}' was requested${source === 'TFJS_BACKEND' ? ' by TFJS_BACKEND' : ''} but cannot start: ${attempt.why}.${fix}`);
 }
@@ -98,24 +100,54 @@ async function activate(backend: BackendName, options: SelectBackendOptions): Pr
   }
 }
 
-/** tfjs-node registers the 'tensorflow' backend when required. Its require is guarded: it is optional. */
+/**
+ * tfjs-node registers the 'tensorflow' backend when required. Tried in order: the project's, the
+ * runtime's, then the one `tfjs-callbacks setup-native` built (runtime/native). Every require is
+ * guarded (it is optional); a copy that is installed but fails is said even when a later one loads.
+ */
 async function activateNative(projectDir: string): Promise<Attempt> {
-  const requirers = [createRequire(path.join(projectDir, 'noop.js')), createRequire(import.meta.url)];
+  // TensorFlow's INFO lines ("This TensorFlow binary is optimized…", oneDNN) would open every
+  // run's output; warnings and errors still show. TF_CPP_MIN_LOG_LEVEL=0 brings them back.
+  process.env.TF_CPP_MIN_LOG_LEVEL ??= '1';
+  const requirers = [
+    { where: 'the project', load: (pkg: string) => createRequire(path.join(projectDir, 'noop.js'))(pkg) },
+    { where: 'the runtime', load: (pkg: string) => createRequire(import.meta.url)(pkg) },
+  ];
   const problems: string[] = [];
+  const loaded = async (pkg: string, where: string): Promise<Attempt> => {
+    if (!(await tf.setBackend('tensorflow'))) return { ok: false, why: `${pkg} from ${where} loaded but its backend did not initialize` };
+    const failed = problems.length ? `; ${problems.join('; ')}` : '';
+    return { ok: true, reason: `native TensorFlow from ${pkg}${pkg.endsWith('-gpu') ? ' (GPU build: CUDA when present)' : ' (CPU)'}${where === 'the project' ? '' : ` in ${where}`}${failed}` };
+  };
   for (const pkg of ['@tensorflow/tfjs-node-gpu', '@tensorflow/tfjs-node']) {
-    for (const req of requirers) {
+    for (const { where, load } of requirers) {
       try {
-        req(pkg);
+        load(pkg);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code !== 'MODULE_NOT_FOUND') problems.push(`${pkg} is installed but failed to load (${(err as Error).message.split('\n')[0]})`);
+        if (code !== 'MODULE_NOT_FOUND') problems.push(`${pkg} in ${where} is installed but failed to load (${(err as Error).message.split('\n')[0]})`);
         continue;
       }
-      if (!(await tf.setBackend('tensorflow'))) return { ok: false, why: `${pkg} loaded but its backend did not initialize` };
-      return { ok: true, reason: `native TensorFlow from ${pkg}${pkg.endsWith('-gpu') ? ' (GPU build: CUDA when present)' : ' (CPU)'}` };
+      return loaded(pkg, where);
     }
   }
-  return { ok: false, why: problems[0] ?? '@tensorflow/tfjs-node is not installed' };
+  const build = buildDir(nativeRoot(), tfjsVersion());
+  if (hasBuild(build)) {
+    const record = readRecord(build)!;
+    const where = `setup-native's build (TensorFlow ${record.tensorflow.version}, ${build})`;
+    try {
+      requireBuiltNative(build, createRequire(import.meta.url).resolve('@tensorflow/tfjs'));
+      return loaded('@tensorflow/tfjs-node', where);
+    } catch (err) {
+      problems.push(`${where} failed to load (${(err as Error).message.split('\n')[0]}): run \`tfjs-callbacks setup-native\` again`);
+    }
+  }
+  return { ok: false, why: problems.length ? problems.join('; ') : '@tensorflow/tfjs-node is not installed (`tfjs-callbacks setup-native` builds it from a TensorFlow you have)' };
+}
+
+/** The engine's TensorFlow.js version: the tfjs-node to build and load is the same one. */
+export function tfjsVersion(): string {
+  return tf.version.tfjs;
 }
 
 async function activateWasm(): Promise<Attempt> {

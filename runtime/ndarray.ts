@@ -8,7 +8,7 @@
  * as a Float64Array, int64 as a BigInt64Array (a copy, widened from TF.js's storage).
  */
 import { arrayTypeOf, isBigIntDType, storageOf, type NumericArray, type TfDType } from './dtypes.js';
-import type { Tensor } from './tf.js';
+import { tf, type Tensor } from './tf.js';
 
 export type { NumericArray };
 export type NdData = NumericArray | string[];
@@ -94,7 +94,10 @@ function nest(values: unknown[], shape: readonly number[], axis: number, offset:
  * Float64Array, an int64 one as a BigInt64Array, as numpy arrays of those dtypes would.
  */
 export function viewOf(tensor: Tensor, declared: TfDType = tensor.dtype): NdArray {
-  const data = tensor.dataSync() as NdData;
+  let data = tensor.dataSync() as NdData;
+  // tfjs-node hands back the very array a tensor was made from until an op has used the tensor:
+  // writing to it would change the tensor. A copy, as on wasm (only cpu is zero-copy, see above).
+  if (tf.getBackend() === 'tensorflow') data = (Array.isArray(data) ? [...data] : (data as NumericArray).slice()) as NdData;
   // A Tin the tensor is not held as (a float fed to an int64 node) does not apply: TF.js computed
   // with the tensor's own dtype.
   if (declared !== tensor.dtype && storageOf(declared) !== tensor.dtype) declared = tensor.dtype;

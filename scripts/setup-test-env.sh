@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs what the browser and end-to-end tests need on a fresh Debian machine: Debian's Chromium
-# at /usr/bin/chromium, driven by playwright-core (never `npx playwright install`), and code-server
-# 4.100.3 (scripts/setup-code-server.sh). Idempotent: does nothing for what is already there.
+# Installs what the browser, end-to-end and native-backend tests need on a fresh Debian machine:
+# Debian's Chromium at /usr/bin/chromium, driven by playwright-core (never `npx playwright install`),
+# code-server 4.100.3 (scripts/setup-code-server.sh), and the native leg: tensorflow-cpu 2.21.0 in a
+# cached venv with tfjs-node built against it (scripts/setup-native-test.sh). Idempotent: does
+# nothing for what is already there.
 set -euo pipefail
 
 CHROMIUM=/usr/bin/chromium
@@ -16,6 +18,7 @@ code_server() {
 if [ -x "$CHROMIUM" ]; then
   echo "setup-test-env: $CHROMIUM present ($("$CHROMIUM" --version 2>/dev/null || echo 'version unknown'))"
   code_server
+  "$here/setup-native-test.sh"
   exit 0
 fi
 
@@ -36,3 +39,4 @@ if [ ! -x "$CHROMIUM" ]; then
 fi
 echo "setup-test-env: installed $("$CHROMIUM" --version 2>/dev/null || echo chromium)"
 code_server
+"$here/setup-native-test.sh"

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { parseChoice, type BackendChoice } from '../backend-choice.js';
 
 export const USAGE = `Usage: tfjs-callbacks run <program.ts|program.js|model.json> [options]
+       tfjs-callbacks setup-native [--python <python> | --wheel <tensorflow.whl>] [--undo]
 
 Runs a TensorFlow.js program or graph model and prints one line per graph-callback invocation
 (node, input/output dtypes and shapes, ✓/✗ against Tout, time) and a summary.
@@ -18,7 +19,11 @@ Options:
                          (default: seeded values shaped like the model's placeholders)
   --backend <name>       auto (default), tensorflow, wasm or cpu; also TFJS_BACKEND
   --trace <file.json>    also write the invocations as JSON (for the editor)
-  -h, --help             this text`;
+  -h, --help             this text
+
+setup-native builds the native TensorFlow backend (@tensorflow/tfjs-node's binding) against a
+TensorFlow you already have: a Python environment's tensorflow/tensorflow-cpu (--python, default
+python3) or a wheel file (--wheel). Needs g++ and make; ~30 s, ~25 MiB in ~/.cache. --undo removes it.`;
 
 export class UsageError extends Error {}
 
@@ -48,7 +53,7 @@ export function parseCliArgs(argv: string[]): RunArgs | 'help' {
   });
   if (values.help) return 'help';
   const [command, target, ...extra] = positionals;
-  if (command !== 'run' || !target || extra.length) throw new UsageError(command && command !== 'run' ? `Unknown command '${command}'.` : 'Nothing to run.');
+  if (command !== 'run' || !target || extra.length) throw new UsageError(command && command !== 'run' ? `Unknown command '${command}' (commands: run, setup-native).` : 'Nothing to run.');
   const targetPath = path.resolve(target);
   if (!existsSync(targetPath)) throw new UsageError(`${target} does not exist.`);
   const isModel = targetPath.endsWith('.json');
@@ -78,4 +83,24 @@ export function parseCliArgs(argv: string[]): RunArgs | 'help' {
  */
 export function projectDirOf(args: RunArgs): string {
   return path.dirname(args.callbacks ? path.resolve(args.callbacks) : args.targetPath);
+}
+
+export interface SetupArgs {
+  readonly python?: string;
+  readonly wheel?: string;
+  readonly undo: boolean;
+}
+
+/** `setup-native`'s arguments (argv without the command). */
+export function parseSetupArgs(argv: string[]): SetupArgs | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { python: { type: 'string' }, wheel: { type: 'string' }, undo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) return 'help';
+  if (positionals.length) throw new UsageError(`setup-native takes no file arguments (got ${positionals.join(' ')}): --python <python> or --wheel <file.whl>.`);
+  if (values.python && values.wheel) throw new UsageError('Give --python or --wheel, not both.');
+  if (values.undo && (values.python || values.wheel)) throw new UsageError('--undo takes no other option.');
+  return { ...(values.python ? { python: values.python } : {}), ...(values.wheel ? { wheel: values.wheel } : {}), undo: !!values.undo };
 }

@@ -5,13 +5,18 @@
  *
  * Runs a graph program or model and prints one line per callback invocation and a summary.
  *
+ * tfjs-callbacks setup-native [--python <python> | --wheel <file.whl>] [--undo]
+ *
+ * Builds the native TensorFlow backend from a TensorFlow the user has (runtime/native/setup.ts).
+ *
  * This entry imports no TensorFlow.js: it reads the arguments, points module resolution at the
  * program's project (runtime/loader), and only then loads the runtime (run.ts), so that the
  * runtime and the program share the project's one copy of each @tensorflow package.
  */
-import { parseCliArgs, projectDirOf, USAGE, UsageError } from './args.js';
+import { parseCliArgs, parseSetupArgs, projectDirOf, USAGE, UsageError } from './args.js';
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'setup-native') return setupNativeCommand(argv.slice(1));
   const args = parseCliArgs(argv);
   if (args === 'help') {
     console.log(USAGE);
@@ -23,6 +28,29 @@ async function main(argv: string[]): Promise<number> {
   await import('../loader/register.js');
   const { run } = await import('./run.js');
   return run(args);
+}
+
+async function setupNativeCommand(argv: string[]): Promise<number> {
+  const args = parseSetupArgs(argv);
+  if (args === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const { setupNative, undoNative, describeSetup, NativeSetupError } = await import('../native/setup.js');
+  if (args.undo) {
+    const removed = undoNative({});
+    console.log(removed ? `removed ${removed}: auto no longer finds that native backend` : 'nothing to undo: setup-native has built nothing for this @tensorflow/tfjs version');
+    return 0;
+  }
+  try {
+    const result = await setupNative({ ...args, say: (line) => console.log(line) });
+    for (const line of describeSetup(result)) console.log(line);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof NativeSetupError)) throw err;
+    console.error(`tfjs-callbacks setup-native: ${err.message}`);
+    return 1;
+  }
 }
 
 main(process.argv.slice(2)).then(

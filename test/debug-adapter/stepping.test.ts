@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { nativeRoot } from '../../runtime/native/cache.js';
+import { BACKENDS, type TestBackend } from '../helpers/backends.js';
 import { describeFrames, fixture, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
 
 useDebugAdapter();
@@ -13,8 +15,13 @@ const NUMPY = fixture('numpy-program.ts');
 const MAP = fixture('map-program.ts');
 const T = { timeout: 60_000 };
 
-async function launchAtLogHuber(s: Session): Promise<void> {
-  await s.launch({ program: NUMPY }, (dc) => dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'log_huber' }] }));
+/** Launch arguments on `backend` (the native build made visible for tensorflow: see spawn.ts). */
+function on(backend: TestBackend, args: Record<string, unknown>): Record<string, unknown> {
+  return { ...args, backend, ...(backend === 'tensorflow' ? { env: { TFJS_CALLBACKS_NATIVE_DIR: nativeRoot() } } : {}) };
+}
+
+async function launchAtLogHuber(s: Session, backend: TestBackend): Promise<void> {
+  await s.launch(on(backend, { program: NUMPY }), (dc) => dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'log_huber' }] }));
   assert.equal((await s.stopped()).body.reason, 'function breakpoint');
   const top = (await s.stack())[0]!;
   assert.equal(top.line, 13);
@@ -28,10 +35,10 @@ async function step(s: Session, kind: 'next' | 'stepIn' | 'stepOut'): Promise<{ 
   return { stop, frames: await s.stack() };
 }
 
-describe('stepping in a callback', () => {
+for (const backend of BACKENDS) describe(`stepping in a callback on ${backend}`, () => {
   test("next from log_huber's first line stops on the next line with reason 'step'", T, () =>
     withSession(async (s) => {
-      await launchAtLogHuber(s);
+      await launchAtLogHuber(s, backend);
       const { stop, frames } = await step(s, 'next');
       assert.equal(stop.body.reason, 'step');
       assert.equal(frames[0]!.name, 'log_huber', describeFrames(frames));
@@ -44,7 +51,7 @@ describe('stepping in a callback', () => {
 
   test('stepOut from the callback lands in the program code that called it, not in runtime internals', T, () =>
     withSession(async (s) => {
-      await launchAtLogHuber(s);
+      await launchAtLogHuber(s, backend);
       const { stop, frames } = await step(s, 'stepOut');
       assert.equal(stop.body.reason, 'step');
       const top = frames[0]!;
@@ -57,7 +64,7 @@ describe('stepping in a callback', () => {
 
   test('next past the end of the callback lands in the program code, not in runtime internals', T, () =>
     withSession(async (s) => {
-      await launchAtLogHuber(s);
+      await launchAtLogHuber(s, backend);
       const lines: number[] = [];
       let frames: DebugProtocol.StackFrame[] = [];
       for (let i = 0; i < 6; i++) {
@@ -72,7 +79,7 @@ describe('stepping in a callback', () => {
 
   test('stepIn enters a program function that runtime code calls (the map callback), skipping the runtime', T, () =>
     withSession(async (s) => {
-      await s.launch({ program: MAP }, (dc) => dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [{ line: 8 }] }));
+      await s.launch(on(backend, { program: MAP }), (dc) => dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [{ line: 8 }] }));
       await s.stopped();
       const before = (await s.stack())[0]!;
       assert.equal(before.name, 'double_rows');
@@ -94,7 +101,7 @@ describe('stepping in a callback', () => {
 
   test('next onto a `return x;` line stops on it, not on the closing brace (tsx drops the `;` before `}`)', T, () =>
     withSession(async (s) => {
-      await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: 8 }] }));
+      await s.launch(on(backend, { program: NUMPY }), (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: 8 }] }));
       await s.stopped();
       assert.equal((await s.stack())[0]!.line, 8);
       const { frames } = await step(s, 'next');
@@ -104,7 +111,7 @@ describe('stepping in a callback', () => {
 
   test('a breakpoint on a `return x;` line stops on that line', T, () =>
     withSession(async (s) => {
-      await s.launch({ program: MAP }, (dc) => dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [{ line: 11 }] }));
+      await s.launch(on(backend, { program: MAP }), (dc) => dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints: [{ line: 11 }] }));
       assert.equal((await s.stopped()).body.reason, 'breakpoint');
       const top = (await s.stack())[0]!;
       assert.equal(top.source?.path, MAP);
@@ -113,7 +120,7 @@ describe('stepping in a callback', () => {
 
   test('stepIn on a line that only calls TF.js stays in the callback', T, () =>
     withSession(async (s) => {
-      await launchAtLogHuber(s);
+      await launchAtLogHuber(s, backend);
       const { stop, frames } = await step(s, 'stepIn');
       assert.equal(stop.body.reason, 'step');
       assert.equal(frames[0]!.name, 'log_huber', describeFrames(frames));

@@ -38,6 +38,7 @@ const COMMANDS = [
   'TF.js Callbacks: Debug Graph',
   'TF.js Callbacks: Open Tensor Inspector',
   'TF.js Callbacks: Select Backend',
+  'TF.js Callbacks: Set Up Native Backend',
   'TF.js Callbacks: Break on Callback…',
 ];
 

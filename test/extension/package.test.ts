@@ -31,9 +31,9 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
     assert.equal(manifest.engines.vscode, '^1.100.0');
     assert.equal(manifest.contributes.debuggers[0]!.type, 'tfjs-callbacks');
     assert.deepEqual(manifest.contributes.commands.map((c) => `${c.category}: ${c.title}`), [
-      'TF.js Callbacks: Run Graph', 'TF.js Callbacks: Debug Graph', 'TF.js Callbacks: Open Tensor Inspector', 'TF.js Callbacks: Select Backend', 'TF.js Callbacks: Break on Callback…',
+      'TF.js Callbacks: Run Graph', 'TF.js Callbacks: Debug Graph', 'TF.js Callbacks: Open Tensor Inspector', 'TF.js Callbacks: Select Backend', 'TF.js Callbacks: Set Up Native Backend', 'TF.js Callbacks: Break on Callback…',
     ]);
-    for (const file of ['out/extension.cjs', 'out/server.cjs', 'dist/debug-adapter/main.js', 'dist/debug-adapter/debuggee/bridge.js', 'dist/runtime/cli/main.js', 'dist/runtime/loader/register.js', 'media/dist/inspector.js', 'media/inspector.css', 'out/lib.es2022.d.ts', 'out/lib.dom.d.ts', 'node_modules/tsx/package.json', 'node_modules/tfjs-callbacks-ts-plugin/index.cjs', 'node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm', 'node_modules/@tensorflow/tfjs-core/dist/tf-core.node.js']) {
+    for (const file of ['out/extension.cjs', 'out/server.cjs', 'dist/debug-adapter/main.js', 'dist/debug-adapter/debuggee/bridge.js', 'dist/runtime/cli/main.js', 'dist/runtime/loader/register.js', 'dist/runtime/native/setup.js', 'dist/runtime/native/check.js', 'media/dist/inspector.js', 'media/inspector.css', 'out/lib.es2022.d.ts', 'out/lib.dom.d.ts', 'node_modules/tsx/package.json', 'node_modules/tfjs-callbacks-ts-plugin/index.cjs', 'node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm', 'node_modules/@tensorflow/tfjs-core/dist/tf-core.node.js']) {
       assert.ok(existsSync(path.join(extension, file)), `${file} is in the .vsix`);
     }
     for (const absent of ['runtime/index.ts', 'test', 'bench', 'node_modules/typescript', 'node_modules/core-js']) {

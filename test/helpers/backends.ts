@@ -5,12 +5,42 @@
  *   for (const backend of BACKENDS) describe(backend, () => { useBackend(backend); it(...); });
  */
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { before } from 'node:test';
-import { selectBackend, tf } from '../../runtime/index.js';
+import { buildDir, hasBuild, nativeRoot } from '../../runtime/native/cache.js';
+import { parseChoice } from '../../runtime/backend-choice.js';
+import { selectBackend, tf, type BackendName } from '../../runtime/index.js';
 
-/** The backends available on every machine (tfjs-node is optional and usually absent). */
-export const BACKENDS = ['wasm', 'cpu'] as const;
-export type TestBackend = (typeof BACKENDS)[number];
+export type TestBackend = BackendName;
+
+/**
+ * The backends the tests run on: TEST_BACKENDS (comma-separated), else every one that loads here:
+ * wasm and cpu always, tensorflow when tfjs-node is installed or `tfjs-callbacks setup-native` built it
+ * (scripts/setup-test-env.sh does, where it can install TensorFlow).
+ */
+export const BACKENDS: readonly TestBackend[] = testBackends();
+
+function testBackends(): TestBackend[] {
+  const wanted = process.env.TEST_BACKENDS;
+  if (wanted) {
+    return wanted.split(',').map((name) => {
+      const choice = parseChoice(name.trim(), 'TEST_BACKENDS');
+      if (choice === 'auto') throw new Error('TEST_BACKENDS names backends (tensorflow, wasm, cpu), not auto');
+      return choice;
+    });
+  }
+  return nativeLoads() ? ['tensorflow', 'wasm', 'cpu'] : ['wasm', 'cpu'];
+}
+
+/** Whether the native backend is there to load (the runtime's own lookup: backend.ts). */
+export function nativeLoads(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('@tensorflow/tfjs-node');
+    return true;
+  } catch {
+    return hasBuild(buildDir(nativeRoot(), tf.version.tfjs));
+  }
+}
 
 /** Selects `name` before the tests of the enclosing describe run, and checks it is active. */
 export function useBackend(name: TestBackend): void {

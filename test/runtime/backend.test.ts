@@ -10,6 +10,8 @@ import { after, describe, test } from 'node:test';
 import { BACKEND_CHOICES, describeBackend, type BackendReport } from '../../runtime/index.js';
 import { tempDir } from '../fixtures/callback-models.js';
 import { linesStartingWith, repoRoot, runNode, runtimeEntryUrl, tsxImport, writeFile, type NodeResult } from '../fixtures/spawn.js';
+import { nativeLoads } from '../helpers/backends.js';
+import { nativeRoot } from '../../runtime/native/cache.js';
 
 const { dir: root, cleanup } = tempDir('backend-test-');
 after(cleanup);
@@ -62,12 +64,12 @@ describe('auto selection without tfjs-node', () => {
     assert.equal(report.requested, 'auto');
     assert.equal(report.source, 'default');
     assert.match(report.reason, /^auto: WebAssembly/);
-    assert.deepEqual(report.skipped, [{ backend: 'tensorflow', why: '@tensorflow/tfjs-node is not installed' }]);
+    assert.deepEqual(report.skipped, [{ backend: 'tensorflow', why: '@tensorflow/tfjs-node is not installed (`tfjs-callbacks setup-native` builds it from a TensorFlow you have)' }]);
     assert.equal(outcome.tfBackend, 'wasm');
     assert.deepEqual(outcome.sum, [4, 6]);
     const lines = linesStartingWith(run.stderr, REPORT_PREFIX);
     assert.equal(lines.length, 1, run.stderr);
-    assert.match(lines[0]!, /backend: wasm \(auto: .*skipped tensorflow: @tensorflow\/tfjs-node is not installed\)/);
+    assert.match(lines[0]!, /backend: wasm \(auto: .*skipped tensorflow: @tensorflow\/tfjs-node is not installed \(`tfjs-callbacks setup-native` builds it/);
   });
 
   test("TFJS_BACKEND=auto is the same as no choice", () => {
@@ -260,6 +262,19 @@ module.exports = tf;
     const report = outcome.reports[0]!;
     assert.equal(report.backend, 'wasm');
     assert.equal(report.skipped.length, 1);
-    assert.match(report.skipped[0]!.why, /@tensorflow\/tfjs-node is installed but failed to load \(.*tfjs_binding\.node/);
+    assert.match(report.skipped[0]!.why, /^@tensorflow\/tfjs-node in the project is installed but failed to load \(.*tfjs_binding\.node/);
+  });
+
+  test("the project's broken tfjs-node is said even when setup-native's build loads in its place", { skip: nativeLoads() ? false : 'no native build here (scripts/setup-native-test.sh)' }, () => {
+    const project = path.join(root, 'broken-tfjs-node-2');
+    writeFile(project, 'node_modules/@tensorflow/tfjs-node/package.json', JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-broken', main: 'index.js' }));
+    writeFile(project, 'node_modules/@tensorflow/tfjs-node/index.js', `throw new Error('The Node.js native addon module (tfjs_binding.node) can not be found at path: lib/napi-v8/tfjs_binding.node');\n`);
+    const { outcome } = select([{ quiet: true }], { TFJS_CALLBACKS_NATIVE_DIR: nativeRoot() }, project);
+    assert.equal(outcome.error, undefined, outcome.error);
+    const report = outcome.reports[0]!;
+    assert.equal(report.backend, 'tensorflow');
+    assert.equal(outcome.tfBackend, 'tensorflow');
+    assert.deepEqual(outcome.sum, [4, 6]);
+    assert.match(report.reason, /^auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build \(TensorFlow 2\.\d+\.\d+, .*\); @tensorflow\/tfjs-node in the project is installed but failed to load \(.*tfjs_binding\.node/);
   });
 });

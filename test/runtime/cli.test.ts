@@ -241,7 +241,7 @@ describe('options and usage', () => {
   const usageCases: { name: string; args: string[]; message: string }[] = [
     { name: 'no command', args: [], message: 'tfjs-callbacks: Nothing to run.' },
     { name: 'no target', args: ['run'], message: 'tfjs-callbacks: Nothing to run.' },
-    { name: 'unknown command', args: ['frobnicate', 'examples/main.ts'], message: "tfjs-callbacks: Unknown command 'frobnicate'." },
+    { name: 'unknown command', args: ['frobnicate', 'examples/main.ts'], message: "tfjs-callbacks: Unknown command 'frobnicate' (commands: run, setup-native)." },
     { name: 'missing target file', args: ['run', 'examples/no-such-program.ts'], message: 'tfjs-callbacks: examples/no-such-program.ts does not exist.' },
     { name: 'two targets', args: ['run', 'examples/main.ts', 'examples/log-huber.ts'], message: 'tfjs-callbacks: Nothing to run.' },
     { name: 'an unknown option', args: ['run', 'examples/main.ts', '--bogus'], message: "tfjs-callbacks: Unknown option '--bogus'" },

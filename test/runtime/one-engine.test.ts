@@ -12,6 +12,8 @@ import { after, before, describe, test } from 'node:test';
 import { tempDir } from '../fixtures/callback-models.js';
 import { repoRoot, runNode } from '../fixtures/spawn.js';
 import { projectWithOwnTfjs, SECOND_ENGINE } from '../helpers/projects.js';
+import { BACKENDS } from '../helpers/backends.js';
+import { nativeRoot } from '../../runtime/native/cache.js';
 
 const cli = path.join(repoRoot, 'dist', 'runtime', 'cli', 'main.js');
 const { dir: root, cleanup } = tempDir('one-engine-');
@@ -52,9 +54,11 @@ before(() => {
 
 describe('a project with its own @tensorflow/tfjs, through the CLI', { timeout: 120_000 }, () => {
   for (const [file, label] of [['main.mts', 'ESM TypeScript'], ['main.mjs', 'ESM JavaScript'], ['main.cts', 'CommonJS TypeScript'], ['main.cjs', 'CommonJS JavaScript']] as const) {
-    for (const backend of ['wasm', 'cpu']) {
+    for (const backend of BACKENDS) {
       test(`${label} (${file}) on ${backend}: one engine, the project's; no second-copy lines`, () => {
-        const run = runNode([cli, 'run', file, '--backend', backend], { cwd: project, timeoutMs: 60_000 });
+        // On tensorflow: setup-native's tfjs-node registers its backend in the project's engine.
+        const env = backend === 'tensorflow' ? { TFJS_CALLBACKS_NATIVE_DIR: nativeRoot() } : {};
+        const run = runNode([cli, 'run', file, '--backend', backend], { cwd: project, timeoutMs: 60_000, env });
         const output = `${run.stdout}\n${run.stderr}`;
         assert.equal(run.status, 0, output);
         const line = run.stdout.split('\n').find((l) => l.startsWith('ENGINE '));
