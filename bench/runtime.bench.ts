@@ -2,12 +2,13 @@
  * Runtime benchmarks (issue 2): wrapper overhead against the same computation inline, a model with
  * a callback node against the same graph with that step as a tf op, and the debug hooks' cost.
  */
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { addCallbackObserver, loadCallbackModel, numpyFunction, NdArray, pyFunction, selectBackend, tf, parseTout } from '../runtime/index.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { addCallbackObserver, loadCallbackModel, numpyFunction, NdArray, pyFunction, selectBackend, tf, parseTout, type BackendName } from '../runtime/index.js';
 import { identify } from '../runtime/callbacks.js';
 import { invokeCallback, invokeUnobserved, type CallbackSpec } from '../runtime/invoke.js';
-import { formatComparison, measurePair, type Comparison } from './harness.js';
+import { formatComparison, measure, measurePair, type Comparison } from './harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MODELS = path.join(here, '..', 'examples', 'models');
@@ -33,8 +34,25 @@ function compare(
   return { name, baselineName, baseline: b, measured: m, ...(target ? { target } : {}) };
 }
 
+/** The backends that load here: tensorflow when tfjs-node is installed or setup-native built it. */
+async function loadingBackends(print: (line: string) => void): Promise<BackendName[]> {
+  const found: BackendName[] = [];
+  for (const backend of ['tensorflow', 'wasm', 'cpu'] as const) {
+    try {
+      await selectBackend({ backend, quiet: true });
+      found.push(backend);
+    } catch (err) {
+      print(`(backend ${backend} not measured: ${(err as Error).message.split('. ')[0]})`);
+    }
+  }
+  return found;
+}
+
 export async function runtimeBenchmarks(print: (line: string) => void): Promise<void> {
-  for (const backend of ['cpu', 'wasm'] as const) {
+  const backends = await loadingBackends(print);
+  await matMulAcrossBackends(backends, print);
+  residentMemory(backends, print);
+  for (const backend of backends) {
     await selectBackend({ backend, quiet: true });
     print(`\n— backend ${backend} —`);
     for (const [label, size, calls] of [['1 element', 1, 4000], ['1M elements', ONE_M, backend === 'cpu' ? 10 : 20]] as const) {
@@ -45,7 +63,7 @@ export async function runtimeBenchmarks(print: (line: string) => void): Promise<
         () => tf.dispose(tf.tidy(() => addOneTf(x))),
         () => tf.dispose(pyFunction(addOneTf, [x], 'float32')),
         calls,
-        size === 1 && backend === 'wasm' ? { kind: 'overheadUs', max: 5 } : undefined,
+        size === 1 && backend === 'wasm' ? { kind: 'overheadUs', max: 5 } : size === 1 && backend === 'tensorflow' ? { kind: 'overheadUs', max: 3 } : undefined,
       )));
       print(formatComparison(compare(
         `numpyFunction(x + 1), ${label}`,
@@ -59,6 +77,36 @@ export async function runtimeBenchmarks(print: (line: string) => void): Promise<
     }
     await modelBenchmark(print);
     hooksBenchmark(print);
+  }
+}
+
+/** matMul 512x512 on each backend against wasm's in the same run (one op: 2*512^3 flops). */
+async function matMulAcrossBackends(backends: readonly BackendName[], print: (line: string) => void): Promise<void> {
+  print('\n— matMul 512x512, per backend —');
+  const times = new Map<BackendName, number>();
+  for (const backend of backends) {
+    await selectBackend({ backend, quiet: true });
+    const a = tf.randomUniform([512, 512], -1, 1, 'float32', 1);
+    const b = tf.randomUniform([512, 512], -1, 1, 'float32', 2);
+    const us = measure(() => tf.matMul(a, b).dispose(), backend === 'cpu' ? 2 : 20, 5).usPerCall;
+    tf.dispose([a, b]);
+    times.set(backend, us);
+  }
+  const wasm = times.get('wasm');
+  for (const [backend, us] of times) {
+    print(`  ${backend.padEnd(10)} ${(us / 1000).toFixed(2).padStart(8)} ms${wasm ? `  ${(wasm / us).toFixed(2)}x wasm's speed` : ''}`);
+  }
+}
+
+/** Resident memory of a process that selected each backend and ran one op (a child per backend). */
+function residentMemory(backends: readonly BackendName[], print: (line: string) => void): void {
+  print('\n— resident memory after one op, per backend (a fresh process each) —');
+  const entry = path.join(here, '..', 'runtime', 'index.ts');
+  const script = `const rt = await import(${JSON.stringify(pathToFileURL(entry).href)}); await rt.selectBackend({ backend: process.argv[1], quiet: true }); rt.tf.add(rt.tf.ones([4]), 1).dataSync(); console.log(process.memoryUsage().rss);`;
+  for (const backend of backends) {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, backend], { encoding: 'utf8' });
+    const rss = Number(run.stdout.trim().split('\n').at(-1));
+    print(`  ${backend.padEnd(10)} ${Number.isFinite(rss) ? `${(rss / 2 ** 20).toFixed(0).padStart(5)} MiB` : `failed: ${run.stderr.trim().split('\n').at(-1)}`}`);
   }
 }
 

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { projectWithOwnTfjs } from '../helpers/projects.js';
+import { TF_PYTHON } from '../helpers/tensorflow-python.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const artifacts = path.join(root, '.artifacts', 'e2e');
@@ -127,7 +128,13 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
   const cjsProgram = path.join(workspace, 'cjs-project', 'main.js');
   const cjsModel = path.join(workspace, 'cjs-project', 'model', 'model.json');
   const vsix = path.join(work, 'tfjs-callback-debugger.vsix');
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local', 'share'), XDG_CACHE_HOME: path.join(home, '.cache') };
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+  };
   let server: ChildProcess | undefined;
   let browser: BrowserContext | undefined;
   let page: Page;
@@ -690,5 +697,36 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     assert.match(said, /Did you mean 'widen'\?/);
     await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
     await shot('typo-breakOnCallbacks');
+  });
+
+  step('13. Set Up Native Backend builds tfjs-node against a Python environment\'s TensorFlow; auto then runs on it', async () => {
+    if (!TF_PYTHON) {
+      log('  skipped: no TensorFlow venv here (scripts/setup-native-test.sh)');
+      return;
+    }
+    await runCommand('TF.js Callbacks: Set Up Native Backend');
+    await pick('Another Python…');
+    // VS Code's own open dialog (a path box in code-server): the test venv's python.
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(TF_PYTHON);
+    await sleep(500); // the dialog validates the path as it is typed
+    await page.keyboard.press('Enter');
+    const ready = page.locator('.notification-toast', { hasText: 'native backend ready' });
+    await ready.waitFor({ timeout: 110_000 });
+    const said = (await ready.innerText()).replace(/\s+/g, ' ').trim();
+    log(`  notification: ${said}`);
+    assert.match(said, /✓ native backend ready: @tensorflow\/tfjs-node 4\.\d+\.\d+ built against TensorFlow 2\.\d+\.\d+ in \d+ s/);
+    await shot('native-setup');
+    await runCommand('Notifications: Clear All Notifications');
+    await runCommand('TF.js Callbacks: Select Backend');
+    await pick('auto');
+    await open('cjs-project/main.js');
+    await runCommand('TF.js Callbacks: Run Graph');
+    const toast = page.locator('.notification-toast', { hasText: 'main.js' });
+    await toast.waitFor({ timeout: 60_000 });
+    assert.match((await toast.innerText()).trim(), /Run Graph ✓ main\.js: .* backend tensorflow/);
+    await page.locator('.statusbar-item', { hasText: 'TF.js: auto → tensorflow' }).waitFor({ timeout: 10_000 });
+    await shot('run-graph-on-tensorflow');
   });
 });

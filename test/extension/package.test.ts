@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { cleanEnv } from '../fixtures/spawn.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-vsix-'));
@@ -45,7 +46,7 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
     const project = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-project-'));
     writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }\n');
     copyFileSync(path.join(root, 'examples', 'log-huber.ts'), path.join(project, 'prog.ts'));
-    const run = spawnSync(process.execPath, [path.join(extension, 'dist', 'runtime', 'cli', 'main.js'), 'run', 'prog.ts', '--trace', 'trace.json'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [path.join(extension, 'dist', 'runtime', 'cli', 'main.js'), 'run', 'prog.ts', '--trace', 'trace.json'], { cwd: project, env: cleanEnv(), encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /backend: wasm/);
     assert.match(run.stdout, /log_huber: y = 1, dy\/dx = 2/);
