@@ -75,6 +75,18 @@ export async function runtimeBenchmarks(print: (line: string) => void): Promise<
       )));
       x.dispose();
     }
+    // The wrapper alone: a callback that runs no op (its input comes back, cloned as TensorFlow's
+    // identity would), so the backend's own op time and its scheduling noise are out of it.
+    const x = tf.randomUniform([1], 0, 1, 'float32', 4);
+    print(formatComparison(compare(
+      'pyFunction(identity), 1 element: the wrapper alone',
+      'inline tidy(clone)',
+      () => tf.dispose(tf.tidy(() => tf.clone(x))),
+      () => tf.dispose(pyFunction((t: tf.Tensor) => t, [x], 'float32')),
+      4000,
+      { kind: 'overheadUs', max: 3 },
+    )));
+    x.dispose();
     await modelBenchmark(print);
     hooksBenchmark(print);
   }

@@ -243,7 +243,9 @@ export function describeSetup(result: SetupResult): string[] {
   return [
     `✓ native backend ready: @tensorflow/tfjs-node ${record.tfjsNodeVersion} built against TensorFlow ${record.tensorflow.version} in ${record.buildSeconds.toFixed(0)} s (${result.seconds.toFixed(0)} s in all)`,
     `  checked: backend '${check.backend}' loads (TF_Version ${check.tensorflowVersion}); matMul 128x128 equals cpu's within ${check.maxAbsDiff.toExponential(1)}`,
-    `  disk: ${result.diskMiB.toFixed(0)} MiB in ${result.build} (TensorFlow's libraries are linked from ${record.tensorflow.libDir}, not copied)`,
+    record.tensorflow.from.endsWith('.whl')
+      ? `  disk: ${result.diskMiB.toFixed(0)} MiB in ${result.build} (most of it TensorFlow's libraries, unpacked from the wheel)`
+      : `  disk: ${result.diskMiB.toFixed(0)} MiB in ${result.build} (TensorFlow's libraries are linked from ${record.tensorflow.libDir}, not copied)`,
     `  auto now picks tensorflow for every project on this machine using @tensorflow/tfjs ${record.tfjsNodeVersion} (Run Graph, Debug Graph, tfjs-callbacks run).`,
     `  undo: tfjs-callbacks setup-native --undo (or rm -rf ${result.build})`,
   ];

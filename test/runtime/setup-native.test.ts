@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { tempDir } from '../fixtures/callback-models.js';
 import { repoRoot, runCli, writeFile } from '../fixtures/spawn.js';
-import { TF_PYTHON } from '../helpers/tensorflow-python.js';
+import { TF_PYTHON, TF_WHEEL } from '../helpers/tensorflow-python.js';
 
 const { dir, cleanup } = tempDir('setup-native-');
 after(cleanup);
@@ -71,6 +71,25 @@ describe('setup-native: what cannot work is said, with what to do', () => {
   });
 });
 
+describe('setup-native: a build that fails', { skip: TF_PYTHON ? false : 'no TensorFlow Python here (TFJS_TEST_TF_PYTHON)' }, () => {
+  test("says the compiler's first error", { timeout: 300_000 }, () => {
+    // A Python environment whose TensorFlow has its real libraries but a header that does not compile.
+    const venv = path.join(dir, 'broken-tf-venv');
+    assert.equal(spawnSync('python3', ['-m', 'venv', '--without-pip', venv]).status, 0);
+    const site = execFileSync(path.join(venv, 'bin', 'python'), ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { encoding: 'utf8' }).trim();
+    const real = path.dirname(execFileSync(TF_PYTHON!, ['-c', 'import importlib.util as u; print(u.find_spec("tensorflow").origin)'], { encoding: 'utf8' }).trim());
+    const tfDir = path.join(site, 'tensorflow');
+    writeFile(tfDir, '__init__.py', '');
+    for (const lib of ['libtensorflow_cc.so.2', 'libtensorflow_framework.so.2']) fs.symlinkSync(path.join(real, lib), path.join(tfDir, lib));
+    writeFile(tfDir, 'include/tensorflow/c/c_api.h', '#error this header is broken on purpose\n');
+    writeFile(tfDir, 'include/tensorflow/c/eager/c_api.h', '');
+    writeFile(site, 'tensorflow_cpu-2.21.0.dist-info/METADATA', 'Metadata-Version: 2.1\nName: tensorflow-cpu\nVersion: 2.21.0\n');
+    const message = failure(['--python', path.join(venv, 'bin', 'python')], { TFJS_CALLBACKS_NATIVE_DIR: path.join(dir, 'broken-cache') });
+    assert.match(message, /^The binding did not build: .*error: #error this header is broken on purpose/);
+    assert.match(message, /the whole log: cd there and run .*node-gyp/);
+  });
+});
+
 describe('setup-native: a real build against the TensorFlow installed here', { skip: TF_PYTHON ? false : 'no TensorFlow Python here (TFJS_TEST_TF_PYTHON, or scripts/setup-test-env.sh)' }, () => {
   test('builds, checks, reports; auto then picks tensorflow with no TensorFlow log lines; --undo removes it', { timeout: 600_000 }, () => {
     const run = runCli(['setup-native', '--python', TF_PYTHON!], { env });
@@ -97,5 +116,17 @@ describe('setup-native: a real build against the TensorFlow installed here', { s
     assert.match(undo.stdout, /^removed .*tfjs-node-4\.\d+\.\d+: auto no longer finds that native backend/);
     const after = runCli(['run', program], { env });
     assert.match(after.stdout, /backend: wasm \(auto: .*skipped tensorflow: @tensorflow\/tfjs-node is not installed \(`tfjs-callbacks setup-native` builds it/);
+  });
+});
+
+describe('setup-native: from a wheel file', { skip: TF_WHEEL ? false : 'no TensorFlow wheel here (TFJS_TEST_TF_WHEEL)' }, () => {
+  test('unpacks the libraries and headers it needs, builds, checks', { timeout: 600_000 }, () => {
+    const wheelRoot = path.join(dir, 'wheel-cache');
+    const run = runCli(['setup-native', '--wheel', TF_WHEEL!], { env: { TFJS_CALLBACKS_NATIVE_DIR: wheelRoot } });
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /^TensorFlow 2\.\d+\.\d+: .*\.whl$/m);
+    assert.match(run.stdout, /checked: backend 'tensorflow' loads \(TF_Version 2\.\d+\.\d+\)/);
+    assert.match(run.stdout, /most of it TensorFlow's libraries, unpacked from the wheel/);
+    fs.rmSync(wheelRoot, { recursive: true, force: true });
   });
 });
