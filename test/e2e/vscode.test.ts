@@ -709,8 +709,14 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     // VS Code's own open dialog (a path box in code-server): the test venv's python.
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(TF_PYTHON);
-    await sleep(500); // the dialog validates the path as it is typed
+    // The dialog fills in its starting folder after it shows: type the path once that is done,
+    // and again if the dialog overwrote it.
+    for (let attempt = 0; attempt < 20 && !(await input.inputValue()).startsWith('/'); attempt++) await sleep(250);
+    for (let attempt = 0; attempt < 5 && (await input.inputValue()) !== TF_PYTHON; attempt++) {
+      await input.fill(TF_PYTHON);
+      await sleep(750); // the dialog validates the path as it is typed
+    }
+    assert.equal(await input.inputValue(), TF_PYTHON, 'the open dialog holds the venv python');
     await page.keyboard.press('Enter');
     const ready = page.locator('.notification-toast', { hasText: 'native backend ready' });
     await ready.waitFor({ timeout: 110_000 });
