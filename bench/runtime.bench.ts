@@ -86,7 +86,18 @@ export async function runtimeBenchmarks(print: (line: string) => void): Promise<
       4000,
       { kind: 'overheadUs', max: 3 },
     )));
-    x.dispose();
+    // Around or beside: both arms run one add and one wrapper call; only whether the wrapper wraps
+    // the op differs. On tensorflow the 1-element add row's extra (+6 to +14 µs here) shows up in
+    // both arms: the native op runs slower next to the wrapper's JS, not because of what it does.
+    const one = tf.scalar(1);
+    print(formatComparison(compare(
+      'pyFunction(x + 1) then clone, 1 element',
+      'x + 1 then pyFunction(identity)',
+      () => { tf.dispose(tf.tidy(() => tf.add(x, one))); tf.dispose(pyFunction((t: tf.Tensor) => t, [x], 'float32')); },
+      () => { tf.dispose(pyFunction((t: tf.Tensor) => tf.add(t, one), [x], 'float32')); tf.dispose(tf.tidy(() => tf.clone(x))); },
+      4000,
+    )));
+    tf.dispose([x, one]);
     await modelBenchmark(print);
     hooksBenchmark(print);
   }
