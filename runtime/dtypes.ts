@@ -61,7 +61,8 @@ export function parseDType(spelling: unknown): TfDType | undefined {
 }
 
 export function isTfDType(value: unknown): value is TfDType {
-  return typeof value === 'string' && value in DTYPES;
+  // Own keys only: 'toString' or 'constructor' is in every object, and names no dtype.
+  return typeof value === 'string' && Object.hasOwn(DTYPES, value);
 }
 
 /** TensorFlow's DataTypeString: what its error messages print ('float', 'double', 'int32'). */

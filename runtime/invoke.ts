@@ -4,7 +4,7 @@
  */
 import { captureCallSite, type CallSite } from './callsite.js';
 import { parameterNames } from './callbacks.js';
-import { CallbackError, InvalidArgumentError, NotDifferentiableError } from './errors.js';
+import { CallbackError, InvalidArgumentError, NotDifferentiableError, describeThrown } from './errors.js';
 import type { CallbackIdentity, CallbackInvocation, CallbackOp, CallbackStart, LiveInvocation } from './events.js';
 import { declareDType } from './declared-dtypes.js';
 import { currentExecution, type MemoInput } from './execution.js';
@@ -74,7 +74,10 @@ function argumentsFor(spec: CallbackSpec, inputs: readonly Tensor[]): readonly (
   return inputs.map((t, i) => viewOf(t, Tin?.[i]));
 }
 
-/** Calls the function in a tidy, checks its outputs, and raises what went wrong. */
+/**
+ * Calls the function in a tidy, checks its outputs, and raises what went wrong. Whatever the
+ * callback returns or throws, sync or async, observers hear exactly one end (Observation.end).
+ */
 function run(
   spec: CallbackSpec,
   inputs: readonly Tensor[],
@@ -83,7 +86,31 @@ function run(
   observation: Observation | undefined,
   onSuccess: ((outputs: Tensor[]) => void) | undefined,
 ): Tensor[] | Promise<Tensor[]> {
+  try {
+    const result = runObserved(spec, inputs, args, allowAsync, observation, onSuccess);
+    if (!(result instanceof Promise)) return result;
+    return result.catch((err: unknown) => {
+      observation?.failed(err);
+      throw err;
+    });
+  } catch (err) {
+    // Already told on every known path; this catches the unknown ones (a throw in the tape step).
+    observation?.failed(err);
+    throw err;
+  }
+}
+
+function runObserved(
+  spec: CallbackSpec,
+  inputs: readonly Tensor[],
+  args: readonly (Tensor | NdArray)[],
+  allowAsync: boolean,
+  observation: Observation | undefined,
+  onSuccess: ((outputs: Tensor[]) => void) | undefined,
+): Tensor[] | Promise<Tensor[]> {
   const firstNewTensorId = tensorIdWatermark();
+  // A flag, not `thrown !== undefined`: `throw undefined` is a throw too.
+  let didThrow = false;
   let thrown: unknown;
   let pending: Promise<unknown> | undefined;
   let madeBeforeAwait: Tensor[] = [];
@@ -108,6 +135,7 @@ function run(
     try {
       ret = spec.func(...args);
     } catch (err) {
+      didThrow = true;
       thrown = err;
       observation?.failed(err);
       return [];
@@ -121,6 +149,7 @@ function run(
         return madeBeforeAwait;
       } else {
         Promise.resolve(ret).catch(() => {}); // reported below; not also as an unhandled rejection
+        didThrow = true;
         thrown = syncPromiseError(spec);
         observation?.failed(thrown);
       }
@@ -137,6 +166,8 @@ function run(
           outputs = tf.tidy(() => finish(ret));
         } finally {
           freeUnused(outputs);
+          // Tensors made after the first await are in no tidy: free the returned ones it refused.
+          if (outputs.length === 0) freeReturned(converted, inputs, firstNewTensorId);
         }
         return settle(outputs, converted!, spec, onSuccess);
       },
@@ -148,16 +179,23 @@ function run(
     );
   }
   if (thrown instanceof AsyncCallbackError) throw thrown;
-  if (thrown !== undefined) throw new CallbackError(spec.identity.name, spec.identity.kind, thrown);
+  if (didThrow) throw new CallbackError(spec.identity.name, spec.identity.kind, thrown);
   return settle(outputs, converted!, spec, onSuccess);
 }
 
-/** One observed invocation: tells the observers it started, then how it ended. */
+/** The new tensors an async callback returned, when none became an output (kept ones stay). */
+function freeReturned(converted: ConvertedOutputs | undefined, inputs: readonly Tensor[], firstNewTensorId: number): void {
+  const refused = (converted?.returned ?? []).map((r) => r.tensor).filter((t): t is Tensor => t !== undefined && !t.isDisposed && !t.kept && t.id >= firstNewTensorId && !inputs.includes(t));
+  tf.dispose(refused);
+}
+
+/** One observed invocation: tells the observers it started, then how it ended, once. */
 class Observation {
   private readonly began: number;
   private readonly pausedBefore: number;
   private readonly start: CallbackStart;
   private readonly tout: Tout;
+  private ended = false;
 
   constructor(
     spec: CallbackSpec,
@@ -175,25 +213,56 @@ class Observation {
   }
 
   converted(converted: ConvertedOutputs, returned: unknown): void {
-    this.live.returned = returned;
-    this.live.values = returnedList(returned, this.tout);
-    this.live.outputs = converted.tensors;
-    notifyEnd(endEvent(this.start, this.detail ? outputSummaries(converted, this.tout) : NO_SUMMARIES, this.elapsed(), checkOf(converted), false), this.live);
+    this.end(() => {
+      this.live.returned = returned;
+      this.live.outputs = converted.tensors;
+      this.live.values = valuesOf(returned, this.tout);
+      return endEvent(this.start, this.detail ? outputSummaries(converted, this.tout) : NO_SUMMARIES, this.elapsed(), checkOf(converted), false);
+    });
   }
 
   failed(error: unknown): void {
-    this.live.outputs = [];
-    notifyEnd(endEvent(this.start, NO_SUMMARIES, this.elapsed(), OK_CHECK, false, error), this.live);
+    this.end(() => {
+      this.live.outputs = [];
+      return endEvent(this.start, NO_SUMMARIES, this.elapsed(), OK_CHECK, false, { thrown: error });
+    });
   }
 
   memoized(outputs: readonly Tensor[]): void {
-    this.live.outputs = outputs;
-    notifyEnd(endEvent(this.start, this.detail ? outputs.map((t, i) => summarizeTensor(t, this.tout.dtypes[i])) : NO_SUMMARIES, 0, OK_CHECK, true), this.live);
+    this.end(() => {
+      this.live.outputs = outputs;
+      return endEvent(this.start, this.detail ? outputs.map((t, i) => summarizeTensor(t, this.tout.dtypes[i])) : NO_SUMMARIES, 0, OK_CHECK, true);
+    });
+  }
+
+  /**
+   * The one end event. A later call is ignored (a failure after the check was told), and an event
+   * that cannot be built (a returned value that throws when summarised) is told as that failure.
+   */
+  private end(build: () => CallbackInvocation): void {
+    if (this.ended) return;
+    this.ended = true;
+    let event: CallbackInvocation;
+    try {
+      event = build();
+    } catch (err) {
+      event = endEvent(this.start, NO_SUMMARIES, this.elapsed(), OK_CHECK, false, { thrown: err });
+    }
+    notifyEnd(event, this.live);
   }
 
   /** Time the callback ran, less the time a debugger held it paused meanwhile. */
   private elapsed(): number {
     return Math.max(0, performance.now() - this.began - (pausedMs() - this.pausedBefore));
+  }
+}
+
+/** The returned list for a debugger; none when reading it throws (the Tout error says why). */
+function valuesOf(returned: unknown, tout: Tout): readonly unknown[] {
+  try {
+    return returnedList(returned, tout);
+  } catch {
+    return [];
   }
 }
 
@@ -274,18 +343,33 @@ function endEvent(
   durationMs: number,
   toutCheck: CallbackInvocation['toutCheck'],
   memoized: boolean,
-  error?: unknown,
+  /** Boxed: `throw undefined` failed too. */
+  failure?: { readonly thrown: unknown },
 ): CallbackInvocation {
   const event: { -readonly [K in keyof CallbackInvocation]: CallbackInvocation[K] } = Object.assign({}, start) as CallbackInvocation;
   event.outputs = outputs;
   event.durationMs = durationMs;
   event.toutCheck = toutCheck;
   event.memoized = memoized;
-  if (error !== undefined) {
-    const e = error instanceof Error ? error : new Error(String(error));
-    event.error = e.stack ? { name: e.name, message: e.message, stack: e.stack } : { name: e.name, message: e.message };
-  }
+  if (failure) event.error = errorOf(failure.thrown);
   return event;
+}
+
+/** The event's copy of what was thrown: plain strings, read so that no getter can throw here. */
+function errorOf(error: unknown): NonNullable<CallbackInvocation['error']> {
+  if (!(error instanceof Error)) return { name: 'Error', message: `threw ${describeThrown(error)}` };
+  const read = (f: () => unknown) => {
+    try {
+      const v = f();
+      return typeof v === 'string' ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const name = read(() => error.name) ?? 'Error';
+  const message = read(() => error.message) ?? describeThrown(error);
+  const stack = read(() => error.stack);
+  return stack ? { name, message, stack } : { name, message };
 }
 
 function outputSummaries(converted: ConvertedOutputs, tout: Tout): TensorSummary[] {
@@ -303,6 +387,11 @@ function checkOf(converted: ConvertedOutputs): CallbackInvocation['toutCheck'] {
 
 const OK_CHECK: CallbackInvocation['toutCheck'] = Object.freeze({ ok: true, mismatches: Object.freeze([]), narrowed: Object.freeze([]), conversions: Object.freeze([]) });
 
+/** False for a value whose `then` cannot be read: the Tout check then says what is wrong with it. */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+  try {
+    return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+  } catch {
+    return false;
+  }
 }

@@ -5,11 +5,12 @@
  */
 import { isLossy, storageOf, type TfDType } from './dtypes.js';
 import { declareDType } from './declared-dtypes.js';
+import { describeThrown } from './errors.js';
 import type { CallbackKind } from './events.js';
 import { classify, returnedList, type ReturnedValue } from './returned-values.js';
 import { tf, type Tensor } from './tf.js';
 import type { Tout } from './tout.js';
-import { checkValue, type Conversion, type Narrowing, type ToutMismatch } from './tout-checks.js';
+import { checkValue, type Conversion, type Narrowing, type ToutMismatch, type ValueCheck } from './tout-checks.js';
 
 export type { Conversion, Narrowing, ToutMismatch } from './tout-checks.js';
 export type { ReturnedValue } from './returned-values.js';
@@ -29,23 +30,37 @@ export interface ConvertedOutputs {
  * tensor it closed over); they are cloned, since the caller of the wrapper owns its outputs.
  */
 export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind: CallbackKind, firstNewTensorId: number): ConvertedOutputs {
-  const values = returnedList(ret, tout);
-  const expectedCount = tout.dtypes.length;
-  const returned = values.map(classify);
   const mismatches: ToutMismatch[] = [];
   const narrowed: Narrowing[] = [];
   const conversions: Conversion[] = [];
-  if (values.length !== expectedCount) {
-    const first = `${callback} returns ${values.length} values, but expects to see ${expectedCount} values.`;
+  const expectedCount = tout.dtypes.length;
+  let count: number;
+  let returned: ReturnedValue[];
+  let isList: boolean;
+  try {
+    const values = returnedList(ret, tout);
+    count = values.length;
+    isList = Array.isArray(ret);
+    // A list far longer than Tout (new Array(2**32 - 1)) is a count error: classify only a few.
+    const shown = count === expectedCount ? count : Math.min(count, SHOWN_ON_COUNT_ERROR);
+    returned = Array.from({ length: shown }, (_, i) => classify(values[i]));
+  } catch (err) {
+    // A revoked Proxy throws even from Array.isArray: the return value cannot be read at all.
+    mismatches.push({ problem: 'value', expected: tout.dtypes.join(','), actual: 'unreadable value',
+      message: `${callback} returned a value that cannot be read: reading it threw ${describeThrown(err)}.\n  Return a Tensor, NdArray, typed array, number or nested array per Tout entry.` });
+    return { tensors: [], returned: [], mismatches, narrowed, conversions };
+  }
+  if (count !== expectedCount) {
+    const first = `${callback} returns ${count} values, but expects to see ${expectedCount} values.`;
     mismatches.push({
       problem: 'count',
       expected: String(expectedCount),
-      actual: String(values.length),
-      message: `${first}\n  ${countDetail(ret, values.length, tout)}`,
+      actual: String(count),
+      message: `${first}\n  ${countDetail(ret, count, tout, isList)}`,
     });
     return { tensors: [], returned, mismatches, narrowed, conversions };
   }
-  const checks = returned.map((value, i) => checkValue(value, tout.dtypes[i]!, i, callback, kind));
+  const checks = returned.map((value, i) => checkSafely(value, tout.dtypes[i]!, i, callback, kind));
   for (const check of checks) {
     if (!check.ok) mismatches.push(check.mismatch);
     else if (check.conversion) conversions.push(check.conversion);
@@ -53,25 +68,47 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind:
   if (mismatches.length > 0) return { tensors: [], returned, mismatches, narrowed, conversions };
   const tensors: Tensor[] = [];
   const used = new Set<Tensor>();
-  returned.forEach((value, i) => {
+  for (let i = 0; i < returned.length; i++) {
+    const value = returned[i]!;
     const expected = tout.dtypes[i]!;
     if (isLossy(expected)) narrowed.push({ index: i, declared: expected, storedAs: storageOf(expected) });
-    const made = toTensor(value, expected, firstNewTensorId);
+    let made: Tensor;
+    try {
+      made = toTensor(value, expected, firstNewTensorId);
+    } catch (err) {
+      // The checks passed but TF.js refused the data: still a Tout error naming the output, never
+      // a bare error from inside TF.js (the tensors made so far are freed by the caller's tidy).
+      mismatches.push({ problem: 'value', index: i, expected, actual: value.describe,
+        message: `${i}-th value returned by ${callback} cannot be made a ${expected} tensor: TensorFlow.js raised ${describeThrown(err)}\n  The value is ${value.describe} of shape [${value.shape.join(',')}]: return ${expected} data of that shape.` });
+      return { tensors: [], returned, mismatches, narrowed, conversions };
+    }
     // The same tensor returned twice must still give outputs the caller can dispose one by one.
     const tensor = used.has(made) ? tf.clone(made) : made;
     used.add(made);
     declareDType(tensor, expected);
     tensors.push(tensor);
-  });
+  }
   return { tensors, returned, mismatches, narrowed, conversions };
 }
 
-function countDetail(ret: unknown, count: number, tout: Tout): string {
+const SHOWN_ON_COUNT_ERROR = 64;
+
+/** The Tout check of one value; a value that breaks the check itself is a Tout error too. */
+function checkSafely(value: ReturnedValue, expected: TfDType, index: number, callback: string, kind: CallbackKind): ValueCheck {
+  try {
+    return checkValue(value, expected, index, callback, kind);
+  } catch (err) {
+    return { ok: false, mismatch: { problem: 'value', index, expected, actual: value.describe,
+      message: `${index}-th value returned by ${callback} cannot be checked against ${expected}: ${describeThrown(err)}\n  Return ${expected} data: a Tensor, NdArray, typed array, number or nested array.` } };
+  }
+}
+
+function countDetail(ret: unknown, count: number, tout: Tout, isList: boolean): string {
   const declared = tout.single ? `Tout ${JSON.stringify(tout.dtypes[0])}` : `Tout ${JSON.stringify(tout.dtypes)}`;
   if (count === 0) {
     return `The callback returned ${ret === null ? 'null' : 'undefined'} (no values) but ${declared} declares ${tout.dtypes.length}: return the outputs, or use Tout [] for a callback that returns nothing.`;
   }
-  const listNote = !tout.single && Array.isArray(ret) ? ' With a list Tout, a returned array is the list of outputs: return [value] for one array output.' : '';
+  const listNote = !tout.single && isList ? ' With a list Tout, a returned array is the list of outputs: return [value] for one array output.' : '';
   return `The callback returned ${count} values; ${declared} declares ${tout.dtypes.length}. Return exactly one value per Tout entry (a list for several).${listNote}`;
 }
 

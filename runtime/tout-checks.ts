@@ -13,7 +13,7 @@
  * hold are an error, never wrapped silently.
  */
 import { conversionMessage, judgeDType } from './dtype-rules.js';
-import { displayName, integerRange, isFloating, isInteger, storageOf, type TfDType } from './dtypes.js';
+import { displayName, dtypeOfArray, integerRange, isFloating, isInteger, storageOf, type TfDType } from './dtypes.js';
 import type { CallbackKind } from './events.js';
 import { literalRepr, tensorRepr } from './python-repr.js';
 import type { ReturnedValue } from './returned-values.js';
@@ -121,13 +121,17 @@ function literalDType(value: ReturnedValue, expected: TfDType): TfDType {
 function checkRange(value: ReturnedValue, expected: TfDType, index: number, lead: string): ValueCheck {
   const declared = integerRange(expected);
   const flat = value.flat;
-  if (!declared || !flat || (value.dtype !== undefined && fitsIn(value.dtype, expected))) return OK;
+  // The data's own type decides, not the label: Int32Array data of an NdArray labelled uint8 may hold 300.
+  const source = flat && ArrayBuffer.isView(flat) ? (dtypeOfArray(flat) ?? value.dtype) : value.dtype;
+  if (!declared || !flat || (source !== undefined && fitsIn(source, expected))) return OK;
   const int32 = integerRange('int32')!;
   const [min, max] = [Math.max(declared[0], int32[0]), Math.min(declared[1], int32[1])];
   for (let i = 0; i < flat.length; i++) {
     const v = Number(flat[i]);
     if (v >= min && v <= max) continue;
-    const why = declared[1] > int32[1] && (v > int32[1] || v < int32[0]) ? `TF.js holds ${expected} as int32 and cannot keep it` : `it is outside ${expected}`;
+    const why = Number.isNaN(v) ? `NaN is no ${expected} value`
+      : declared[1] > int32[1] && (v > int32[1] || v < int32[0]) ? `TF.js holds ${expected} as int32 and cannot keep it`
+      : `it is outside ${expected}`;
     return mismatch('value', index, expected, value.dtype ?? 'number',
       `${lead} holds ${String(flat[i])} at flat index ${i}: ${why}. Keep the values within [${min}, ${max}].`);
   }

@@ -14,16 +14,31 @@ export interface Tout {
 }
 
 const parsed = new Map<string, Tout>();
+/** Programs write a handful of Touts; past this many spellings, parse without caching. */
+const CACHE_LIMIT = 256;
 
 /** Parses Tout, or throws a TypeError naming the callback. Parsed Touts are cached by spelling. */
 export function parseTout(spec: ToutSpec, callback: string): Tout {
-  // Keyed by spelling; a list by its entries' spellings, so ['float32'] and [['float32']] differ.
-  const key = typeof spec === 'string' ? spec : Array.isArray(spec) && spec.every((e) => typeof e === 'string') ? `[${spec.join('\u0000')}` : undefined;
+  // Read a list once: a getter or a Proxy must not show the cache one spelling and the parser another.
+  const read: ToutSpec = Array.isArray(spec) ? Array.from(spec as readonly unknown[]) as string[] : spec;
+  const key = cacheKey(read);
   const cached = key === undefined ? undefined : parsed.get(key);
   if (cached) return cached;
-  const tout = parseUncached(spec, callback);
-  if (key !== undefined) parsed.set(key, tout);
+  const tout = parseUncached(read, callback);
+  if (key !== undefined && parsed.size < CACHE_LIMIT) parsed.set(key, tout);
   return tout;
+}
+
+/**
+ * One key per spelling that cannot stand for another: a string and a list differ by their first
+ * character, and a list's entries are JSON-quoted, so ['float32'], [['float32']], '["float32"]'
+ * and ['float32", "int32'] all have keys of their own. Lists holding anything but strings are
+ * not cached.
+ */
+function cacheKey(spec: ToutSpec): string | undefined {
+  if (typeof spec === 'string') return `s${spec}`;
+  if (Array.isArray(spec) && spec.every((e) => typeof e === 'string')) return `l${JSON.stringify(spec)}`;
+  return undefined;
 }
 
 function parseUncached(spec: ToutSpec, callback: string): Tout {
@@ -38,7 +53,8 @@ function parseUncached(spec: ToutSpec, callback: string): Tout {
     if (dtype === undefined) throw new TypeError(invalidToutMessage(spelling, single ? 'Tout' : `Tout[${i}]`, callback));
     return dtype;
   });
-  return { dtypes, single };
+  // Cached and shared between callbacks: frozen so no caller can change another's Tout.
+  return Object.freeze({ dtypes: Object.freeze(dtypes), single });
 }
 
 /**
