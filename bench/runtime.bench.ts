@@ -9,6 +9,7 @@ import { addCallbackObserver, loadCallbackModel, numpyFunction, NdArray, pyFunct
 import { identify } from '../runtime/callbacks.js';
 import { invokeCallback, invokeUnobserved, type CallbackSpec } from '../runtime/invoke.js';
 import { formatComparison, measure, measurePair, type Comparison } from './harness.js';
+import { summarizeTensor } from '../runtime/summary.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MODELS = path.join(here, '..', 'examples', 'models');
@@ -100,6 +101,7 @@ export async function runtimeBenchmarks(print: (line: string) => void): Promise<
     tf.dispose([x, one]);
     await modelBenchmark(print);
     hooksBenchmark(print);
+    summaryBenchmark(print);
   }
 }
 
@@ -178,4 +180,19 @@ function hooksBenchmark(print: (line: string) => void): void {
     print(formatComparison(on));
     x.dispose();
   }
+}
+
+/**
+ * A tensor summary's cost (issue 11): above 2^20 elements it is taken from a strided sample of
+ * 2^20, so the sampled summary of 50M elements should cost about the exact one of 2^20 (up to 3x:
+ * each strided read is a cache miss, the exact one reads 4 MB in a row), and 50M no more than 4x
+ * 12.5M (linear at worst; about constant when the sample is read in place, as on cpu and wasm).
+ */
+function summaryBenchmark(print: (line: string) => void): void {
+  const exact = tf.randomUniform([ONE_M], -1, 1, 'float32', 11);
+  const quarter = tf.randomUniform([12_500_000], -1, 1, 'float32', 12);
+  const full = tf.randomUniform([50_000_000], -1, 1, 'float32', 13);
+  print(formatComparison(compare('summary: sampled, 50M elements', 'exact, 2^20 elements', () => summarizeTensor(exact), () => summarizeTensor(full), 3, { kind: 'ratio', max: 3 })));
+  print(formatComparison(compare('summary: sampled, 50M elements', 'sampled, 12.5M elements', () => summarizeTensor(quarter), () => summarizeTensor(full), 3, { kind: 'ratio', max: 4 })));
+  tf.dispose([exact, quarter, full]);
 }

@@ -53,11 +53,22 @@ async function setupNativeCommand(argv: string[]): Promise<number> {
   }
 }
 
+// run.ts reports a program or callback that stalls; this catches a stall anywhere else (loading
+// the runtime, choosing the backend): Node would otherwise exit 0 with nothing said.
+let settled = false;
+process.on('exit', () => {
+  if (settled) return;
+  console.error('tfjs-callbacks: the run never finished: Node ran out of work while the CLI was still waiting (a promise nothing resolves). This is a bug in tfjs-callbacks if no program or callback was running: please report it.');
+  process.exitCode = 1;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (err: unknown) => {
+    settled = true;
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`tfjs-callbacks: ${(err as Error).message}\n\n${USAGE}`);
       process.exitCode = 2;

@@ -12,6 +12,7 @@ import { loadCallbackModel, type CallbackBindings } from '../graph-model/callbac
 import type { RunArgs } from './args.js';
 import { formatSummary, summarize } from './format.js';
 import { TraceRecorder } from './trace.js';
+import { UnsettledRunError, unsettledMessage } from './unsettled.js';
 import { readModelInputs, seededModelInputs } from './model-inputs.js';
 import { signature, summarizeTensor } from '../summary.js';
 import { tf } from '../tf.js';
@@ -26,10 +27,15 @@ export async function run(args: RunArgs): Promise<number> {
   const recorder = new TraceRecorder((line) => console.log(line));
   addCallbackObserver(recorder);
   let failure: Error | undefined;
+  // Node exits, code 0, once nothing is left to wait for, even with a top-level await or a
+  // callback's promise still pending: that is a run that stalled, not one that finished.
+  const loopEmptied = eventLoopEmptied();
   try {
-    if (isModel) await runModel(targetPath, args.callbacks, args.inputs);
-    else await import(pathToFileURL(targetPath).href);
-    await drained();
+    const work = isModel ? runModel(targetPath, args.callbacks, args.inputs) : import(pathToFileURL(targetPath).href);
+    const outcome = await Promise.race([work.then(() => 'settled' as const), loopEmptied.then(() => 'stalled' as const)]);
+    if (outcome === 'stalled') throw new UnsettledRunError(unsettledMessage(target, isModel, recorder.pending()));
+    // Lets work the program scheduled without awaiting (timers, tf.data iterators) finish first.
+    await loopEmptied;
   } catch (err) {
     failure = err instanceof Error ? err : new Error(String(err));
   }
@@ -37,8 +43,8 @@ export async function run(args: RunArgs): Promise<number> {
   return failure ? 1 : 0;
 }
 
-/** Lets work the program scheduled without awaiting (timers, tf.data iterators) finish first. */
-function drained(): Promise<void> {
+/** Resolves when Node has nothing left to run or wait for ('beforeExit'). */
+function eventLoopEmptied(): Promise<void> {
   return new Promise((resolve) => process.once('beforeExit', () => resolve()));
 }
 
@@ -47,7 +53,7 @@ function finish(recorder: TraceRecorder, target: string, backend: BackendReport,
     console.log(`\n✗ ${target} failed: ${failure.name}: ${failure.message}`);
     const hint = hintFor(failure);
     if (hint) console.log(`  ${hint}`);
-    if (failure.stack && !(failure.name === 'InvalidArgumentError' || failure.name === 'UnboundCallbackError')) {
+    if (failure.stack && !['InvalidArgumentError', 'UnboundCallbackError', 'UnsettledRunError', 'ModelFormatError', 'InputsError'].includes(failure.name)) {
       console.log(failure.stack.split('\n').slice(1, 8).join('\n'));
     }
   }

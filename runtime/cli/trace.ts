@@ -5,7 +5,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { BackendReport } from '../backend.js';
-import type { CallbackInvocation, CallbackObserver } from '../events.js';
+import type { CallbackInvocation, CallbackObserver, CallbackStart } from '../events.js';
 import { formatInvocation, summarize, type TraceSummary } from './format.js';
 
 export interface TraceFile {
@@ -23,12 +23,24 @@ export interface TraceFile {
 export class TraceRecorder implements CallbackObserver {
   readonly invocations: CallbackInvocation[] = [];
   private readonly startedAt = new Date().toISOString();
+  /** Invocations that started and have not ended, by id: what a stalled run waits on. */
+  private readonly running = new Map<number, CallbackStart>();
 
   constructor(private readonly print: (line: string) => void) {}
 
+  onCallbackStart(start: CallbackStart): void {
+    this.running.set(start.id, start);
+  }
+
   onCallbackEnd(invocation: CallbackInvocation): void {
+    this.running.delete(invocation.id);
     this.invocations.push(invocation);
     this.print(formatInvocation(invocation));
+  }
+
+  /** Callbacks that started and have not returned (or whose promise has not settled). */
+  pending(): CallbackStart[] {
+    return [...this.running.values()];
   }
 
   toJSON(target: string, backend: BackendReport | undefined, failure?: Error): TraceFile {

@@ -4,7 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { parseDType, type TfDType } from '../dtypes.js';
-import { DynamicGraphError, UnboundCallbackError } from '../errors.js';
+import { DynamicGraphError, ModelFormatError, UnboundCallbackError } from '../errors.js';
 import type { CallbackKind } from '../events.js';
 import { runExecution } from '../execution.js';
 import { callbackKnown } from '../hooks.js';
@@ -31,10 +31,30 @@ const running = new AsyncLocalStorage<{ model: CallbackModel; async: boolean }>(
 export async function loadCallbackModel(modelJsonPath: string, options: LoadCallbackModelOptions = {}): Promise<CallbackModel> {
   const files = await readModelFiles(modelJsonPath);
   registerCallbackOps();
-  const graphModel = await tf.loadGraphModel({ load: async () => files.artifacts });
-  const model = new CallbackModel(files, graphModel, options.name ?? path.basename(path.dirname(files.path)));
+  const graphModel = await asModelFormatError(files.path, () => tf.loadGraphModel({ load: async () => files.artifacts }));
+  let model: CallbackModel;
+  try {
+    model = await asModelFormatError(files.path, () => new CallbackModel(files, graphModel, options.name ?? path.basename(path.dirname(files.path))));
+  } catch (err) {
+    graphModel.dispose();
+    throw err;
+  }
   if (options.callbacks) model.bind(options.callbacks);
   return model;
+}
+
+/**
+ * What TF.js or the callback-node reader throws on a model that passed model-files' checks: still
+ * the model's fault, so a ModelFormatError naming the file, not a bare TypeError from tfjs.
+ */
+async function asModelFormatError<T>(file: string, load: () => T | Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    if (err instanceof ModelFormatError) throw new ModelFormatError(`${file}: ${err.message}`);
+    const error = err instanceof Error ? err : new Error(String(err));
+    throw new ModelFormatError(`TF.js cannot build a graph from ${file}: ${error.name}: ${error.message}. Is it a model.json as tensorflowjs_converter writes it? Re-convert the model.`);
+  }
 }
 
 export class CallbackModel {

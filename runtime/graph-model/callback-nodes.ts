@@ -4,6 +4,7 @@
  * and a debugger must show TensorFlow's own names and dtypes.
  */
 import { isLossy, parseDType, storageOf, type TfDType } from '../dtypes.js';
+import { ModelFormatError } from '../errors.js';
 import type { CallbackOp } from '../events.js';
 import type { Narrowing } from '../tout-checks.js';
 import type { GraphDefNode, ModelJson, RawAttr } from './model-files.js';
@@ -62,16 +63,27 @@ export function findCallbackNodes(json: ModelJson, text?: string): CallbackNode[
   let locations: NodeLocations | undefined;
   // Scanned only when the model has callback nodes: most models in a workspace have none.
   const locate = (name: string, inFunction?: string) => text === undefined ? undefined : (locations ??= locateNodes(text)).find(name, inFunction);
-  for (const node of topology.node ?? []) collect(node, undefined, found, locate);
-  for (const fn of topology.library?.function ?? []) {
-    for (const node of fn.nodeDef ?? []) collect(node, fn.signature?.name, found, locate);
+  for (const node of listOf(topology.node, 'modelTopology.node')) collect(node, undefined, found, locate);
+  for (const fn of listOf(topology.library?.function, 'modelTopology.library.function')) {
+    for (const node of listOf(fn?.nodeDef, `library function '${fn?.signature?.name}' nodeDef`)) collect(node, fn.signature?.name, found, locate);
   }
   return found;
 }
 
+/** A node list of the model, [] when absent; a text editor shows a half-written model.json too. */
+function listOf<T>(value: T[] | undefined, field: string): T[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new ModelFormatError(`${field} is ${value === null ? 'null' : typeof value}, not a list: it is not a model.json as tensorflowjs_converter writes it.`);
+  return value;
+}
+
 function collect(node: GraphDefNode, inFunction: string | undefined, out: CallbackNode[], locate: (name: string, inFunction?: string) => TextRange | undefined): void {
-  if (!(CALLBACK_OPS as readonly string[]).includes(node.op)) return;
+  if (node === null || typeof node !== 'object' || !(CALLBACK_OPS as readonly string[]).includes(node.op)) return;
   const attr = node.attr ?? {};
+  // TensorFlow always writes Tout ({"list": {}} for none): without it the outputs are unknown, not none.
+  if (attr.Tout?.list === undefined && attr.Tout?.type === undefined) {
+    throw new ModelFormatError(`Callback node '${node.name}' (${node.op}) has no Tout attr: TensorFlow always writes the outputs' dtypes there ({"list": {"type": ["DT_FLOAT"]}}, or {"list": {}} for none). Re-convert the model, or add the attr.`);
+  }
   const Tout = dtypeList(attr.Tout, node, 'Tout');
   const location = locate(node.name, inFunction);
   out.push({
@@ -97,7 +109,7 @@ function dtypeList(attr: RawAttr | undefined, node: GraphDefNode, key: string): 
   return raw.map((t) => {
     const spelling = typeof t === 'number' ? ENUM_NUMBERS[t] : t;
     const dtype = parseDType(spelling);
-    if (!dtype) throw new TypeError(`Node '${node.name}' (${node.op}) has ${key} ${JSON.stringify(t)}, which is not a TensorFlow dtype TF.js can hold.`);
+    if (!dtype) throw new ModelFormatError(`Node '${node.name}' (${node.op}) has ${key} ${JSON.stringify(t)}, which is not a TensorFlow dtype TF.js can hold.`);
     return dtype;
   });
 }

@@ -1,11 +1,17 @@
 /**
  * Reads a TF.js graph model (model.json + weight files) from disk with fs: loadGraphModel's
- * file:// loader needs tfjs-node, which is optional here.
+ * file:// loader needs tfjs-node, which is optional here. Every read is bounded
+ * (runtime/bounded-read.ts), model.json's fields are checked before TF.js reads them, and weights
+ * come from the model's folder only (weight-files.ts).
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { FileReadError, READ_LIMITS, readBoundedText } from '../bounded-read.js';
 import { ModelFormatError } from '../errors.js';
 import { tf } from '../tf.js';
+import { describeCycle, findCycle } from './graph-cycles.js';
+import { checkModelJson, ModelFieldError } from './model-json-check.js';
+import { readWeightShards } from './weight-files.js';
 
 export interface ModelJson {
   format?: string;
@@ -40,50 +46,65 @@ export interface ModelFiles {
 
 export async function readModelFiles(modelJsonPath: string): Promise<ModelFiles> {
   const file = path.resolve(modelJsonPath);
-  const text = await readText(file, 'model file');
+  const text = await readModelText(file);
   let json: ModelJson;
   try {
     json = JSON.parse(text) as ModelJson;
   } catch (err) {
     throw new ModelFormatError(`${file} is not valid JSON (${(err as Error).message}). Point to the model.json written by tensorflowjs_converter.`);
   }
-  if (json === null || typeof json !== 'object' || !json.modelTopology || typeof json.modelTopology !== 'object') {
+  if (json === null || typeof json !== 'object' || Array.isArray(json) || !json.modelTopology || typeof json.modelTopology !== 'object') {
     throw new ModelFormatError(`${file} has no modelTopology: it is not a TF.js model. Convert the SavedModel with tensorflowjs_converter --output_format=tfjs_graph_model.`);
   }
-  if (json.format === 'layers-model' || !Array.isArray(json.modelTopology.node)) {
+  if (json.format === 'layers-model' || (json.modelTopology.node === undefined && json.format !== 'graph-model')) {
     throw new ModelFormatError(`${file} is not a graph model (format ${JSON.stringify(json.format ?? 'unknown')}, no modelTopology.node list). Callback nodes live in graph models: convert with --output_format=tfjs_graph_model.`);
   }
+  checkFields(json, file);
+  checkAcyclic(json, file);
   // tfjs requires versions; hand-written and some older converted models lack it.
   json.modelTopology.versions ??= {};
-  const dir = path.dirname(file);
   const artifacts = await tf.io.getModelArtifactsForJSON(json as unknown as tf.io.ModelJSON, async (manifest) => {
-    const buffers: Buffer[] = [];
-    for (const group of manifest) {
-      for (const weightPath of group.paths) buffers.push(await readWeights(path.join(dir, weightPath), file));
-    }
-    const joined = Buffer.concat(buffers);
-    return [allWeightSpecs(manifest), joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength)];
+    const joined = await readWeightShards(manifest, file);
+    return [allWeightSpecs(manifest), joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength) as ArrayBuffer];
   });
   return { path: file, json, text, artifacts };
+}
+
+function checkFields(json: ModelJson, file: string): void {
+  try {
+    checkModelJson(json);
+  } catch (err) {
+    if (!(err instanceof ModelFieldError)) throw err;
+    throw new ModelFormatError(`${file}: ${err.message}. It is not a model.json as tensorflowjs_converter writes it: re-convert the model, or fix that field.`);
+  }
+}
+
+/** The main graph and each library function must be acyclic but for while loops' NextIteration edges. */
+function checkAcyclic(json: ModelJson, file: string): void {
+  const graphs = [
+    { where: 'modelTopology.node', nodes: json.modelTopology?.node ?? [] },
+    ...(json.modelTopology?.library?.function ?? []).map((fn) => ({ where: `library function '${fn.signature?.name}'`, nodes: fn.nodeDef ?? [] })),
+  ];
+  for (const { where, nodes } of graphs) {
+    const cycle = findCycle(nodes);
+    if (!cycle) continue;
+    throw new ModelFormatError(
+      `${file}: the nodes of ${where} form a cycle: ${describeCycle(cycle)}. A TensorFlow graph is acyclic except for a while loop's NextIteration → Merge edge; ` +
+        `TF.js would skip the nodes on it. Check each node's "input" list (re-convert the model if it was edited).`,
+    );
+  }
 }
 
 function allWeightSpecs(manifest: tf.io.WeightsManifestConfig): tf.io.WeightsManifestEntry[] {
   return manifest.flatMap((group) => group.weights);
 }
 
-async function readText(file: string, what: string): Promise<string> {
+async function readModelText(file: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return await readBoundedText(file, { maxBytes: READ_LIMITS.json, what: 'Model file' });
   } catch (err) {
-    throw new ModelFormatError(`Cannot read ${what} ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
-  }
-}
-
-async function readWeights(file: string, modelFile: string): Promise<Buffer> {
-  try {
-    return await readFile(file);
-  } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'is missing' : `cannot be read (${(err as Error).message})`;
-    throw new ModelFormatError(`Weight file ${file}, listed in ${modelFile}'s weightsManifest, ${why}. Keep the .bin files next to model.json.`);
+    if (!(err instanceof FileReadError)) throw err;
+    if (err.reason === 'unreadable' && !existsSync(file)) throw new ModelFormatError(`Cannot read model file ${file}: no such file.`);
+    throw new ModelFormatError(`Cannot read model file: ${err.message}`);
   }
 }

@@ -6,10 +6,11 @@
  * program and runtime share one engine. TFJS_CALLBACKS_PROJECT_DIR names the project (default:
  * the working directory).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { READ_LIMITS, readBoundedTextSync } from '../bounded-read.js';
 import { isInPackage, notInstalledMessage, RUNTIME_SPECIFIERS, type ResolveHookData } from './one-engine.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -23,11 +24,20 @@ const projectDir = path.resolve(process.env.TFJS_CALLBACKS_PROJECT_DIR ?? proces
 function packageRoot(from: string): string {
   for (let dir = from; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'tfjs-callback-debugger') return dir;
+    if (existsSync(manifest) && packageName(manifest) === 'tfjs-callback-debugger') return dir;
   }
   return path.resolve(from, '..');
 }
 const packageDir = packageRoot(path.join(here, '..'));
+
+/** A package.json's name; undefined for one that is not a bounded, regular JSON file (not ours then). */
+function packageName(manifest: string): string | undefined {
+  try {
+    return (JSON.parse(readBoundedTextSync(manifest, { maxBytes: READ_LIMITS.json, what: 'package.json' })) as { name?: string } | null)?.name;
+  } catch {
+    return undefined;
+  }
+}
 
 const data: ResolveHookData = {
   runtimeEntry: new URL(`../index${extension}`, import.meta.url).href,

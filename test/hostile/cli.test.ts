@@ -1,0 +1,103 @@
+/**
+ * The CLI against runs that would end silently wrong (issue 11): a top-level await or async
+ * callback that never settles (Node exits 0 with no summary), ragged --inputs (a short row becomes
+ * NaN), --inputs that is not a regular file, and a cyclic model. Each exits non-zero saying what
+ * was wrong and where.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { eagerModel, tempDir } from '../fixtures/callback-models.js';
+import { runCli, writeFile } from '../fixtures/spawn.js';
+
+const { dir: root, cleanup } = tempDir('hostile-cli-');
+after(cleanup);
+
+function summaryLine(stdout: string): string | undefined {
+  return stdout.split('\n').filter((l) => /^[✓✗] \d+ callback invocations? of /.test(l)).at(-1);
+}
+
+describe('runs that never settle', () => {
+  test('a program whose top-level await never settles exits 1 saying so, with the summary', () => {
+    const program = writeFile(root, 'stuck.mjs', `console.log('started');\nawait new Promise(() => {});\nconsole.log('never');\n`);
+    const run = runCli(['run', program, '--backend', 'cpu']);
+    assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /UnsettledRunError/);
+    assert.ok(run.stdout.includes(`${program} never finished: its top-level await`), run.stdout);
+    assert.doesNotMatch(run.stdout, /^never$/m);
+    assert.ok(summaryLine(run.stdout)?.startsWith('✗ 0 callback invocations'), run.stdout);
+  });
+
+  test('a program that awaits a timer still finishes normally (the loop was not empty)', () => {
+    const program = writeFile(root, 'timer.mjs', `await new Promise((r) => setTimeout(r, 50));\nconsole.log('done');\n`);
+    const run = runCli(['run', program, '--backend', 'cpu']);
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /^done$/m);
+    assert.ok(summaryLine(run.stdout)?.startsWith('✓ 0 callback invocations'), run.stdout);
+  });
+
+  test('a model whose async callback never settles exits 1 naming the callback node', () => {
+    const model = eagerModel(root, 'stuck-model');
+    const callbacks = writeFile(root, 'stuck-callbacks.mjs', `export async function py(x) {\n  await new Promise(() => {});\n  return x;\n}\n`);
+    const run = runCli(['run', model, '--callbacks', callbacks, '--backend', 'cpu']);
+    assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /UnsettledRunError/);
+    assert.match(run.stdout, /callback 'py' \[EagerPyFunc\] in node 'py' of stuck-model/);
+    assert.match(run.stdout, /never finished/);
+    assert.ok(summaryLine(run.stdout)?.startsWith('✗ 0 callback invocations'), run.stdout);
+  });
+});
+
+describe('--inputs', () => {
+  let model: string;
+  let callbacks: string;
+  before(() => {
+    model = eagerModel(root, 'inputs-model');
+    callbacks = writeFile(root, 'identity-callbacks.mjs', `export const py = (x) => x;\n`);
+  });
+
+  test('a ragged row is an error naming the input and the row, not NaN', () => {
+    const inputs = writeFile(root, 'ragged.json', JSON.stringify({ x: [[1, 2, 3], [4, 5]] }));
+    const run = runCli(['run', model, '--callbacks', callbacks, '--inputs', inputs, '--backend', 'cpu']);
+    assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+    assert.ok(run.stdout.includes(`Input 'x' in ${inputs} is ragged: row x[1] has 2 elements, but x[0] has 3`), run.stdout);
+    assert.doesNotMatch(run.stdout, /output out:/, 'the model did not run');
+  });
+
+  test('null among the values is an error naming where, not a silent 0', () => {
+    const inputs = writeFile(root, 'null.json', JSON.stringify({ x: [[1, null, 3]] }));
+    const run = runCli(['run', model, '--callbacks', callbacks, '--inputs', inputs, '--backend', 'cpu']);
+    assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /x\[0\]\[1\] is null, not a number/);
+  });
+
+  test('data whose count does not fit the shape is an error naming the input', () => {
+    const inputs = writeFile(root, 'count.json', JSON.stringify({ x: { dtype: 'float32', shape: [2, 3], data: [1, 2, 3, 4, 5] } }));
+    const run = runCli(['run', model, '--callbacks', callbacks, '--inputs', inputs, '--backend', 'cpu']);
+    assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+    assert.ok(run.stdout.includes(`Input 'x' in ${inputs} has 5 values in data, but its shape [2, 3] holds 6`), run.stdout);
+  });
+
+  test('a FIFO as --inputs fails at once instead of blocking', () => {
+    const fifo = path.join(root, 'inputs.fifo.json');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    const run = runCli(['run', model, '--callbacks', callbacks, '--inputs', fifo, '--backend', 'cpu']);
+    assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /named pipe \(FIFO\), not a regular file/);
+  });
+});
+
+test('a cyclic model is a ModelFormatError naming the nodes, not a run with the callback skipped', () => {
+  const model = eagerModel(root, 'cyclic');
+  const json = JSON.parse(fs.readFileSync(model, 'utf8'));
+  const py = json.modelTopology.node.find((n: { name: string }) => n.name === 'py');
+  py.input = [...py.input, 'out'];
+  fs.writeFileSync(model, JSON.stringify(json));
+  const callbacks = writeFile(root, 'cyclic-callbacks.mjs', `export const py = (x) => x;\n`);
+  const run = runCli(['run', model, '--callbacks', callbacks, '--backend', 'cpu']);
+  assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+  assert.match(run.stdout, /ModelFormatError/);
+  assert.match(run.stdout, /form a cycle: 'py' → 'out' → 'py'|form a cycle: 'out' → 'py' → 'out'/);
+});
