@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { editProgram, generateProgram, type GeneratedProgram } from '../test/fixtures/lsp/generate.js';
 import { LspClient } from '../test/helpers/lsp.js';
+import { checkModel } from '../extension/server/model-checks.js';
 import { repoRoot } from '../test/fixtures/spawn.js';
 
 const TARGET_MS = 200;
@@ -111,9 +112,33 @@ export async function lspBenchmarks(print: (line: string) => void): Promise<void
         `  vs ${small.lines}-line (${calls(small)} calls) ${a.toFixed(0)} ms  ratio ${(b / a).toFixed(2)}x  target ≤ ${TARGET_MS} ms: ${b <= TARGET_MS ? 'met' : 'MISSED'}`,
     );
   }
+  modelScaling(print);
   print(
     `first didOpen in a fresh server (loads TypeScript's libs and the runtime's and tfjs's types once): ${big.lines}-line ${big.firstOpenMs.toFixed(0)} ms, ${small.lines}-line ${small.firstOpenMs.toFixed(0)} ms`,
   );
+}
+
+/** A model.json of `n` callback nodes, each in a library function without a signature name (no location: the line lookup path). */
+function callbackModel(n: number): string {
+  const node = (i: number) => ({ name: `cb_${i}`, op: 'EagerPyFunc', input: ['x'], attr: { token: { s: Buffer.from(`pyfunc_${i}`).toString('base64') }, Tin: { list: { type: ['DT_FLOAT'] } }, Tout: { list: { type: ['DT_FLOAT'] } } } });
+  const fns = Array.from({ length: n }, (_, i) => ({ nodeDef: [node(i)] }));
+  return JSON.stringify({ format: 'graph-model', modelTopology: { node: [], library: { function: fns } }, weightsManifest: [] }, null, 2);
+}
+
+/** Issue 11: model.json diagnostics grow linearly with the callback nodes (one split per node made 4,000 nodes take 35 s). */
+export function modelScaling(print: (line: string) => void): void {
+  const context = { modelFile: '/m/model.json', located: { missing: '/m/callbacks.ts', via: 'convention' as const }, relativeTo: '/m' };
+  const [small, big] = [1000, 4000].map(callbackModel) as [string, string];
+  const ms: [number[], number[]] = [[], []];
+  for (let r = 0; r < 7; r++) {
+    for (const [i, text] of (r % 2 === 0 ? [[0, small], [1, big]] : [[1, big], [0, small]]) as [0 | 1, string][]) {
+      const started = performance.now();
+      checkModel(text, context);
+      ms[i].push(performance.now() - started);
+    }
+  }
+  const [a, b] = [median(ms[0]), median(ms[1])];
+  print(`${'model.json diagnostics, 4,000 vs 1,000 callback nodes (checkModel, median of 7)'.padEnd(96)} ${b.toFixed(0).padStart(5)} ms vs ${a.toFixed(0)} ms  ratio ${(b / a).toFixed(2)}x  target ≤ 8x (linear 4x, quadratic 16x): ${b / a <= 8 ? 'met' : 'MISSED'}`);
 }
 
 // `tsx bench/lsp.bench.ts` runs it alone.

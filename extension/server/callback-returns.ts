@@ -67,6 +67,13 @@ export function callbackFacts(func: ts.Expression, checker: ts.TypeChecker): Cal
   return { declaration, length: functionLength(declaration), returns: returnSites(declaration, checker) };
 }
 
+/** What the syntax alone tells of an inline callback: its parameter count, not its returns. */
+export function inlineFacts(func: ts.Expression): CallbackFacts {
+  const inner = unwrap(func);
+  if (!ts.isArrowFunction(inner) && !ts.isFunctionExpression(inner)) return { returns: [] };
+  return { declaration: inner, length: functionLength(inner), returns: [] };
+}
+
 function declarationOf(func: ts.Expression, checker: ts.TypeChecker): ts.SignatureDeclaration | undefined {
   const inner = unwrap(func);
   if (ts.isArrowFunction(inner) || ts.isFunctionExpression(inner)) return inner;

@@ -16,7 +16,12 @@ export interface CallbacksModule {
   readonly keys: ReadonlySet<string>;
   /** How it was found, for messages. */
   readonly via: 'setting' | 'convention';
+  /** Why it (or a module it re-exports) could not be read: its keys are then unknown or partial. */
+  readonly unreadable?: string;
 }
+
+/** An open document's unsaved text, else the file read from disk (bounded); throws FileReadError when refused. */
+export type ReadText = (file: string) => Promise<string>;
 
 export type Located = { readonly file: string; readonly via: 'setting' | 'convention' } | { readonly missing: string; readonly via: 'setting' | 'convention' };
 
@@ -34,14 +39,21 @@ export function locateCallbacksModule(modelFile: string, setting: string | undef
   return { missing: path.join(dir, 'callbacks.ts'), via: 'convention' };
 }
 
-/** `readText` gives an open document's unsaved text, else the file is read from disk. */
-export function readCallbacksModule(file: string, via: CallbacksModule['via'], readText: (file: string) => string | undefined): CallbacksModule {
-  return { file, via, keys: exportedKeys(file, readText, 0) };
+export async function readCallbacksModule(file: string, via: CallbacksModule['via'], readText: ReadText): Promise<CallbacksModule> {
+  const problems: string[] = [];
+  const keys = await exportedKeys(file, readText, 0, problems);
+  return { file, via, keys, ...(problems.length > 0 ? { unreadable: problems.join(' ') } : {}) };
 }
 
-function exportedKeys(file: string, readText: (file: string) => string | undefined, depth: number): Set<string> {
-  const text = readText(file);
-  if (text === undefined || depth > 4) return new Set();
+async function exportedKeys(file: string, readText: ReadText, depth: number, problems: string[]): Promise<Set<string>> {
+  if (depth > 4) return new Set();
+  let text: string;
+  try {
+    text = await readText(file);
+  } catch (err) {
+    problems.push((err as Error).message);
+    return new Set();
+  }
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKind(file));
   const locals = localObjects(sf);
   const named = new Set<string>();
@@ -54,7 +66,7 @@ function exportedKeys(file: string, readText: (file: string) => string | undefin
         for (const el of statement.exportClause.elements) if (!el.isTypeOnly) named.add(el.name.text);
       } else if (!statement.exportClause && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
         const target = resolveRelative(file, statement.moduleSpecifier.text);
-        if (target) for (const key of exportedKeys(target, readText, depth + 1)) if (key !== 'default') named.add(key);
+        if (target) for (const key of await exportedKeys(target, readText, depth + 1, problems)) if (key !== 'default') named.add(key);
       }
     } else if (hasExport(statement)) {
       if (hasDefault(statement)) continue; // export default function: not an object of callbacks

@@ -5,6 +5,7 @@
  */
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver';
 import type { ProgramAnalysis, TraceMatch } from './program-analysis.js';
+import { LineIndex } from './line-index.js';
 import { lineRange, rangeOf, textRangeToLsp } from './positions.js';
 import type { TraceStore, TracedInvocation } from './trace-store.js';
 
@@ -14,8 +15,8 @@ export const LAST_RUN_SOURCE = 'tfjs-callbacks (last run)';
 export function lastRunProgramDiagnostics(analysis: ProgramAnalysis, match: TraceMatch): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const [call, invocations] of match.byCall) out.push(...siteDiagnostics(invocations, rangeOf(call.callee, analysis.sourceFile)));
-  const text = analysis.sourceFile.text;
-  for (const [line1, invocations] of match.unmatched) out.push(...siteDiagnostics(invocations, lineRange(line1 - 1, text)));
+  const lines = match.unmatched.size > 0 ? new LineIndex(analysis.sourceFile.text) : undefined;
+  for (const [line1, invocations] of match.unmatched) out.push(...siteDiagnostics(invocations, lineRange(line1 - 1, lines)));
   return out;
 }
 
@@ -25,13 +26,14 @@ export function lastRunProgramDiagnostics(analysis: ProgramAnalysis, match: Trac
  */
 export function lastRunFileDiagnostics(file: string, text: string, store: TraceStore): Diagnostic[] {
   const out: Diagnostic[] = [];
+  let lines: LineIndex | undefined;
   for (const [line1, invocations] of store.sitesIn(file)) {
     const bySpan = new Map<string, { range: Range; invocations: TracedInvocation[] }>();
     for (const inv of invocations) {
       const site = inv.callSite!;
       const span = site.endLine !== undefined && site.endColumn !== undefined ? textRangeToLsp({ line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn }) : undefined;
       const key = span ? `${site.column}:${site.endLine}:${site.endColumn}` : '';
-      const group = bySpan.get(key) ?? { range: span ?? lineRange(line1 - 1, text), invocations: [] };
+      const group = bySpan.get(key) ?? { range: span ?? lineRange(line1 - 1, (lines ??= new LineIndex(text))), invocations: [] };
       group.invocations.push(inv);
       bySpan.set(key, group);
     }
@@ -47,8 +49,8 @@ function siteDiagnostics(invocations: readonly TracedInvocation[], range: Range)
   if (last) {
     const count = mismatched.length === invocations.length ? `all ${invocations.length}` : `${mismatched.length} of ${invocations.length}`;
     const seen = new Set<string>();
-    for (const mismatch of last.toutCheck.mismatches) {
-      if (seen.has(mismatch.message)) continue;
+    for (const mismatch of Array.isArray(last.toutCheck.mismatches) ? last.toutCheck.mismatches : []) {
+      if (typeof mismatch?.message !== 'string' || seen.has(mismatch.message)) continue;
       seen.add(mismatch.message);
       out.push({
         severity: DiagnosticSeverity.Error,
@@ -64,7 +66,7 @@ function siteDiagnostics(invocations: readonly TracedInvocation[], range: Range)
     out.push({
       severity: DiagnosticSeverity.Error,
       range,
-      message: `${failed.callback.name} threw ${failed.error.name}: ${failed.error.message.split('\n')[0]}`,
+      message: `${failed.callback.name} threw ${String(failed.error.name)}: ${String(failed.error.message).split('\n')[0]}`,
       source: LAST_RUN_SOURCE,
       code: 'callback-error',
     });

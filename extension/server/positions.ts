@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type ts from 'typescript';
 import type { Range } from 'vscode-languageserver';
 import type { TextRange } from '../../runtime/graph-model/node-locations.js';
+import type { LineIndex } from './line-index.js';
 
 export function rangeOf(node: ts.Node, sf: ts.SourceFile): Range {
   return { start: sf.getLineAndCharacterOfPosition(node.getStart(sf)), end: sf.getLineAndCharacterOfPosition(node.getEnd()) };
@@ -16,10 +17,9 @@ export function textRangeToLsp(r: TextRange): Range {
   return { start: { line: r.line - 1, character: r.column - 1 }, end: { line: r.endLine - 1, character: r.endColumn - 1 } };
 }
 
-/** A whole 0-based line (to its end, as far as the text goes). */
-export function lineRange(line: number, text?: string): Range {
-  const length = text === undefined ? 0 : (text.split('\n')[line] ?? '').replace(/\r$/, '').length;
-  return { start: { line, character: 0 }, end: { line, character: length } };
+/** A whole 0-based line (to its end when the text's line index is given; build it once per text). */
+export function lineRange(line: number, lines?: LineIndex): Range {
+  return lines ? lines.lineRange(line) : { start: { line, character: 0 }, end: { line, character: 0 } };
 }
 
 /** The file path of a file: URI, or undefined for other schemes (untitled:, vscode-notebook-cell:, …). */

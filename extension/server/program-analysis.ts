@@ -6,10 +6,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import type ts from 'typescript';
-import type { Diagnostic } from 'vscode-languageserver';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
+import { CheckBudget } from './check-budget.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { uriToPath } from './positions.js';
-import { checkWrapperCall } from './tout-checks.js';
+import { rangeOf, uriToPath } from './positions.js';
+import { checkWrapperCall, SOURCE } from './tout-checks.js';
 import type { TraceStore, TracedInvocation } from './trace-store.js';
 import type { TsProjects } from './ts-projects.js';
 import { findWrapperCalls, importsRuntime, mentionsRuntime, type WrapperCall } from './wrapper-calls.js';
@@ -28,6 +29,8 @@ export interface ProgramAnalysis {
   readonly ms: number;
   /** The program it was made from: another document's edit makes a new one, and the analysis stale. */
   readonly program: ts.Program;
+  /** Wrapper calls checked with types, and those past the type-check budget (syntax checks only). */
+  readonly typeChecked: { readonly calls: number; readonly skipped: number };
 }
 
 export class ProgramAnalyzer {
@@ -65,19 +68,38 @@ export class ProgramAnalyzer {
     if (!program || !sourceFile || !importsRuntime(sourceFile)) return undefined;
     const calls = findWrapperCalls(sourceFile);
     const checker = program.getTypeChecker();
+    const budget = new CheckBudget();
     const diagnostics = calls.flatMap((call) => {
       try {
-        return checkWrapperCall(call, sourceFile, checker);
+        return checkWrapperCall(call, sourceFile, budget.spend(call.call) ? checker : undefined);
       } catch (err) {
         // A checker failure on odd code must not take the other calls' diagnostics with it.
         console.error(`[tfjs-callbacks] analysis of a wrapper call failed: ${(err as Error).stack ?? err}`);
         return [];
       }
     });
-    const analysis: ProgramAnalysis = { uri: doc.uri, version: doc.version, fileName, sourceFile, calls, diagnostics, ms: performance.now() - started, program };
+    if (budget.firstSkipped) diagnostics.push(budgetDiagnostic(budget, sourceFile));
+    const analysis: ProgramAnalysis = {
+      uri: doc.uri, version: doc.version, fileName, sourceFile, calls, diagnostics, ms: performance.now() - started, program,
+      typeChecked: { calls: budget.typed, skipped: budget.untyped },
+    };
     this.cache.set(doc.uri, analysis);
     return analysis;
   }
+}
+
+function budgetDiagnostic(budget: CheckBudget, sf: ts.SourceFile): Diagnostic {
+  const total = budget.typed + budget.untyped;
+  return {
+    severity: DiagnosticSeverity.Information,
+    range: rangeOf(budget.firstSkipped!, sf),
+    message:
+      `Return-type checks stop here: ${budget.typed} of ${total} wrapper calls were checked with types. This program is too long for ` +
+      `TypeScript to type every call at typing speed (its flow analysis grows with the square of one function's length). ` +
+      `The other ${budget.untyped} calls get the Tout and arity checks only; split the program into modules to check them all. A run still checks Tout.`,
+    source: SOURCE,
+    code: 'type-check-budget',
+  };
 }
 
 /** The path the TS program uses: the file's own, or a stand-in for untitled documents. */
@@ -103,17 +125,25 @@ export function matchTrace(analysis: ProgramAnalysis, store: TraceStore): TraceM
   const byCall = new Map<WrapperCall, TracedInvocation[]>();
   const unmatched = new Map<number, TracedInvocation[]>();
   const sf = analysis.sourceFile;
-  for (const [line1, invocations] of store.sitesIn(analysis.fileName)) {
+  const sites = store.sitesIn(analysis.fileName);
+  if (sites.size === 0) return { byCall, unmatched };
+  // Indexed once: a lookup per traced site, not a scan of every call.
+  const onLine = new Map<number, WrapperCall>();
+  for (const c of analysis.calls) if (!onLine.has(c.line)) onLine.set(c.line, c);
+  let spans: { call: WrapperCall; start: number; end: number; width: number }[] | undefined;
+  for (const [line1, invocations] of sites) {
     const line = line1 - 1;
-    let call = analysis.calls.find((c) => c.line === line);
+    let call = onLine.get(line);
     if (!call) {
-      let best: WrapperCall | undefined;
-      for (const c of analysis.calls) {
-        const start = sf.getLineAndCharacterOfPosition(c.call.getStart(sf)).line;
-        const end = sf.getLineAndCharacterOfPosition(c.call.getEnd()).line;
-        if (start <= line && line <= end && (!best || c.call.getWidth(sf) < best.call.getWidth(sf))) best = c;
-      }
-      call = best;
+      spans ??= analysis.calls.map((c) => ({
+        call: c,
+        start: sf.getLineAndCharacterOfPosition(c.call.getStart(sf)).line,
+        end: sf.getLineAndCharacterOfPosition(c.call.getEnd()).line,
+        width: c.call.getWidth(sf),
+      }));
+      let best: (typeof spans)[number] | undefined;
+      for (const s of spans) if (s.start <= line && line <= s.end && (!best || s.width < best.width)) best = s;
+      call = best?.call;
     }
     if (call) byCall.set(call, [...(byCall.get(call) ?? []), ...invocations]);
     else unmatched.set(line1, [...invocations]);

@@ -44,7 +44,7 @@ let canRefreshLenses = false;
 
 connection.onInitialize((params): InitializeResult => {
   settings.initialize(params);
-  projects = new TsProjects(settings.workspaceFolders);
+  projects = new TsProjects(settings.workspaceFolders, (message) => connection.console.warn(`[tfjs-callbacks] ${message}`));
   analyzer = new ProgramAnalyzer(projects);
   validator = new Validator(connection, documents, analyzer, settings, traces);
   canRegisterConfiguration = settings.usesPull && params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
@@ -108,10 +108,10 @@ connection.onHover(({ textDocument, position }) => {
   return analysis ? wrapperHover(analysis, position, matchTrace(analysis, traces), traces.traceFile) : null;
 });
 
-connection.onNotification(TRACE_UPDATED, (params: { traceFile?: string } | undefined) => {
+connection.onNotification(TRACE_UPDATED, async (params: { traceFile?: string } | undefined) => {
   if (!params?.traceFile) traces.clear();
   else {
-    const problem = traces.load(params.traceFile);
+    const problem = await traces.load(params.traceFile);
     if (problem) connection.console.warn(`[tfjs-callbacks] ${problem}`);
   }
   validator.all();

@@ -11,7 +11,7 @@ import { displayName, parseDType, type TfDType } from '../../runtime/dtypes.js';
 import { invalidToutMessage } from '../../runtime/tout.js';
 import type { CallbackKind } from '../../runtime/events.js';
 import { conversionMessage, judgeDType } from '../../runtime/dtype-rules.js';
-import { callbackFacts, type ReturnedItem, type ReturnShape, type ReturnSite } from './callback-returns.js';
+import { callbackFacts, inlineFacts, type ReturnedItem, type ReturnShape, type ReturnSite } from './callback-returns.js';
 import { rangeOf } from './positions.js';
 import { callbackLabel, stringValue, unwrap, type WrapperCall } from './wrapper-calls.js';
 
@@ -25,14 +25,15 @@ export interface ToutLiteral {
   readonly entries: readonly { readonly spelling?: string; readonly node: ts.Node }[];
 }
 
-export function checkWrapperCall(call: WrapperCall, sf: ts.SourceFile, checker: ts.TypeChecker): Diagnostic[] {
+/** Without `checker` (the program's type-check budget is spent) only the checks that need no types. */
+export function checkWrapperCall(call: WrapperCall, sf: ts.SourceFile, checker: ts.TypeChecker | undefined): Diagnostic[] {
   const name = callbackLabel(call) ?? ANONYMOUS;
   const diagnostics: Diagnostic[] = [];
   const tout = call.tout && readTout(call.tout, checker);
   const invalid = tout ? invalidTout(tout, name, sf) : [];
   diagnostics.push(...invalid);
   if (!call.func) return diagnostics;
-  const facts = callbackFacts(call.func, checker);
+  const facts = checker ? callbackFacts(call.func, checker) : inlineFacts(call.func);
   const arity = checkArity(call, facts.length, name, sf);
   if (arity) diagnostics.push(arity);
   if (!tout || invalid.length > 0 || tout.entries.some((e) => e.spelling === undefined)) return diagnostics;

@@ -3,8 +3,8 @@
  * says it changed, indexed by call site (file and 1-based line of the wrapper call, or of the
  * node in model.json), and summarised per call site for hovers and diagnostics.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { READ_LIMITS, readBoundedText } from '../../runtime/bounded-read.js';
 import type { TraceFile } from '../../runtime/cli/trace.js';
 import type { CallbackInvocation } from '../../runtime/events.js';
 import { pathKey } from './positions.js';
@@ -28,6 +28,8 @@ export class TraceStore {
   private byFile = new Map<string, Map<number, TracedInvocation[]>>();
   private file: string | undefined;
   private trace: TraceFile | undefined;
+  /** Bumped by every load and clear: a slower earlier read must not overwrite a later one. */
+  private generation = 0;
 
   get traceFile(): string | undefined {
     return this.file;
@@ -37,23 +39,30 @@ export class TraceStore {
     return this.trace?.target;
   }
 
-  /** (Re)reads the trace file; on failure the store is empty and the reason is returned. */
-  load(traceFile: string): string | undefined {
+  /**
+   * (Re)reads the trace file (a regular file within the JSON cap, read without blocking the
+   * server); on failure the store is empty and the reason is returned.
+   */
+  async load(traceFile: string): Promise<string | undefined> {
+    const generation = ++this.generation;
     this.file = traceFile;
     this.trace = undefined;
     this.byFile = new Map();
     let parsed: TraceFile;
     try {
-      parsed = JSON.parse(fs.readFileSync(traceFile, 'utf8')) as TraceFile;
+      const text = await readBoundedText(traceFile, { maxBytes: READ_LIMITS.json, what: 'the trace' });
+      if (generation !== this.generation) return undefined; // a later load or clear won
+      parsed = JSON.parse(text) as TraceFile;
     } catch (err) {
-      return `cannot read trace ${traceFile}: ${(err as Error).message}`;
+      return `cannot read the trace ${traceFile}: ${(err as Error).message}`;
     }
     if (!parsed || !Array.isArray(parsed.invocations)) return `${traceFile} is not a tfjs-callbacks trace (no invocations list)`;
     this.trace = parsed;
     const base = typeof parsed.cwd === 'string' ? parsed.cwd : path.dirname(traceFile);
     for (const inv of parsed.invocations) {
-      const site = inv.callSite;
-      if (!site || typeof site.file !== 'string' || typeof site.line !== 'number') continue;
+      const site = inv?.callSite;
+      // Only well-formed entries: hovers and diagnostics read these fields without further checks.
+      if (!site || typeof site.file !== 'string' || !Number.isInteger(site.line) || typeof inv.callback?.name !== 'string' || typeof inv.callback.token !== 'string') continue;
       const key = pathKey(path.resolve(base, site.file));
       let lines = this.byFile.get(key);
       if (!lines) this.byFile.set(key, (lines = new Map()));
@@ -65,6 +74,7 @@ export class TraceStore {
   }
 
   clear(): void {
+    this.generation++;
     this.byFile = new Map();
     this.trace = undefined;
     this.file = undefined;
@@ -101,9 +111,9 @@ export function observe(invocations: readonly TracedInvocation[]): ObservedSigna
     totalMs += Number(inv.durationMs) || 0;
     if (inv.toutCheck && !inv.toutCheck.ok) {
       mismatchedCalls++;
-      lastMismatch = inv.toutCheck.mismatches.map((m) => m.message).join('\n');
+      lastMismatch = (Array.isArray(inv.toutCheck.mismatches) ? inv.toutCheck.mismatches : []).map((m) => String(m?.message)).join('\n');
     }
-    if (inv.error) lastError = `${inv.error.name}: ${inv.error.message}`;
+    if (inv.error) lastError = `${String(inv.error.name)}: ${String(inv.error.message)}`;
   }
   return {
     calls: invocations.length,
@@ -117,6 +127,6 @@ export function observe(invocations: readonly TracedInvocation[]): ObservedSigna
 }
 
 function list(summaries: readonly { dtype: string; shape: readonly number[] }[] | undefined): string {
-  if (!summaries || summaries.length === 0) return '()';
-  return summaries.map((s) => `${s.dtype}[${s.shape.join(',')}]`).join(', ');
+  if (!Array.isArray(summaries) || summaries.length === 0) return '()';
+  return summaries.map((s) => `${String(s?.dtype)}[${Array.isArray(s?.shape) ? s.shape.join(',') : '?'}]`).join(', ');
 }

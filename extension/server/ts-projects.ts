@@ -7,6 +7,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { FileReadError, READ_LIMITS, readBoundedTextSync } from '../../runtime/bounded-read.js';
+
+/** Told once per file the server refused to read (a FIFO, a device, a file over the cap). */
+export type RefusedRead = (message: string) => void;
+
+/**
+ * TypeScript's host must read synchronously: every file it reads (imports, .d.ts, package.json,
+ * tsconfig) goes through the bounded reader, which never blocks on a FIFO and refuses anything
+ * but a regular file within the source cap. A refused file reads as missing, and is reported.
+ */
+export function boundedReader(onRefused: RefusedRead): (file: string) => string | undefined {
+  const told = new Set<string>();
+  return (file) => {
+    try {
+      return readBoundedTextSync(file, { maxBytes: READ_LIMITS.source, what: 'the file' });
+    } catch (err) {
+      if (err instanceof FileReadError && err.reason !== 'unreadable' && !told.has(file)) {
+        told.add(file);
+        onRefused(`${err.message} TypeScript analysis treats it as missing.`);
+      }
+      return undefined;
+    }
+  };
+}
 
 const DEFAULT_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -19,6 +43,8 @@ const DEFAULT_OPTIONS: ts.CompilerOptions = {
 
 /** The open documents, shared by every project: text and version. Other files are read from disk once. */
 export class OpenFiles {
+  constructor(readonly readFile: (file: string) => string | undefined = boundedReader((m) => console.error(`[tfjs-callbacks] ${m}`))) {}
+
   readonly files = new Map<string, { text: string; version: number; snapshot?: TextSnapshot }>();
   private readonly disk = new Map<string, ts.IScriptSnapshot | undefined>();
   /** Per file, bumped when it leaves the open set or changes on disk, so services read it again. */
@@ -54,7 +80,7 @@ export class OpenFiles {
     const open = this.files.get(fileName);
     if (open) return (open.snapshot ??= new TextSnapshot(open.text));
     if (!this.disk.has(fileName)) {
-      const text = ts.sys.readFile(fileName);
+      const text = this.readFile(fileName);
       this.disk.set(fileName, text === undefined ? undefined : ts.ScriptSnapshot.fromString(text));
     }
     return this.disk.get(fileName);
@@ -115,7 +141,7 @@ class Project {
       getCurrentDirectory: () => this.dir,
       getDefaultLibFileName: (o) => (libDir ? path.join(libDir, ts.getDefaultLibFileName(o)) : ts.getDefaultLibFilePath(o)),
       fileExists: (f) => open.files.has(f) || ts.sys.fileExists(f),
-      readFile: (f, encoding) => open.files.get(f)?.text ?? ts.sys.readFile(f, encoding),
+      readFile: (f) => open.files.get(f)?.text ?? open.readFile(f),
       readDirectory: ts.sys.readDirectory,
       directoryExists: ts.sys.directoryExists,
       getDirectories: ts.sys.getDirectories,
@@ -145,15 +171,16 @@ class Project {
 }
 
 export class TsProjects {
-  readonly open = new OpenFiles();
+  readonly open: OpenFiles;
   private readonly projects = new Map<string, Project>();
   private readonly configOfDir = new Map<string, string | undefined>();
   private readonly registry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
   /** Where TypeScript's lib*.d.ts were found; undefined: nowhere, and globals (Float32Array, …) have no types. */
   readonly libDir: string | undefined;
 
-  constructor(searchRoots: readonly string[] = []) {
+  constructor(searchRoots: readonly string[] = [], onRefused?: RefusedRead) {
     this.libDir = findLibDir(searchRoots);
+    this.open = new OpenFiles(onRefused ? boundedReader(onRefused) : undefined);
   }
 
   /**
@@ -196,7 +223,7 @@ export class TsProjects {
     let project = this.projects.get(key);
     if (!project) {
       const dir = config ? path.dirname(config) : path.dirname(fileName);
-      project = new Project(dir, config ? readOptions(config) : { ...DEFAULT_OPTIONS, allowJs: true, noEmit: true }, this.open, this.libDir, this.registry);
+      project = new Project(dir, config ? readOptions(config, this.open.readFile) : { ...DEFAULT_OPTIONS, allowJs: true, noEmit: true }, this.open, this.libDir, this.registry);
       this.projects.set(key, project);
     }
     return project;
@@ -212,8 +239,8 @@ export class TsProjects {
 }
 
 /** compilerOptions of a tsconfig (with `extends`), without listing its files: only open documents are roots. */
-function readOptions(configFile: string): ts.CompilerOptions {
-  const host: ts.ParseConfigFileHost = { ...ts.sys, readDirectory: () => [], onUnRecoverableConfigFileDiagnostic: () => {} };
+function readOptions(configFile: string, readFile: (file: string) => string | undefined): ts.CompilerOptions {
+  const host: ts.ParseConfigFileHost = { ...ts.sys, readFile, readDirectory: () => [], onUnRecoverableConfigFileDiagnostic: () => {} };
   const parsed = ts.getParsedCommandLineOfConfigFile(configFile, {}, host);
   const options = parsed ? { ...parsed.options } : { ...DEFAULT_OPTIONS };
   // Analysis only: never emit, and read JS graph programs too.

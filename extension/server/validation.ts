@@ -4,10 +4,10 @@
  * validated at once (the edits in between coalesce); the documents that depend on it (other
  * programs, model.json files bound from a callbacks module) a little later.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { READ_LIMITS, readBoundedText } from '../../runtime/bounded-read.js';
 import { locateCallbacksModule, readCallbacksModule } from './callbacks-module.js';
 import { lastRunFileDiagnostics, lastRunProgramDiagnostics } from './last-run.js';
 import { checkModel, isModelJson } from './model-checks.js';
@@ -103,7 +103,8 @@ export class Validator {
     const { callbacksModule } = await this.settings.forUri(doc.uri);
     const folder = this.settings.folderOf(modelFile);
     const located = locateCallbacksModule(modelFile, callbacksModule, folder);
-    const module = 'file' in located ? readCallbacksModule(located.file, located.via, (file) => this.textOf(file)) : undefined;
+    const module = 'file' in located ? await readCallbacksModule(located.file, located.via, (file) => this.textOf(file)) : undefined;
+    if (module?.unreadable) this.connection.console.warn(`[tfjs-callbacks] ${module.unreadable}`);
     const text = doc.getText();
     return [
       ...checkModel(text, { modelFile, located, ...(module ? { module } : {}), relativeTo: folder ?? modelFile }),
@@ -111,18 +112,17 @@ export class Validator {
     ];
   }
 
-  /** An open document's unsaved text, else the file on disk. */
-  private textOf(file: string): string | undefined {
+  /**
+   * An open document's unsaved text, else the file on disk: a regular file within the source cap,
+   * read without blocking the server (a setting may point at /dev/zero or a FIFO).
+   */
+  private async textOf(file: string): Promise<string> {
     const key = pathKey(file);
     for (const doc of this.documents.all()) {
       const p = uriToPath(doc.uri);
       if (p && pathKey(p) === key) return doc.getText();
     }
-    try {
-      return fs.readFileSync(file, 'utf8');
-    } catch {
-      return undefined;
-    }
+    return readBoundedText(file, { maxBytes: READ_LIMITS.source, what: 'the callbacks module' });
   }
 
   /** Publishes on every validation, also an empty list: the client then knows the document is clean. */

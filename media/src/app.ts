@@ -76,7 +76,35 @@ export class InspectorApp {
     this.render(scope);
   }
 
+  /**
+   * Renders; a failure is shown in the panel (with the history beside it, to pick another stop)
+   * instead of leaving it blank, and the state stays as it was so a reload shows the same.
+   */
   private render(scope: 'all' | 'tensor'): void {
+    try {
+      this.renderState(scope);
+    } catch (err) {
+      console.warn('tensor inspector: rendering failed', err);
+      const entry = currentEntry(this.state);
+      replaceChildren(
+        this.main,
+        h(
+          'div',
+          { className: 'banner error render-failed', attrs: { role: 'alert' } },
+          h('strong', null, 'This stop could not be shown: '),
+          h('span', { className: 'message' }, err instanceof Error ? err.message : String(err)),
+          entry ? ` (invocation #${String(entry.event.invocation.id)}). Other stops in the history can still be opened.` : '',
+        ),
+      );
+      try {
+        this.renderSide();
+      } catch {
+        // The main area says what failed; the history is what failed too.
+      }
+    }
+  }
+
+  private renderState(scope: 'all' | 'tensor'): void {
     const focusId = (document.activeElement as HTMLElement | null)?.dataset?.focusId;
     const entry = currentEntry(this.state);
     const ref = entry ? selectedRef(entry) : undefined;
@@ -91,16 +119,20 @@ export class InspectorApp {
           this.tensorView.element,
         );
       }
-      replaceChildren(
-        this.side,
-        renderHistory(this.state.history, this.state.currentKey, {
-          onShow: (key) => this.update((s) => showEntry(s, key), 'all'),
-          onClear: () => this.update(clearHistory, 'all'),
-        }),
-      );
+      this.renderSide();
     }
     this.tensorView.show(entry && ref ? this.model(entry, ref) : undefined);
     if (focusId) this.root.querySelector<HTMLElement>(`[data-focus-id="${CSS.escape(focusId)}"]`)?.focus();
+  }
+
+  private renderSide(): void {
+    replaceChildren(
+      this.side,
+      renderHistory(this.state.history, this.state.currentKey, {
+        onShow: (key) => this.update((s) => showEntry(s, key), 'all'),
+        onClear: () => this.update(clearHistory, 'all'),
+      }),
+    );
   }
 
   private select(entry: HistoryEntry, ref: TensorRef): void {

@@ -3,6 +3,7 @@
  * the selected tensor and how it is sliced and paged. Kept with vscode.setState so a hidden and
  * re-shown panel comes back as it was; everything here is plain JSON.
  */
+import { checkEvent } from './event-check.js';
 import type { HostMessage, Side, TensorCallbackEvent, TensorInfo } from './protocol.js';
 
 export interface TensorRef {
@@ -35,6 +36,8 @@ export interface HistoryEntry {
   readonly receivedAt: number;
   readonly selection?: TensorRef;
   readonly view?: ViewState;
+  /** Values of the event as sent that could not be shown, and why (event-check.ts). */
+  readonly problems?: readonly string[];
 }
 
 export interface InspectorState {
@@ -53,18 +56,41 @@ export function initialState(): InspectorState {
   return { version: 1, history: [], pageRows: 32, pageCols: 16 };
 }
 
-/** The saved state, or a fresh one when there is none or it is not ours. */
+/**
+ * The saved state, or a fresh one when there is none or it is not ours. Every saved event is
+ * checked again (as on arrival): a saved malformed one must not blank the panel on every reload.
+ */
 export function restoreState(saved: unknown): InspectorState {
   if (!saved || typeof saved !== 'object') return initialState();
   const s = saved as Partial<InspectorState>;
   if (s.version !== 1 || !Array.isArray(s.history)) return initialState();
-  const history = s.history.filter((e): e is HistoryEntry => !!e && typeof e.key === 'string' && !!e.event?.invocation);
+  const history = s.history.filter((e): e is HistoryEntry => !!e && typeof e === 'object' && typeof e.key === 'string' && typeof e.sessionId === 'string').map(restoreEntry);
   return {
     version: 1,
     history,
     currentKey: history.some((e) => e.key === s.currentKey) ? s.currentKey : history.at(-1)?.key,
     pageRows: PAGE_ROWS.includes(s.pageRows as never) ? s.pageRows! : 32,
     pageCols: PAGE_COLS.includes(s.pageCols as never) ? s.pageCols! : 16,
+  };
+}
+
+function restoreEntry(e: HistoryEntry): HistoryEntry {
+  const checked = checkEvent(e.event);
+  // What was found on arrival (the event was saved as repaired), and anything the saved copy adds.
+  const saved = Array.isArray(e.problems) ? e.problems.filter((p): p is string => typeof p === 'string').slice(0, 500) : [];
+  const problems = [...saved, ...checked.problems.filter((p) => !saved.includes(p))];
+  const event = checked.event;
+  const selection = e.selection && (e.selection.side === 'inputs' || e.selection.side === 'outputs') && Number.isSafeInteger(e.selection.index) ? e.selection : undefined;
+  return {
+    key: e.key,
+    sessionId: e.sessionId,
+    event,
+    live: e.live === true,
+    ended: e.ended === true,
+    receivedAt: typeof e.receivedAt === 'number' ? e.receivedAt : 0,
+    ...(selection ? { selection } : {}),
+    ...(e.view && typeof e.view === 'object' && Array.isArray(e.view.fixed) ? { view: e.view } : {}),
+    ...(problems.length > 0 ? { problems } : {}),
   };
 }
 
@@ -79,8 +105,10 @@ export function currentEntry(state: InspectorState): HistoryEntry | undefined {
 /** Applies a message from the host; tensorData answers do not change the state. */
 export function reduce(state: InspectorState, message: HostMessage, now = Date.now()): InspectorState {
   switch (message.type) {
-    case 'invocation':
-      return addInvocation(state, message.sessionId, message.event, message.live, now);
+    case 'invocation': {
+      const { event, problems } = checkEvent(message.event);
+      return addInvocation(state, message.sessionId, event, message.live, now, problems);
+    }
     case 'sessionStarted':
       // Back to "waiting for a stop"; earlier stops stay in the history.
       return { ...state, currentKey: undefined };
@@ -95,7 +123,7 @@ export function reduce(state: InspectorState, message: HostMessage, now = Date.n
 }
 
 /** A stop: shown, and added to the history (a later stop in the same invocation updates its entry). */
-function addInvocation(state: InspectorState, sessionId: string, event: TensorCallbackEvent, live: boolean, now: number): InspectorState {
+function addInvocation(state: InspectorState, sessionId: string, event: TensorCallbackEvent, live: boolean, now: number, problems: readonly string[]): InspectorState {
   const key = entryKey(sessionId, event.invocation.id);
   const existing = state.history.find((e) => e.key === key);
   const history = state.history.map((e) => (live && e.sessionId === sessionId && e.key !== key && e.live ? { ...e, live: false } : e));
@@ -103,10 +131,10 @@ function addInvocation(state: InspectorState, sessionId: string, event: TensorCa
   if (existing) {
     const selection = existing.selection && refExists(event, existing.selection) ? existing.selection : undefined;
     const sameTensor = selection && sameShape(existing.event, event, selection);
-    const updated: HistoryEntry = { ...existing, event, live, ended: false, receivedAt: now, selection, view: sameTensor ? existing.view : undefined };
+    const updated: HistoryEntry = { ...existing, event, live, ended: false, receivedAt: now, selection, view: sameTensor ? existing.view : undefined, problems: problems.length > 0 ? problems : undefined };
     next = history.map((e) => (e.key === key ? updated : e));
   } else {
-    next = [...history, { key, sessionId, event, live, ended: false, receivedAt: now }];
+    next = [...history, { key, sessionId, event, live, ended: false, receivedAt: now, ...(problems.length > 0 ? { problems } : {}) }];
   }
   if (next.length > MAX_HISTORY) next = next.slice(next.length - MAX_HISTORY);
   return { ...state, history: next, currentKey: key };

@@ -18,6 +18,17 @@ export function renderHeader(entry: HistoryEntry): HTMLElement {
   const banners: Child[] = [];
   if (entry.ended) banners.push(h('p', { className: 'banner ended' }, 'This debug session has ended: values can no longer be fetched (summaries and previews only).'));
   else if (!entry.live) banners.push(h('p', { className: 'banner stale' }, 'The program has moved on from this stop: values may no longer be available.'));
+  if (entry.problems && entry.problems.length > 0) {
+    banners.push(
+      h(
+        'div',
+        { className: 'banner error event-problems' },
+        h('strong', null, `${entry.problems.length === 1 ? 'A value' : `${entry.problems.length} values`} of this stop as the debugger sent ${entry.problems.length === 1 ? 'it' : 'them'}:`),
+        h('ul', null, ...entry.problems.slice(0, 50).map((p) => h('li', { className: 'message' }, p))),
+        entry.problems.length > 50 ? h('p', { className: 'note' }, `… and ${entry.problems.length - 50} more.`) : null,
+      ),
+    );
+  }
   if (inv.error) banners.push(h('div', { className: 'banner error' }, h('strong', null, `✗ ${inv.error.name}: `), h('span', { className: 'message' }, inv.error.message)));
   return h(
     'header',
