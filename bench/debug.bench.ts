@@ -158,4 +158,69 @@ export async function debugBenchmarks(print: (line: string) => void): Promise<vo
     await dc.disconnectRequest({});
   });
   print(`1M-element tensor: first values page       ${median(pageMs).toFixed(1).padStart(6)} ms  (stack → scopes → tensor → page: ${median(expandMs).toFixed(1)} ms)  target ≤ 100 ms: ${median(expandMs) <= 100 ? 'met' : 'MISSED'}`);
+
+  await largeEvaluateBench(print);
+}
+
+/**
+ * Issue 11: a 10M, 30M and 100M-character string evaluated while paused, its time as a ratio to
+ * the 10M one: linear reads ~3x and ~10x (the adapter once framed the debuggee's messages in
+ * quadratic time: 1.2 s, 8 s, 97 s). The DAP client here reads linearly, so the ratios are the
+ * adapter's (the test DebugClient's own reader re-copies its buffer on every chunk).
+ */
+async function largeEvaluateBench(print: (line: string) => void): Promise<void> {
+  const sizes = [10_000_000, 30_000_000, 100_000_000];
+  const ms = sizes.map(() => [] as number[]);
+  await withClient(async (dc) => {
+    readLinearly(dc);
+    const stopped = dc.waitForEvent('stopped');
+    await launch(dc, program('big-tensor.ts'), 'inspect_big');
+    await stopped;
+    const frameId = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0]!.id;
+    for (let r = 0; r < 3; r++) {
+      for (const [i, n] of sizes.entries()) {
+        const started = performance.now();
+        const result = (await dc.evaluateRequest({ expression: `'x'.repeat(${n})`, frameId, context: 'repl' })).body.result;
+        ms[i]!.push(performance.now() - started);
+        if (result.length !== n + 2) throw new Error(`expected a ${n}-character string, got ${result.length} characters`);
+      }
+    }
+    await dc.disconnectRequest({});
+  });
+  const base = median(ms[0]!);
+  for (const [i, n] of sizes.entries()) {
+    const ratio = median(ms[i]!) / base;
+    const linear = n / sizes[0]!;
+    print(`evaluate a ${(n / 1e6).toFixed(0)}M-character string      ${median(ms[i]!).toFixed(0).padStart(6)} ms  ratio to 10M ${ratio.toFixed(1)}x  (linear: ${linear}x)${i > 0 ? `  target ≤ ${(linear * 1.5).toFixed(0)}x: ${ratio <= linear * 1.5 ? 'met' : 'MISSED'}` : ''}`);
+  }
+}
+
+/** Replaces the DebugClient's reader (Buffer.concat of everything on each chunk) with one that copies each byte once. */
+function readLinearly(dc: DebugClient): void {
+  const client = dc as unknown as { handleData(data: Buffer): void; dispatch(message: string): void };
+  let chunks: Buffer[] = [];
+  let have = 0;
+  let want = -1;
+  client.handleData = (data: Buffer) => {
+    chunks.push(data);
+    have += data.length;
+    for (;;) {
+      if (want < 0) {
+        const buffer = Buffer.concat(chunks);
+        const end = buffer.indexOf('\r\n\r\n');
+        chunks = [buffer];
+        if (end < 0) return;
+        want = Number(/Content-Length: (\d+)/.exec(buffer.toString('utf8', 0, end))?.[1] ?? 0);
+        chunks = [buffer.subarray(end + 4)];
+        have = buffer.length - end - 4;
+      }
+      if (have < want) return;
+      const buffer = Buffer.concat(chunks);
+      const message = buffer.toString('utf8', 0, want);
+      chunks = [buffer.subarray(want)];
+      have = buffer.length - want;
+      want = -1;
+      client.dispatch(message);
+    }
+  };
 }

@@ -108,6 +108,10 @@ export class Controller extends EventEmitter {
    */
   async connect(cdp: CdpConnection, options: { filters: FilterConfig; debuggerNow: boolean; stopOnEntryFile?: string; injectAgent?: string }): Promise<void> {
     this.cdp = cdp;
+    // A dead debuggee has no stop to show: stack and scopes answer empty, not from stale frames.
+    cdp.onClose(() => {
+      this.paused = undefined;
+    });
     this.filters = options.filters;
     this.stopOnEntryFile = options.stopOnEntryFile;
     cdp.on('Debugger.scriptParsed', (e) => void this.sources.add(e));

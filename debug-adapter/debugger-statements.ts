@@ -5,7 +5,8 @@
  * the debugger on early (start-up time, never a missed stop). Package imports and computed paths
  * are not followed.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { READ_LIMITS, readBoundedTextSync } from '../runtime/bounded-read.js';
 import path from 'node:path';
 
 /** Relative specifiers of static imports, re-exports, dynamic imports and require calls. */
@@ -25,7 +26,7 @@ export function hasDebuggerStatement(entries: readonly string[]): boolean {
     seen.add(file);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readBoundedTextSync(file, { maxBytes: READ_LIMITS.source, what: 'Program file' });
     } catch {
       continue;
     }

@@ -3,11 +3,11 @@
  * responds; each controller event becomes one DAP event. Nothing here knows tensors.
  */
 import {
-  BreakpointEvent, ExitedEvent, InitializedEvent, LoggingDebugSession, OutputEvent, Source, StoppedEvent, TerminatedEvent, Thread, Event, Handles,
+  BreakpointEvent, ExitedEvent, InitializedEvent, LoggingDebugSession, OutputEvent, Response, Source, StoppedEvent, TerminatedEvent, Thread, Event, Handles,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { CdpConnection } from './cdp/connection.js';
-import { BridgeListener, inspectorWebSocket } from './cdp/transports.js';
+import { CdpConnection, COMMAND_TIMEOUT_MS } from './cdp/connection.js';
+import { ATTACH_STEP_TIMEOUT_MS, BridgeListener, inspectorWebSocket } from './cdp/transports.js';
 import { AGENT } from './agent-access.js';
 import { Controller, type PausedState } from './controller.js';
 import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
@@ -15,11 +15,21 @@ import { hasDebuggerStatement } from './debugger-statements.js';
 import { installAgent } from './debuggee/agent.js';
 import { ConfigurationError, filtersOf, planLaunch, type AttachArguments, type FilterConfig, type LaunchArguments } from './launch-config.js';
 import { adapterPaths } from './paths.js';
-import { AGENT_SOURCE_URL, buildStack, type StackFrameEntry } from './stack.js';
+import { AGENT_SOURCE_URL, buildStack, isUserFrame, type StackFrameEntry } from './stack.js';
 import { VariableStore } from './variables.js';
 import { withCallbackNames } from './callback-scope.js';
+import { argumentProblem, guardHandlers, lineProblem, messageOf } from './request-guard.js';
+import { evaluationError, evaluationTimeoutMs } from './evaluation.js';
 
 const THREAD_ID = 1;
+
+/** The handlers guardHandlers wraps: every request this session answers itself. */
+const HANDLERS = [
+  'initializeRequest', 'configurationDoneRequest', 'launchRequest', 'attachRequest', 'setBreakPointsRequest', 'setFunctionBreakPointsRequest',
+  'setExceptionBreakPointsRequest', 'threadsRequest', 'stackTraceRequest', 'scopesRequest', 'variablesRequest', 'evaluateRequest',
+  'setVariableRequest', 'exceptionInfoRequest', 'continueRequest', 'nextRequest', 'stepInRequest', 'stepOutRequest', 'pauseRequest',
+  'customRequest', 'terminateRequest', 'disconnectRequest',
+] as const;
 
 export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private readonly controller = new Controller();
@@ -36,9 +46,14 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private ended = false;
   /** Per call frame, which Callback names the frame itself resolves (callback-scope.ts). */
   private readonly definedInFrames = new Map<string, boolean>();
+  /** Requests (by seq) already answered while their handler still runs: guardHandlers' record. */
+  private readonly answered = new Set<number>();
 
   constructor() {
     super();
+    guardHandlers(this, HANDLERS, this.answered, (response, err) => {
+      this.sendErrorResponse(response, { id: 1100, format: `${response.command} failed: ${messageOf(err)}`, showUser: false });
+    });
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
     this.controller.on('stopped', (state) => void this.onStopped(state));
@@ -49,6 +64,25 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.controller.on('functionBreakpoint', (bp) => {
       this.sendEvent(new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, ...(bp.message ? { message: bp.message } : {}) } as DebugProtocol.Breakpoint));
     });
+  }
+
+  /** Arguments DAP requires are checked first: a handler never sees a missing or mistyped one. */
+  protected override dispatchRequest(request: DebugProtocol.Request): void {
+    const problem = argumentProblem(request.command, request.arguments);
+    if (!problem) return super.dispatchRequest(request);
+    this.sendErrorResponse(new Response(request), { id: 1101, format: `${problem}. See the Debug Adapter Protocol's ${request.command} request.`, showUser: false });
+  }
+
+  override sendResponse(response: DebugProtocol.Response): void {
+    this.answered.add(response.request_seq);
+    super.sendResponse(response);
+  }
+
+  /** The client is gone (its stream closed) or asked the adapter to stop: nothing is left behind. */
+  override shutdown(): void {
+    if (!this.attached) this.debuggee?.kill();
+    this.listener?.dispose();
+    super.shutdown();
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
@@ -125,13 +159,21 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       if (!Number.isInteger(args.port)) throw new ConfigurationError('attach needs "port", the --inspect port of the program.');
       this.launchFilters = pickDefined(filtersOf(args));
       await Promise.race([this.configured, delay(5000)]);
-      const cdp = new CdpConnection(await inspectorWebSocket(host, args.port));
-      cdp.onClose(() => this.end(0));
+      // Until it has answered the handshake, a target gets a short time for each answer.
+      const cdp = new CdpConnection(await inspectorWebSocket(host, args.port), ATTACH_STEP_TIMEOUT_MS);
+      try {
+        const agentSource = `(() => { var __name = (f) => f; (${installAgent.toString()})(globalThis); return 0; })()\n//# sourceURL=${AGENT_SOURCE_URL}`;
+        await this.controller.connect(cdp, { filters: this.effectiveFilters(), debuggerNow: true, injectAgent: agentSource });
+        await this.applyExceptionFilters();
+        await cdp.send('Runtime.runIfWaitingForDebugger');
+      } catch (err) {
+        cdp.close();
+        this.controller.cdp = undefined;
+        throw new Error(`the inspector at ${host}:${args.port} did not complete the handshake: ${messageOf(err)}`);
+      }
+      cdp.timeoutMs = COMMAND_TIMEOUT_MS;
       this.attached = true;
-      const agentSource = `(() => { var __name = (f) => f; (${installAgent.toString()})(globalThis); return 0; })()\n//# sourceURL=${AGENT_SOURCE_URL}`;
-      await this.controller.connect(cdp, { filters: this.effectiveFilters(), debuggerNow: true, injectAgent: agentSource });
-      await this.applyExceptionFilters();
-      await cdp.send('Runtime.runIfWaitingForDebugger');
+      cdp.onClose(() => this.end(0));
       this.sendResponse(response);
     } catch (err) {
       this.sendErrorResponse(response, { id: 1002, format: `Cannot attach: ${(err as Error).message}`, showUser: true });
@@ -144,15 +186,35 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       response.body = { breakpoints: [] };
       return this.sendResponse(response);
     }
-    const specs = (args.breakpoints ?? []).map((b) => ({ line: this.convertClientLineToDebugger(b.line), ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition, logMessage: b.logMessage }) }));
+    // A breakpoint with no usable line is answered unverified, with why; the others are set.
+    const requested = args.breakpoints ?? [];
+    const problems = requested.map((b) => (typeof b === 'object' && b !== null ? lineProblem(b.line) : 'not a breakpoint (expected { line })'));
+    const specs = requested.filter((_, i) => !problems[i]).map((b) => ({ line: this.convertClientLineToDebugger(b.line), ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition, logMessage: b.logMessage }) }));
     const bps = await this.controller.setSourceBreakpoints(file, specs);
-    response.body = { breakpoints: bps.map((bp) => ({ id: bp.id, verified: bp.verified, line: this.convertDebuggerLineToClient(bp.line), source: new Source(file.split('/').pop()!, file), ...(bp.message ? { message: bp.message } : {}) })) };
+    const source = new Source(file.split('/').pop()!, file);
+    let next = 0;
+    response.body = {
+      breakpoints: problems.map((problem) => {
+        if (problem) return { verified: false, message: `${problem}: not set`, source };
+        const bp = bps[next++]!;
+        return { id: bp.id, verified: bp.verified, line: this.convertDebuggerLineToClient(bp.line), source, ...(bp.message ? { message: bp.message } : {}) };
+      }),
+    };
     this.sendResponse(response);
   }
 
   protected override async setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): Promise<void> {
-    const statuses = await this.controller.setFunctionBreakpoints(args.breakpoints.map((b) => ({ name: b.name, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) })));
-    response.body = { breakpoints: statuses.map((b) => ({ id: b.id, verified: b.verified, ...(b.message ? { message: b.message } : {}) })) };
+    const named = (b: unknown): b is DebugProtocol.FunctionBreakpoint => typeof b === 'object' && b !== null && typeof (b as { name?: unknown }).name === 'string';
+    const valid = args.breakpoints.filter(named);
+    const statuses = await this.controller.setFunctionBreakpoints(valid.map((b) => ({ name: b.name, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) })));
+    let next = 0;
+    response.body = {
+      breakpoints: args.breakpoints.map((b) => {
+        if (!named(b)) return { verified: false, message: 'not a function breakpoint (expected { name: string }): not set' };
+        const status = statuses[next++]!;
+        return { id: status.id, verified: status.verified, ...(status.message ? { message: status.message } : {}) };
+      }),
+    };
     this.sendResponse(response);
   }
 
@@ -225,8 +287,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
 
   protected override async setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): Promise<void> {
     try {
-      // The new value is an expression: a literal, or anything the program's globals allow.
-      const value = await this.evaluateRemote(args.value, undefined, 'repl');
+      // The new value is an expression, evaluated where the variable lives: `factor * 3` sees factor.
+      const value = await this.evaluateOn(args.value, this.store.callFrameOf(args.variablesReference) ?? this.userCallFrame(), 'repl');
       const v = await this.store.set(args.variablesReference, args.name, value);
       response.body = { value: v.value, variablesReference: v.variablesReference };
       this.sendResponse(response);
@@ -338,11 +400,41 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       const inOwnFrame = frame.kind === 'js' || frame.evalInCallback;
       expression = await withCallbackNames(cdp, expression, frame.active, callFrame.callFrameId, inOwnFrame, this.definedInFrames);
     }
-    const result = callFrame && this.controller.paused
-      ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId: callFrame.callFrameId, expression, silent, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) })
-      : await cdp.send('Runtime.evaluate', { expression, silent, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) });
-    if (result.exceptionDetails) throw new Error(result.exceptionDetails.exception?.description?.split('\n')[0] ?? result.exceptionDetails.text);
-    return result.result;
+    return this.evaluateOn(expression, callFrame?.callFrameId, context);
+  }
+
+  /**
+   * One evaluation, stopped when it runs over its time (V8's `timeout` terminates it and the
+   * debuggee stays as it was). While paused with no frame it runs on the top frame as a global
+   * (indirect) eval: V8 honours the timeout there, not in Runtime.evaluate on a paused debuggee.
+   */
+  private async evaluateOn(expression: string, callFrameId: string | undefined, context: string | undefined) {
+    const cdp = this.controller.cdp;
+    if (!cdp) throw new Error('the program is not running');
+    const paused = this.controller.paused;
+    const timeout = evaluationTimeoutMs(context);
+    const options = { silent: context !== 'repl', generatePreview: true, timeout, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) };
+    const topFrame = paused?.event.callFrames[0]?.callFrameId;
+    try {
+      const result = paused && callFrameId
+        ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression, ...options })
+        : paused && topFrame && context !== 'hover'
+          ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId: topFrame, expression: `(0, eval)(${JSON.stringify(expression)})`, ...options })
+          : await cdp.send('Runtime.evaluate', { expression, ...options });
+      if (result.exceptionDetails) throw new Error(evaluationError(result.exceptionDetails));
+      return result.result;
+    } catch (err) {
+      if (/Execution was terminated/.test(messageOf(err))) {
+        throw new Error(`evaluation ran over ${timeout / 1000} s and was stopped (${JSON.stringify(expression.slice(0, 60))}); the program ${paused ? 'is still paused where it was' : 'goes on'}`);
+      }
+      throw err;
+    }
+  }
+
+  /** The innermost frame of the program's own code while paused (where a bare expression means what the user sees). */
+  private userCallFrame(): string | undefined {
+    const frames = this.controller.paused?.event.callFrames ?? [];
+    return (frames.find((f) => isUserFrame(this.controller, f)) ?? frames[0])?.callFrameId;
   }
 
   /** Commands to a debuggee that may just have exited: the exit is reported by its own events. */

@@ -4,7 +4,7 @@
  * Lines and columns here: `line` 1-based, `column` 0-based (trace-mapping's convention); CDP's
  * are both 0-based.
  */
-import { readFileSync } from 'node:fs';
+import { READ_LIMITS, readBoundedTextSync } from '../runtime/bounded-read.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, generatedPositionFor, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping';
@@ -78,7 +78,7 @@ export class Sources {
       if (content) return content;
     }
     try {
-      return readFileSync(file, 'utf8');
+      return readBoundedTextSync(file, { maxBytes: READ_LIMITS.source, what: 'Source file' });
     } catch {
       return undefined;
     }
@@ -163,7 +163,7 @@ function loadMap(script: ScriptInfo): string {
     return meta.endsWith(';base64') ? Buffer.from(body, 'base64').toString('utf8') : decodeURIComponent(body);
   }
   const mapFile = url.startsWith('file://') ? fileURLToPath(url) : path.resolve(path.dirname(script.file ?? ''), url);
-  return readFileSync(mapFile, 'utf8');
+  return readBoundedTextSync(mapFile, { maxBytes: READ_LIMITS.json, what: 'Source map' });
 }
 
 function toFile(source: string): string {

@@ -14,6 +14,11 @@ import type { ActiveSnapshot } from './debuggee/agent.js';
 import { convertedText, errorText, liveExpression, mismatchText, narrowedText, NODE_ATTRS, outputsName } from './callback-scope.js';
 
 export const PAGE = 100;
+/**
+ * The most values one variables request returns: a client asking for 10M at once gets this many
+ * (at the start it asked for), and the rest by further pages, instead of minutes of waiting.
+ */
+export const MAX_PAGE = 1000;
 
 type Ref =
   | { kind: 'scope'; objectId: string; callFrameId: string; scopeNumber: number }
@@ -65,7 +70,8 @@ export class VariableStore {
       case 'tensor':
         return this.tensorChildren(ref.objectId);
       case 'indexed':
-        return this.indexed(ref, start ?? 0, count ?? Math.min(PAGE, ref.length));
+        // DAP: no count (or 0) means "the rest"; here that is one default page.
+        return this.indexed(ref, start ?? 0, Math.min(count || PAGE, MAX_PAGE));
       case 'list':
         return ref.items;
     }
@@ -207,6 +213,12 @@ export class VariableStore {
   private async call<T>(objectId: string, functionDeclaration: string, args: unknown[] = []): Promise<T> {
     const r = await this.cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration, arguments: args.map((value) => ({ value })), returnByValue: true, silent: true });
     return (r.exceptionDetails ? undefined : r.result.value) as T;
+  }
+
+  /** The call frame a scope belongs to (a new value for its variables is evaluated there). */
+  callFrameOf(reference: number): string | undefined {
+    const ref = this.handles.get(reference);
+    return ref?.kind === 'scope' ? ref.callFrameId : undefined;
   }
 
   /** setVariable: a scope variable through V8, an object property by assignment. */

@@ -27,7 +27,14 @@ interface Pending {
   method: string;
   resolve(result: unknown): void;
   reject(error: Error): void;
+  timer: NodeJS.Timeout;
 }
+
+/**
+ * How long a command may go unanswered: a debuggee blocked in native code, or a WebSocket that
+ * never answers, must not leave a DAP request waiting forever.
+ */
+export const COMMAND_TIMEOUT_MS = 60_000;
 
 export class CdpConnection {
   private nextId = 1;
@@ -35,15 +42,25 @@ export class CdpConnection {
   private readonly events = new EventEmitter();
   private closed = false;
 
-  constructor(private readonly transport: Transport) {
+  private closeReason = 'the debuggee connection closed';
+
+  /** `timeoutMs`: how long each command may go unanswered (attach uses a short one to start). */
+  constructor(private readonly transport: Transport, public timeoutMs = COMMAND_TIMEOUT_MS) {
     this.events.setMaxListeners(50);
     transport.onMessage((text) => this.receive(text));
-    transport.onClose(() => {
-      this.closed = true;
-      for (const p of this.pending.values()) p.reject(new CdpError(p.method, 'closed', 'the debuggee connection closed'));
-      this.pending.clear();
-      this.events.emit('close');
-    });
+    transport.onClose(() => this.ended());
+  }
+
+  /** Every pending command fails with the reason; 'close' is emitted once. */
+  private ended(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(new CdpError(p.method, 'closed', this.closeReason));
+    }
+    this.pending.clear();
+    this.events.emit('close');
   }
 
   get isClosed(): boolean {
@@ -56,10 +73,16 @@ export class CdpConnection {
 
   /** For methods outside the protocol's typings (the bridge's own `Bridge.go`). */
   sendRaw(method: string, params?: unknown): Promise<unknown> {
-    if (this.closed) return Promise.reject(new CdpError(method, 'closed', 'the debuggee connection is closed'));
+    if (this.closed) return Promise.reject(new CdpError(method, 'closed', this.closeReason));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { method, resolve, reject });
+      const seconds = this.timeoutMs / 1000;
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new CdpError(method, 'timeout', `no answer from the debuggee within ${seconds} s (it may be blocked in native code, or not a Node.js inspector)`));
+      }, this.timeoutMs);
+      timer.unref();
+      this.pending.set(id, { method, resolve, reject, timer });
       this.transport.send(JSON.stringify({ id, method, params: params ?? {} }));
     });
   }
@@ -84,15 +107,32 @@ export class CdpConnection {
   }
 
   private receive(text: string): void {
-    const message = JSON.parse(text) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { code?: number; message: string } };
+    let message: { id?: number; method?: string; params?: unknown; result?: unknown; error?: { code?: number; message: string } };
+    try {
+      message = JSON.parse(text);
+      if (typeof message !== 'object' || message === null) throw new Error('not an object');
+    } catch {
+      // Not a CDP peer: end the connection with a reason every pending command carries.
+      this.closeReason = `the debuggee sent a message that is not CDP JSON (${JSON.stringify(text.slice(0, 60))}${text.length > 60 ? '…' : ''}); is this a Node.js inspector?`;
+      this.ended();
+      this.transport.close();
+      return;
+    }
     if (message.id !== undefined) {
       const pending = this.pending.get(message.id);
       if (!pending) return;
       this.pending.delete(message.id);
+      clearTimeout(pending.timer);
       if (message.error) pending.reject(new CdpError(pending.method, message.error.code, message.error.message));
       else pending.resolve(message.result);
       return;
     }
-    if (message.method) this.events.emit(message.method, message.params);
+    if (!message.method) return;
+    try {
+      this.events.emit(message.method, message.params);
+    } catch (err) {
+      // A listener's failure on one odd event must not take the adapter down; stderr is not DAP.
+      process.stderr.write(`tfjs-callbacks debug adapter: handling ${message.method}: ${err instanceof Error ? err.stack : String(err)}\n`);
+    }
   }
 }

@@ -8,6 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import type { Transport } from './connection.js';
+import { createLineFramer } from './line-framer.js';
+
+/** How long each step of attaching (the target list, the WebSocket's opening) may take. */
+export const ATTACH_STEP_TIMEOUT_MS = 10_000;
 
 /** Newline-delimited JSON over a stream socket. */
 export function lineTransport(socket: net.Socket): Transport {
@@ -15,15 +19,10 @@ export function lineTransport(socket: net.Socket): Transport {
   socket.setEncoding('utf8');
   // A killed debuggee resets the connection: that is its end ('close' follows), not a crash.
   socket.on('error', () => {});
-  let buffer = '';
+  const framer = createLineFramer();
   const messageListeners: ((m: string) => void)[] = [];
   socket.on('data', (chunk: string) => {
-    buffer += chunk;
-    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (line) for (const l of messageListeners) l(line);
-    }
+    for (const line of framer.push(chunk)) for (const l of messageListeners) l(line);
   });
   return {
     send: (message) => void socket.write(message + '\n'),
@@ -65,22 +64,37 @@ export class BridgeListener {
 }
 
 /** The WebSocket of a Node process started with --inspect=host:port. */
-export async function inspectorWebSocket(host: string, port: number): Promise<Transport> {
-  const response = await fetch(`http://${host}:${port}/json/list`);
-  const targets = (await response.json()) as { type: string; webSocketDebuggerUrl?: string }[];
-  const target = targets.find((t) => t.type === 'node' && t.webSocketDebuggerUrl);
-  if (!target?.webSocketDebuggerUrl) throw new Error(`no Node.js inspector target at ${host}:${port}`);
+export async function inspectorWebSocket(host: string, port: number, timeoutMs = ATTACH_STEP_TIMEOUT_MS): Promise<Transport> {
+  const listUrl = `http://${host}:${port}/json/list`;
+  const seconds = timeoutMs / 1000;
+  let text: string;
+  try {
+    const response = await fetch(listUrl, { signal: AbortSignal.timeout(timeoutMs) });
+    text = await response.text();
+  } catch (err) {
+    const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${seconds} s` : (err as Error).message;
+    throw new Error(`cannot read the inspector's target list at ${listUrl}: ${reason}. Is the program running with --inspect=${host}:${port}?`);
+  }
+  let targets: unknown;
+  try {
+    targets = JSON.parse(text);
+  } catch {
+    throw new Error(`${listUrl} did not answer with JSON (it starts ${JSON.stringify(text.slice(0, 40))}): is port ${port} a Node.js --inspect port?`);
+  }
+  const target = Array.isArray(targets) ? (targets as { type?: unknown; webSocketDebuggerUrl?: unknown }[]).find((t) => t?.type === 'node' && typeof t.webSocketDebuggerUrl === 'string') : undefined;
+  if (!target) throw new Error(`no Node.js inspector target at ${host}:${port} (${listUrl} lists none)`);
   // No heartbeats: Node's inspector treats ping frames as errors and drops the connection.
-  const ws = new WebSocket(target.webSocketDebuggerUrl, { perMessageDeflate: false });
+  const ws = new WebSocket(target.webSocketDebuggerUrl as string, { perMessageDeflate: false, handshakeTimeout: timeoutMs });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
-    ws.once('error', reject);
+    ws.once('error', (err) => reject(new Error(`cannot open the inspector's WebSocket ${target.webSocketDebuggerUrl as string}: ${err.message}`)));
   });
   ws.on('error', () => {}); // 'close' follows and ends the session
   return {
     send: (message) => ws.send(message),
     onMessage: (listener) => void ws.on('message', (data) => listener(data.toString())),
     onClose: (listener) => void ws.once('close', listener),
-    close: () => ws.close(),
+    // No closing handshake to wait for: a peer that never answers must not hold the session.
+    close: () => ws.terminate(),
   };
 }

@@ -16,12 +16,17 @@
  */
 import { isMainThread, Worker } from 'node:worker_threads';
 import { installAgent } from './agent.js';
+import { createLineFramer } from '../cdp/line-framer.js';
+import { CHILDREN_FILE, childrenFile, trackDetachedChildren } from './child-tracker.js';
 
 const SOCKET_ENV = 'TFJS_CALLBACKS_DEBUG_SOCKET';
 const CONFIG_ENV = 'TFJS_CALLBACKS_DEBUG_CONFIG';
 
 // The worker is plain CommonJS run with no loaders: it must not load tsx or this preload again.
+// (`__name`: what a transpiler with keepNames wraps functions in.)
 const WORKER_SOURCE = `
+var __name = (f) => f;
+const createLineFramer = ${createLineFramer.toString()};
 const { parentPort, workerData } = require('node:worker_threads');
 const inspector = require('node:inspector');
 const net = require('node:net');
@@ -35,15 +40,16 @@ const debuggerOn = new Int32Array(workerData.debuggerOn);
 parentPort.on('message', (message) => {
   if (message === 'need-debugger' && Atomics.load(debuggerOn, 0) === 0) send({ method: 'Bridge.debuggerNeeded', params: {} });
 });
-let buffer = '';
+const framer = createLineFramer();
 socket.setEncoding('utf8');
 socket.on('data', (chunk) => {
-  buffer += chunk;
-  for (let nl = buffer.indexOf('\\n'); nl >= 0; nl = buffer.indexOf('\\n')) {
-    const line = buffer.slice(0, nl);
-    buffer = buffer.slice(nl + 1);
-    if (!line) continue;
-    const message = JSON.parse(line);
+  for (const line of framer.push(chunk)) {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      continue; // only the adapter writes here; a torn line is not worth the program's life
+    }
     if (message.method === 'Bridge.go') {
       parentPort.postMessage('go');
       send({ id: message.id, result: {} });
@@ -61,9 +67,23 @@ socket.on('data', (chunk) => {
     });
   }
 });
-// The adapter is gone (ended the session, or died): the debuggee goes too. This thread runs even
-// while the main thread is paused, so it can do that in any state.
-const end = () => process.kill(process.pid, 'SIGKILL');
+// The adapter is gone (ended the session, or died): the debuggee goes too, with the detached
+// children it recorded, and the session's private directory. This thread runs even while the main
+// thread is paused, so it can do that in any state.
+const fs = require('node:fs');
+const path = require('node:path');
+const end = () => {
+  const dir = path.dirname(workerData.socketPath);
+  try {
+    for (const line of fs.readFileSync(path.join(dir, '${CHILDREN_FILE}'), 'utf8').split('\\n')) {
+      const pid = Number(line);
+      if (!Number.isInteger(pid) || pid <= 1) continue;
+      try { process.kill(-pid, 'SIGKILL'); } catch {}
+    }
+  } catch {}
+  if (path.basename(dir).startsWith('tfjs-cb-dbg-')) try { fs.rmSync(dir, { recursive: true, force: true }); } catch {}
+  process.kill(process.pid, 'SIGKILL');
+};
 socket.on('close', end);
 socket.on('error', end);
 `;
@@ -83,6 +103,7 @@ if (new URL(import.meta.url).search === '?hold') {
     delete process.env[SOCKET_ENV];
     const config = process.env[CONFIG_ENV];
     delete process.env[CONFIG_ENV];
+    trackDetachedChildren(childrenFile(socketPath));
     const agent = installAgent(globalThis, config ? JSON.parse(config) : undefined);
     const debuggerOn = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { socketPath, debuggerOn: debuggerOn.buffer }, execArgv: [], env: {} });

@@ -5,7 +5,9 @@
  * The bridge's worker boots while tsx loads; `?hold` waits for the adapter's go.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { childrenFile } from './child-tracker.js';
 import type { LaunchPlan } from '../launch-config.js';
 import { adapterPaths, fileUrl } from '../paths.js';
 
@@ -48,9 +50,12 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
   });
   // The watchdog: a shell that waits for its stdin (a pipe from this adapter) to close, which
   // happens however the adapter ends, SIGKILL included, and then kills the debuggee's process
-  // group. A paused debuggee cannot watch for that itself, and its children would outlive it.
-  // A shell starts in a millisecond; a second Node process cost the launch ~50 ms of CPU.
-  const watchdog = spawn('/bin/sh', ['-c', 'cat >/dev/null; kill -9 -"$0" 2>/dev/null', String(child.pid)], { stdio: ['pipe', 'ignore', 'ignore'] });
+  // group, the groups of the detached children it recorded (child-tracker.ts), and removes the
+  // session's private directory. A paused debuggee cannot watch for that itself, and its
+  // children would outlive it. A shell starts in a millisecond; a second Node process cost the
+  // launch ~50 ms of CPU.
+  const children = childrenFile(socketPath);
+  const watchdog = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, String(child.pid), children, path.dirname(socketPath)], { stdio: ['pipe', 'ignore', 'ignore'] });
   watchdog.on('error', () => {}); // no /bin/sh: the bridge still ends the program with the adapter
   const guarded = new Promise<void>((resolve) => {
     watchdog.once('spawn', () => resolve());
@@ -61,12 +66,42 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
     exited,
     guarded,
     kill: () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
+      for (const pid of [child.pid!, ...recordedChildren(children)]) killGroup(pid);
       watchdog.stdin?.end();
     },
   };
+}
+
+/** $0: the debuggee's pid; $1: the record of detached children; $2: the private directory. */
+const WATCHDOG_SCRIPT = `cat >/dev/null
+kill -9 -"$0" 2>/dev/null
+if [ -f "$1" ]; then
+  while read -r p; do
+    case "$p" in ''|*[!0-9]*) continue ;; esac
+    [ "$p" -gt 1 ] && kill -9 -"$p" 2>/dev/null
+  done < "$1"
+fi
+rm -rf "$2"`;
+
+/** The pids child-tracker.ts recorded (none when the file is gone). */
+function recordedChildren(file: string): number[] {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').map(Number).filter((pid) => Number.isInteger(pid) && pid > 1);
+}
+
+/**
+ * SIGKILL to the process group `pid` leads (detached children lead their own). Only the group:
+ * a pid that ended may be reused by another process, a group id not while the group lives.
+ */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }

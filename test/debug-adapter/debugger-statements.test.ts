@@ -4,7 +4,7 @@
  * breakpoint (real adapter, real program).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -32,6 +32,20 @@ describe('the scan for debugger statements', () => {
     });
     assert.equal(hasDebuggerStatement([path.join(dir, 'main.ts')]), true);
     assert.equal(hasDebuggerStatement([path.join(dir, 'b.ts')]), false);
+  });
+
+  test('skips a local import too large to be a program file, without reading it, and scans on', () => {
+    const dir = project({
+      'main.ts': "import './huge.js';\nimport './after.js';\n",
+      'huge.ts': '',
+      'after.ts': 'debugger;\n',
+    });
+    // A sparse 400 MB file: read whole (as before) it costs at least its size in memory.
+    truncateSync(path.join(dir, 'huge.ts'), 400 * 1024 ** 2);
+    const peakBefore = process.resourceUsage().maxRSS;
+    assert.equal(hasDebuggerStatement([path.join(dir, 'main.ts')]), true);
+    const grewMb = (process.resourceUsage().maxRSS - peakBefore) / 1024;
+    assert.ok(grewMb < 100, `the scan's peak memory grew by ${grewMb.toFixed(0)} MB: it read the 400 MB file`);
   });
 
   test('ignores packages, identifiers that only contain the word, and missing files', () => {

@@ -16,6 +16,7 @@
 import assert from 'node:assert/strict';
 import { execSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
@@ -343,4 +344,38 @@ export function firstUserFrame(frames: DebugProtocol.StackFrame[]): DebugProtoco
 /** A frame's one-line description, for assertion messages. */
 export function describeFrames(frames: DebugProtocol.StackFrame[]): string {
   return frames.map((f) => `${f.name} @ ${f.source?.path ?? '?'}:${f.line}${f.presentationHint ? ` [${f.presentationHint}]` : ''}`).join('\n  ');
+}
+
+// ---- raw requests (hostile-input tests) ---------------------------------------------------------
+
+/** The outcome of a request sent with any arguments at all: the adapter's response, or no answer. */
+export type RawOutcome = { answered: true; response: DebugProtocol.Response } | { answered: false; command: string; args: unknown };
+
+/**
+ * Sends `command` with `args` exactly as given (DebugClient.send drops null and empty arguments)
+ * and resolves with the response, success or error, or with `answered: false` after `ms`.
+ */
+export function rawRequest(dc: DebugClient, command: string, args: unknown, ms = WAIT_MS): Promise<RawOutcome> {
+  const client = dc as unknown as { sequence: number; pendingRequests: Map<number, (r: DebugProtocol.Response) => void>; outputStream: NodeJS.WritableStream };
+  const seq = client.sequence++;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      client.pendingRequests.delete(seq);
+      resolve({ answered: false, command, args });
+    }, ms);
+    client.pendingRequests.set(seq, (response) => {
+      clearTimeout(timer);
+      resolve({ answered: true, response });
+    });
+    const request: Record<string, unknown> = { type: 'request', seq, command };
+    if (args !== undefined) request.arguments = args;
+    const json = JSON.stringify(request);
+    client.outputStream.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`, 'utf8');
+  });
+}
+
+/** The private socket directories (tfjs-cb-dbg-*) in the temp dir now. */
+export function socketDirs(): string[] {
+  const tmp = os.tmpdir();
+  return fs.readdirSync(tmp).filter((n) => n.startsWith('tfjs-cb-dbg-')).map((n) => path.join(tmp, n));
 }
