@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import type { Transport } from './connection.js';
-import { createLineFramer } from './line-framer.js';
+import { createLineFramer } from '../debuggee/line-framer.js';
 
 /** How long each step of attaching (the target list, the WebSocket's opening) may take. */
 export const ATTACH_STEP_TIMEOUT_MS = 10_000;

@@ -16,7 +16,7 @@
  */
 import { isMainThread, Worker } from 'node:worker_threads';
 import { installAgent } from './agent.js';
-import { createLineFramer } from '../cdp/line-framer.js';
+import { createLineFramer } from './line-framer.js';
 import { CHILDREN_FILE, childrenFile, trackDetachedChildren } from './child-tracker.js';
 
 const SOCKET_ENV = 'TFJS_CALLBACKS_DEBUG_SOCKET';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { createLineFramer } from '../../debug-adapter/cdp/line-framer.js';
+import { createLineFramer } from '../../debug-adapter/debuggee/line-framer.js';
 import { REPL_EVALUATION_TIMEOUT_MS } from '../../debug-adapter/evaluation.js';
 import { root, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
 
