@@ -43,7 +43,8 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind:
     isList = Array.isArray(ret);
     // A list far longer than Tout (new Array(2**32 - 1)) is a count error: classify only a few.
     const shown = count === expectedCount ? count : Math.min(count, SHOWN_ON_COUNT_ERROR);
-    returned = Array.from({ length: shown }, (_, i) => classify(values[i]));
+    returned = new Array<ReturnedValue>(shown);
+    for (let i = 0; i < shown; i++) returned[i] = classify(values[i]);
   } catch (err) {
     // A revoked Proxy throws even from Array.isArray: the return value cannot be read at all.
     mismatches.push({ problem: 'value', expected: tout.dtypes.join(','), actual: 'unreadable value',
@@ -67,14 +68,14 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind:
   }
   if (mismatches.length > 0) return { tensors: [], returned, mismatches, narrowed, conversions };
   const tensors: Tensor[] = [];
-  const used = new Set<Tensor>();
+  const made: Tensor[] = [];
   for (let i = 0; i < returned.length; i++) {
     const value = returned[i]!;
     const expected = tout.dtypes[i]!;
     if (isLossy(expected)) narrowed.push({ index: i, declared: expected, storedAs: storageOf(expected) });
-    let made: Tensor;
+    let tensor: Tensor;
     try {
-      made = toTensor(value, expected, firstNewTensorId);
+      tensor = toTensor(value, expected, firstNewTensorId);
     } catch (err) {
       // The checks passed but TF.js refused the data: still a Tout error naming the output, never
       // a bare error from inside TF.js (the tensors made so far are freed by the caller's tidy).
@@ -83,10 +84,11 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind:
       return { tensors: [], returned, mismatches, narrowed, conversions };
     }
     // The same tensor returned twice must still give outputs the caller can dispose one by one.
-    const tensor = used.has(made) ? tf.clone(made) : made;
-    used.add(made);
-    declareDType(tensor, expected);
-    tensors.push(tensor);
+    // (A list scan, not a Set: one or a few outputs, on every call.)
+    const output = made.includes(tensor) ? tf.clone(tensor) : tensor;
+    made.push(tensor);
+    declareDType(output, expected);
+    tensors.push(output);
   }
   return { tensors, returned, mismatches, narrowed, conversions };
 }
