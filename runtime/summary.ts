@@ -56,9 +56,23 @@ function summarizeHeld(tensor: Tensor): TensorSummary {
   const view = valuesInPlace(tensor);
   // tfjs-backend-cpu's StridedSlice computes each output's index through coordinate arrays (about
   // 1 µs an element) and wasm's is little faster: reading in place skips both.
-  const sample = view ? stridedSample(view, step) : tf.tidy(() => tf.stridedSlice(tensor.reshape([-1]), [0], [tensor.size], [step]).dataSync());
+  const sample = view ? stridedSample(view, step) : sampleOnBackend(tensor, step);
   const summary = summarizeValues({ dtype: tensor.dtype, shape: tensor.shape, flat: sample as ArrayLike<unknown> }, false);
   return { ...summary, size: tensor.size };
+}
+
+/**
+ * The strided sample taken by the backend. Not returned out of a tf.tidy: tidy walks what its
+ * function returns, key by key, looking for tensors (700 ms for a 1M-element typed array).
+ */
+function sampleOnBackend(tensor: Tensor, step: number): ArrayLike<unknown> {
+  const flat = tensor.reshape([-1]);
+  const sliced = tf.stridedSlice(flat, [0], [tensor.size], [step]);
+  try {
+    return sliced.dataSync() as ArrayLike<unknown>;
+  } finally {
+    tf.dispose([flat, sliced]);
+  }
 }
 
 /**
@@ -90,9 +104,12 @@ export function valuesInPlace(tensor: Tensor): ArrayLike<unknown> | undefined {
   if (tensor.dtype !== 'float32' && tensor.dtype !== 'int32' && tensor.dtype !== 'bool') return undefined;
   const backend = (tf.engine() as unknown as EngineTensorInfo).state?.tensorInfo?.get(tensor.dataId)?.backend;
   if (backend === undefined) return undefined;
-  if (backend === tf.findBackend('cpu')) return tensor.dataSync();
+  // The engine's registry, not tf.findBackend: that one starts a backend not yet started (wasm's
+  // start is async and is retried on every call), which cost ~0.8 s a summary on tensorflow.
+  const started = (tf.engine() as unknown as { registry?: Record<string, unknown> }).registry ?? {};
+  if (backend === started['cpu']) return tensor.dataSync();
   const wasm = backend as { typedArrayFromHeap?: (info: { shape: number[]; dtype: string; dataId: object }) => ArrayLike<unknown> };
-  if (backend === tf.findBackend('wasm') && typeof wasm.typedArrayFromHeap === 'function') {
+  if (backend === started['wasm'] && typeof wasm.typedArrayFromHeap === 'function') {
     return wasm.typedArrayFromHeap({ shape: tensor.shape, dtype: tensor.dtype, dataId: tensor.dataId });
   }
   return undefined;
