@@ -46,7 +46,8 @@ export function parameterNames(func: Function): string[] {
   return names;
 }
 
-function parseParameters(source: string): string[] {
+function parseParameters(original: string): string[] {
+  const source = blankCommentsAndStrings(original);
   const arrowSingle = /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(source);
   if (arrowSingle) return [arrowSingle[1]!];
   const open = source.indexOf('(');
@@ -76,4 +77,45 @@ function parseParameters(source: string): string[] {
     const name = /^\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/.exec(p);
     return name ? name[1]! : `arg${i}`;
   });
+}
+
+/**
+ * The function's head, up to the end of its parameter list (or its `=>` for a one-parameter
+ * arrow), with comments and the insides of string and template literals turned to spaces, so that
+ * `(x, /* y, *\/ z)` or a default `(s = "a,b")` splits where the parameters do. The body is never
+ * scanned: a closure made on every call pays for its head only.
+ */
+function blankCommentsAndStrings(source: string): string {
+  const out: string[] = [];
+  let depth = 0;
+  let opened = false;
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i]!;
+    const next = source[i + 1];
+    let stop = i + 1;
+    if (c === '/' && (next === '/' || next === '*')) {
+      const end = next === '/' ? source.indexOf('\n', i) : source.indexOf('*/', i + 2);
+      stop = end < 0 ? source.length : next === '/' ? end : end + 2;
+      out.push(' '.repeat(stop - i));
+    } else if (c === '"' || c === "'" || c === '`') {
+      let j = i + 1;
+      while (j < source.length && source[j] !== c) j += source[j] === '\\' ? 2 : 1;
+      stop = Math.min(j + 1, source.length);
+      out.push(c, ' '.repeat(Math.max(0, stop - i - 2)), stop - i >= 2 ? c : '');
+    } else {
+      out.push(c);
+      if (c === '(' || c === '[' || c === '{') {
+        depth++;
+        opened = true;
+      } else if (c === ')' || c === ']' || c === '}') depth--;
+      if (opened && depth === 0) break;
+      if (!opened && c === '=' && next === '>') {
+        out.push('>');
+        break;
+      }
+    }
+    i = stop;
+  }
+  return out.join('');
 }
