@@ -25,9 +25,17 @@ export interface SourceBreakpoint {
   /** The line it is bound to (1-based). */
   line: number;
   message?: string;
+  /** Why it is never bound: its hit condition cannot be read (also its `message`). */
+  readonly rejected?: string;
   readonly cdpIds: Set<string>;
   hits: number;
+  /** The parsed hit condition: whether the nth hit stops. */
+  readonly stopsOnHit: (hits: number) => boolean;
 }
+
+/** Bound, or to be bound: everything but a breakpoint rejected for its hit condition. */
+const bindable = (bp: SourceBreakpoint): boolean => bp.rejected === undefined;
+const waiting = (bp: SourceBreakpoint): boolean => !bp.verified && bindable(bp);
 
 export class BreakpointManager {
   private nextId = 1;
@@ -44,10 +52,13 @@ export class BreakpointManager {
     private readonly changed: (bp: SourceBreakpoint) => void,
   ) {}
 
-  /** Replaces the breakpoints of `file`. Before the debuggee connects they are kept and bound later. */
+  /**
+   * Replaces the breakpoints of `file`. Before the debuggee connects they are kept and bound later.
+   * One whose hit condition cannot be read stays unverified, with why, and is never bound.
+   */
   async set(file: string, specs: readonly SourceBreakpointSpec[]): Promise<SourceBreakpoint[]> {
     for (const old of this.byFile.get(file) ?? []) await this.unbind(old);
-    const bps = specs.map((spec) => ({ id: this.nextId++, file, spec, verified: false, line: spec.line, cdpIds: new Set<string>(), hits: 0 }) as SourceBreakpoint);
+    const bps = specs.map((spec) => this.create(file, spec));
     this.byFile.set(file, bps);
     if (this.cdp()) {
       await this.bindFile(file);
@@ -56,8 +67,14 @@ export class BreakpointManager {
     return bps;
   }
 
+  private create(file: string, spec: SourceBreakpointSpec): SourceBreakpoint {
+    const hit = parseHitCondition(spec.hitCondition);
+    const base = { id: this.nextId++, file, spec, verified: false, line: spec.line, cdpIds: new Set<string>(), hits: 0 };
+    return hit.ok ? { ...base, stopsOnHit: hit.met } : { ...base, stopsOnHit: () => false, rejected: hit.message, message: hit.message };
+  }
+
   hasAny(): boolean {
-    return [...this.byFile.values()].some((bps) => bps.length > 0);
+    return [...this.byFile.values()].some((bps) => bps.some(bindable));
   }
 
   /** Binds everything known; called once the debugger is on. */
@@ -73,10 +90,11 @@ export class BreakpointManager {
   private async syncInstrumentation(): Promise<void> {
     const cdp = this.cdp();
     if (!cdp) return;
-    const waiting = [...this.byFile.values()].some((bps) => bps.some((bp) => !bp.verified));
-    if (waiting && !this.instrumentationId) {
-      this.instrumentationId = (await cdp.send('Debugger.setInstrumentationBreakpoint', { instrumentation: 'beforeScriptWithSourceMapExecution' })).breakpointId;
-    } else if (!waiting && this.instrumentationId) {
+    const unbound = [...this.byFile.values()].some((bps) => bps.some(waiting));
+    if (unbound && !this.instrumentationId) {
+      const instrumentation = 'beforeScriptWithSourceMapExecution';
+      this.instrumentationId = (await cdp.send('Debugger.setInstrumentationBreakpoint', { instrumentation })).breakpointId;
+    } else if (!unbound && this.instrumentationId) {
       const id = this.instrumentationId;
       this.instrumentationId = undefined;
       await cdp.send('Debugger.removeBreakpoint', { breakpointId: id }).catch(() => {});
@@ -95,20 +113,20 @@ export class BreakpointManager {
   async bindPending(script?: ScriptInfo): Promise<void> {
     const files = new Set<string>(this.entries.values());
     if (script) for (const f of script.sources ?? (script.file ? [script.file] : [])) files.add(f);
-    for (const file of files) if (this.byFile.get(file)?.some((bp) => !bp.verified)) await this.bindFile(file);
+    for (const file of files) if (this.byFile.get(file)?.some(waiting)) await this.bindFile(file);
     await this.syncInstrumentation();
   }
 
   /** Counts a hit; false when the hit condition says not to stop yet. */
   shouldStop(bp: SourceBreakpoint): boolean {
     bp.hits++;
-    return hitConditionMet(bp.spec.hitCondition, bp.hits);
+    return bp.stopsOnHit(bp.hits);
   }
 
   private async bindFile(file: string): Promise<void> {
     const cdp = this.cdp();
     if (!cdp) return;
-    const bps = this.byFile.get(file) ?? [];
+    const bps = (this.byFile.get(file) ?? []).filter(bindable);
     const scripts = this.sources.scriptsFor(file);
     if (scripts.length === 0) {
       if (bps.length > 0) await this.ensureEntry(cdp, file);
@@ -172,20 +190,46 @@ export class BreakpointManager {
   }
 }
 
-/** `5` or `>= 5`: from the 5th hit on; `== 5`, `> 5`, `< 5`, `<= 5`; `% 5`: every 5th hit. */
-export function hitConditionMet(condition: string | undefined, hits: number): boolean {
-  if (!condition || !condition.trim()) return true;
-  const match = /^\s*(>=|<=|==|=|>|<|%)?\s*(\d+)\s*$/.exec(condition);
-  if (!match) return true;
+/** What a DAP hit condition says: which hits stop, or why it cannot be read. */
+export type ParsedHitCondition =
+  | { readonly ok: true; readonly met: (hits: number) => boolean }
+  | { readonly ok: false; readonly message: string };
+
+/** js-debug's operators (`HitCondition.parse`); a bare count here means `>=`, as it always has in this adapter. */
+const HIT_CONDITION = /^(>=|<=|={1,3}|>|<|%)?\s*(\d+)$/;
+const HIT_CONDITION_FORMS =
+  'Use "5" or ">= 5" (from the 5th hit on), "== 5" (also "=" or "===": the 5th hit only), "> 5", "< 5", "<= 5", or "% 5" (every 5th hit).';
+
+/**
+ * Parses a hit condition (DAP `hitCondition`, surrounding spaces allowed). Empty or absent: every
+ * hit stops. Anything else unreadable is refused, as js-debug refuses it, rather than read as "always".
+ */
+export function parseHitCondition(condition: string | undefined): ParsedHitCondition {
+  const text = condition?.trim() ?? '';
+  if (text === '') return { ok: true, met: () => true };
+  const match = HIT_CONDITION.exec(text);
+  if (!match) return refused(condition, 'is not understood');
   const n = Number(match[2]);
   switch (match[1]) {
-    case '>': return hits > n;
-    case '<': return hits < n;
-    case '<=': return hits <= n;
-    case '==': case '=': return hits === n;
-    case '%': return n > 0 && hits % n === 0;
-    default: return hits >= n;
+    case '>': return { ok: true, met: (hits) => hits > n };
+    case '<': return { ok: true, met: (hits) => hits < n };
+    case '<=': return { ok: true, met: (hits) => hits <= n };
+    case '=': case '==': case '===': return { ok: true, met: (hits) => hits === n };
+    case '%':
+      if (n === 0) return refused(condition, 'would never stop (every 0th hit)');
+      return { ok: true, met: (hits) => hits % n === 0 };
+    default: return { ok: true, met: (hits) => hits >= n };
   }
+}
+
+function refused(condition: string | undefined, why: string): ParsedHitCondition {
+  return { ok: false, message: `Hit condition ${JSON.stringify(condition)} ${why}, so this breakpoint is not set. ${HIT_CONDITION_FORMS}` };
+}
+
+/** Whether the `hits`th hit stops; never for a hit condition that cannot be read (see `parseHitCondition`). */
+export function hitConditionMet(condition: string | undefined, hits: number): boolean {
+  const parsed = parseHitCondition(condition);
+  return parsed.ok && parsed.met(hits);
 }
 
 export type PausedEvent = Protocol.Debugger.PausedEvent;

@@ -11,9 +11,9 @@
  * would otherwise find the module-level `beta` it shadows. A graph frame whose callback has
  * returned evaluates in some other frame: there the Callback names are bound over the frame's.
  */
+import { agentExpression } from './agent-client.js';
 import type { CdpConnection } from './cdp/connection.js';
-import { AGENT } from './agent-access.js';
-import type { ActiveSnapshot } from './debuggee/agent.js';
+import type { ActiveSnapshot } from './debuggee/agent-protocol.js';
 
 export interface CallbackBinding {
   readonly name: string;
@@ -28,9 +28,17 @@ export const NODE_ATTRS = 'nodeAttrs';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-/** The live objects of an invocation under way, as an expression in the debuggee. */
-export function liveExpression(id: number): string {
-  return `${AGENT}.active.find((e) => e.start.id === ${id})?.live`;
+/** An input of an invocation under way, as an expression in the debuggee. */
+export function inputExpression(id: number, index: number): string {
+  return agentExpression((agent, invocation: number, i: number) => agent.live(invocation)?.args[i], String(id), String(index));
+}
+
+/** What an invocation that returned gave back (its output tensors, else its returned value), as an expression. */
+export function outputsExpression(id: number): string {
+  return agentExpression((agent, invocation: number) => {
+    const live = agent.live(invocation);
+    return live && (live.outputs && live.outputs.length ? live.outputs : live.returned);
+  }, String(id));
 }
 
 /** What a returned invocation's values are called: `returned` on a Tout mismatch, else `outputs`. */
@@ -58,17 +66,16 @@ export function errorText(e: NonNullable<ActiveSnapshot['error']>): string {
 
 /** Every name the Callback scope shows, with how to get its value in the frame. */
 export function callbackBindings(active: ActiveSnapshot, inOwnFrame: boolean): CallbackBinding[] {
-  const live = liveExpression(active.id);
   const out: CallbackBinding[] = [];
   active.parameterNames.forEach((name, i) => {
     if (!IDENTIFIER.test(name)) return;
     const generated = active.generatedParameterNames?.[i];
     if (inOwnFrame && generated !== undefined && generated !== name) out.push({ name, value: generated, always: true });
-    else out.push({ name, value: `${live}.args[${i}]` });
+    else out.push({ name, value: inputExpression(active.id, i) });
   });
   if (active.Tin.length > 0) out.push({ name: 'Tin', value: JSON.stringify(active.Tin) });
   out.push({ name: 'Tout', value: JSON.stringify(active.Tout) });
-  if (active.phase === 'returned') out.push({ name: outputsName(active), value: `((l) => (l.outputs && l.outputs.length ? l.outputs : l.returned))(${live})` });
+  if (active.phase === 'returned') out.push({ name: outputsName(active), value: outputsExpression(active.id) });
   const check = active.toutCheck;
   const mismatches = check?.mismatches ?? [];
   if (mismatches.some((m) => m.index !== undefined)) out.push({ name: 'mismatch', value: byIndex(mismatches.filter((m) => m.index !== undefined), (m) => m.index!, mismatchText) });

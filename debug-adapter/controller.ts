@@ -6,19 +6,29 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
-import { BreakpointManager, hitConditionMet, type SourceBreakpoint, type SourceBreakpointSpec } from './breakpoints.js';
+import { BreakpointManager, hitConditionMet, parseHitCondition, type SourceBreakpoint, type SourceBreakpointSpec } from './breakpoints.js';
+import { AgentClient, AgentMissingError } from './agent-client.js';
+import { callbackConditionHolds, logMessage } from './breakpoint-expressions.js';
 import type { CdpConnection } from './cdp/connection.js';
-import type { ActiveSnapshot } from './debuggee/agent.js';
+import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type KnownNotice } from './debuggee/agent-protocol.js';
 import type { FilterConfig } from './launch-config.js';
 import { adapterPaths } from './paths.js';
-import { AGENT, displayName } from './agent-access.js';
+import { displayName } from './callback-display.js';
 import { CallbackNames, type FunctionBreakpointStatus } from './callback-names.js';
-import { KNOWN_BINDING, type KnownCallbackInfo, type KnownNotice } from './debuggee/agent.js';
 import { exceptionStop, type ExceptionFilters } from './exceptions.js';
 import { sourceParameterNames } from './parameter-names.js';
-import { AGENT_SOURCE_URL, functionLocation, isUserFrame } from './stack.js';
-import { Sources } from './sources.js';
+import type { PausedState, Stop, StopReason } from './pause-state.js';
+import { Scripts } from './scripts.js';
+import { AGENT_SOURCE_URL, isUserFrame } from './stack.js';
 
+export type { PausedState, Stop, StopReason } from './pause-state.js';
+
+/** The live debuggee, for the collaborators that read it (stack, variables, evaluation). */
+export interface DebuggeeConnection {
+  readonly cdp: CdpConnection;
+  readonly agent: AgentClient;
+  readonly scripts: Scripts;
+}
 
 /** How many extra steps to take to get out of library code before stopping anyway. */
 const MAX_STEP_RETRIES = 60;
@@ -28,28 +38,6 @@ interface StepOrigin {
   /** "file:line" in the user's source (tsx's output puts a whole module on one generated line). */
   readonly line: string | undefined;
   readonly depth: number;
-}
-
-export type StopReason = 'breakpoint' | 'function breakpoint' | 'exception' | 'step' | 'pause' | 'entry';
-
-export interface Stop {
-  readonly reason: StopReason;
-  readonly description: string;
-  readonly text?: string;
-  /**
-   * For exception stops: an id ('ToutMismatch', 'NonFinite', or the thrown error's class), the
-   * full message, and whether it is handled ('always': a filter stops on it; 'unhandled': it
-   * leaves the program or the callback).
-   */
-  readonly exception?: { readonly id: string; readonly description: string; readonly details?: string; readonly breakMode?: 'always' | 'unhandled' };
-  readonly hitBreakpointIds?: number[];
-}
-
-export interface PausedState {
-  readonly event: Protocol.Debugger.PausedEvent;
-  readonly stop: Stop;
-  /** Callback invocations under way, outermost first. */
-  readonly active: ActiveSnapshot[];
 }
 
 export interface FunctionBreakpointSpec {
@@ -68,9 +56,10 @@ export declare interface Controller {
 }
 
 export class Controller extends EventEmitter {
-  readonly sources = new Sources([adapterPaths.runtimeDir, path.dirname(adapterPaths.agent)]);
+  readonly scripts = new Scripts(() => this.cdp);
   readonly breakpoints: BreakpointManager;
-  cdp: CdpConnection | undefined;
+  private cdp: CdpConnection | undefined;
+  private agentClient: AgentClient | undefined;
   paused: PausedState | undefined;
   private agentBreakpointId: string | undefined;
   private functionStop: { cdpId: string; description: string } | undefined;
@@ -83,7 +72,6 @@ export class Controller extends EventEmitter {
   /** The callbacks the program has made known, for function breakpoints' verification and typos. */
   private readonly callbackNames = new CallbackNames();
   private exceptionFilters: ExceptionFilters = { caught: false, uncaught: false };
-  private readonly scriptSources = new Map<string, Promise<string | undefined>>();
   private filters: FilterConfig = { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false };
   private stopOnEntryFile: string | undefined;
   private pauseQueue: Promise<void> = Promise.resolve();
@@ -98,7 +86,7 @@ export class Controller extends EventEmitter {
 
   constructor() {
     super();
-    this.breakpoints = new BreakpointManager(() => (this.debuggerActive ? this.cdp : undefined), this.sources, (bp) => this.emit('breakpoint', bp));
+    this.breakpoints = new BreakpointManager(() => (this.debuggerActive ? this.cdp : undefined), this.scripts.sources, (bp) => this.emit('breakpoint', bp));
   }
 
   /**
@@ -108,13 +96,14 @@ export class Controller extends EventEmitter {
    */
   async connect(cdp: CdpConnection, options: { filters: FilterConfig; debuggerNow: boolean; stopOnEntryFile?: string; injectAgent?: string }): Promise<void> {
     this.cdp = cdp;
+    this.agentClient = new AgentClient(cdp);
     // A dead debuggee has no stop to show: stack and scopes answer empty, not from stale frames.
     cdp.onClose(() => {
       this.paused = undefined;
     });
     this.filters = options.filters;
     this.stopOnEntryFile = options.stopOnEntryFile;
-    cdp.on('Debugger.scriptParsed', (e) => void this.sources.add(e));
+    cdp.on('Debugger.scriptParsed', (e) => void this.scripts.sources.add(e));
     cdp.on('Debugger.paused', (e) => {
       this.pauseQueue = this.pauseQueue.then(() => this.onPaused(e)).catch((err) => {
         this.emit('output', 'stderr', `debugger: ${(err as Error).message}\n`);
@@ -133,7 +122,7 @@ export class Controller extends EventEmitter {
       this.reportFunctionBreakpoints();
     });
     await cdp.send('Runtime.addBinding', { name: KNOWN_BINDING });
-    if (options.injectAgent) await this.evaluate(options.injectAgent);
+    if (options.injectAgent) await this.inject(options.injectAgent);
     await this.configureAgent();
     await this.refreshKnownCallbacks();
     this.reportFunctionBreakpoints();
@@ -174,20 +163,21 @@ export class Controller extends EventEmitter {
 
   /** Replaces the function breakpoints; a name no callback has answered to yet is unverified. */
   async setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<FunctionBreakpointStatus[]> {
-    this.functionBreakpoints = specs.map((spec) => ({ ...spec, id: this.nextFunctionBreakpointId++ }));
+    const all = specs.map((spec) => ({ ...spec, id: this.nextFunctionBreakpointId++, hits: parseHitCondition(spec.hitCondition) }));
+    // One whose hit condition cannot be read never stops: the agent is not told its name.
+    this.functionBreakpoints = all.filter((bp) => bp.hits.ok);
     this.functionHits.clear();
     await this.configureAgent();
     await this.refreshKnownCallbacks();
-    return this.callbackNames.statuses(this.functionBreakpoints);
+    const valid = this.callbackNames.statuses(this.functionBreakpoints);
+    return all.map((bp) => (bp.hits.ok ? valid.find((v) => v.id === bp.id)! : { id: bp.id, verified: false, message: bp.hits.message }));
   }
 
   /** What the agent knows so far (after it was configured, or for a program attached to late). */
   private async refreshKnownCallbacks(): Promise<void> {
     if (!this.cdp) return;
     const names = [...new Set([...this.filters.breakOnCallbacks, ...this.functionBreakpoints.map((f) => f.name)])];
-    const status = (await this.evaluate(`${AGENT} && ${AGENT}.knownStatus(${JSON.stringify(names)})`).catch(() => undefined)) as
-      | { callbacks: KnownCallbackInfo[]; matched: string[] }
-      | undefined;
+    const status = await this.agent.call((agent, wanted) => agent.knownStatus(wanted), names).catch(() => undefined);
     if (status) this.callbackNames.reset(status);
   }
 
@@ -220,7 +210,7 @@ export class Controller extends EventEmitter {
   async step(kind: 'over' | 'into' | 'out'): Promise<void> {
     // The user's frame the step starts from (a stop on a callback pauses in the agent, above it).
     const frames = this.paused?.event.callFrames ?? [];
-    const at = frames.findIndex((f) => isUserFrame(this, f));
+    const at = frames.findIndex((f) => isUserFrame(this.scripts.sources, f));
     const origin = at >= 0 ? { line: this.sourceLine(frames[at]!), depth: frames.length - at } : undefined;
     this.pauseEnded();
     this.nextStepReason = 'step';
@@ -233,22 +223,12 @@ export class Controller extends EventEmitter {
    * trip): an invocation's durationMs leaves out the time it was held here.
    */
   private pauseEnded(): void {
-    if (this.paused) void this.cdp?.send('Runtime.evaluate', { expression: `${AGENT}?.pauseEnded()`, silent: true }).catch(() => {});
-  }
-
-  /** The generated source of a script, fetched once. */
-  scriptSource(scriptId: string): Promise<string | undefined> {
-    let source = this.scriptSources.get(scriptId);
-    if (!source) {
-      source = this.cdp!.send('Debugger.getScriptSource', { scriptId }).then((r) => r.scriptSource, () => undefined);
-      this.scriptSources.set(scriptId, source);
-    }
-    return source;
+    if (this.paused) this.agentClient?.notify((agent) => agent.pauseEnded());
   }
 
   /** A paused frame's "file:line" in the user's source. */
   private sourceLine(frame: Protocol.Debugger.CallFrame): string | undefined {
-    const original = this.sources.original(frame.location.scriptId, frame.location.lineNumber, frame.location.columnNumber ?? 0);
+    const original = this.scripts.sources.original(frame.location.scriptId, frame.location.lineNumber, frame.location.columnNumber ?? 0);
     return original ? `${original.file}:${original.line}` : undefined;
   }
 
@@ -265,26 +245,68 @@ export class Controller extends EventEmitter {
     await this.cdp?.send('Debugger.pause');
   }
 
-  /** Evaluates in the global scope (no frame), by value. */
-  async evaluate(expression: string): Promise<unknown> {
-    const r = await this.cdp!.send('Runtime.evaluate', { expression, returnByValue: true, silent: true });
+  /** The live debuggee, or why there is none. */
+  connection(): DebuggeeConnection {
+    if (!this.cdp || !this.agentClient) throw new Error('the program is not running');
+    return { cdp: this.cdp, agent: this.agentClient, scripts: this.scripts };
+  }
+
+  /** The agent of the live debuggee. */
+  get agent(): AgentClient {
+    return this.connection().agent;
+  }
+
+  /** Calls `listener` when the debuggee's connection closes. */
+  onClosed(listener: () => void): void {
+    this.cdp?.onClose(listener);
+  }
+
+  /** Leaves an attached program running as it was: no breakpoints, not paused. */
+  async detach(): Promise<void> {
+    await this.cdp?.send('Debugger.disable').catch(() => {});
+    this.cdp?.close();
+  }
+
+  /** Closes the connection (the program ended): requests after it say so. */
+  close(): void {
+    this.cdp?.close();
+  }
+
+  /** Closes the connection and forgets it (the debuggee is gone, or the handshake failed). */
+  disconnect(): void {
+    this.cdp?.close();
+    this.cdp = undefined;
+    this.agentClient = undefined;
+  }
+
+  /** Whether the debuggee's connection has closed (it exited, or was detached). */
+  get closed(): boolean {
+    return this.cdp?.isClosed ?? true;
+  }
+
+  /** Loads the agent into a program that was not launched with it (attach): its source, run once. */
+  private async inject(source: string): Promise<void> {
+    const r = await this.cdp!.send('Runtime.evaluate', { expression: source, returnByValue: true, silent: true });
     if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
-    return r.result.value;
   }
 
   private async configureAgent(): Promise<void> {
     if (!this.cdp) return;
     const names = new Set([...this.filters.breakOnCallbacks, ...this.functionBreakpoints.map((f) => f.name)]);
-    const config = { breakOnCallbacks: [...names], breakOnToutMismatch: this.filters.breakOnToutMismatch, breakOnNonFinite: this.filters.breakOnNonFinite };
-    await this.evaluate(`${AGENT} && ${AGENT}.configure(${JSON.stringify(config)}) && 0`);
+    const config: AgentConfig = { breakOnCallbacks: [...names], breakOnToutMismatch: this.filters.breakOnToutMismatch, breakOnNonFinite: this.filters.breakOnNonFinite };
+    try {
+      await this.agent.call((agent, c) => void agent.configure(c), { ...config });
+    } catch (err) {
+      if (!(err instanceof AgentMissingError)) throw err;
+    }
   }
 
   /** The one unconditional breakpoint: on the agent's callbackBreak. */
   private async setAgentBreakpoint(): Promise<void> {
     const cdp = this.cdp!;
-    const fn = await cdp.send('Runtime.evaluate', { expression: `${AGENT}.callbackBreak` });
-    if (!fn.result.objectId) throw new Error('the debugger agent is not loaded in the debuggee');
-    const props = await cdp.send('Runtime.getProperties', { objectId: fn.result.objectId, ownProperties: true });
+    const fn = await this.agent.callRemote((agent) => agent.callbackBreak);
+    if (!fn.objectId) throw new AgentMissingError();
+    const props = await cdp.send('Runtime.getProperties', { objectId: fn.objectId, ownProperties: true });
     const location = props.internalProperties?.find((p) => p.name === '[[FunctionLocation]]')?.value?.value as Protocol.Debugger.Location | undefined;
     if (!location) throw new Error('cannot locate the debugger agent');
     const result = await cdp.send('Debugger.setBreakpoint', { location });
@@ -302,14 +324,14 @@ export class Controller extends EventEmitter {
     }
     if (event.reason === 'instrumentation') {
       const scriptId = (event.data as { scriptId?: string } | undefined)?.scriptId;
-      await this.breakpoints.bindPending(scriptId ? this.sources.get(scriptId) : undefined);
+      await this.breakpoints.bindPending(scriptId ? this.scripts.sources.get(scriptId) : undefined);
       return this.resumeQuietly();
     }
     const entryHits = hit.filter((id) => this.breakpoints.isEntry(id));
     if (entryHits.length > 0 && hit.length === entryHits.length) {
       await this.breakpoints.bindPending();
       await this.breakpoints.dropEntries(entryHits);
-      const top = this.sources.get(event.callFrames[0]!.location.scriptId);
+      const top = this.scripts.sources.get(event.callFrames[0]!.location.scriptId);
       if (this.stopOnEntryFile && top?.file === this.stopOnEntryFile) {
         this.stopOnEntryFile = undefined;
         return this.stopped(event, { reason: 'entry', description: 'Paused on entry' });
@@ -320,14 +342,14 @@ export class Controller extends EventEmitter {
     if (userHits.length > 0) {
       const stopping = userHits.filter((bp) => this.breakpoints.shouldStop(bp));
       const logpoints = stopping.filter((bp) => bp.spec.logMessage !== undefined);
-      for (const bp of logpoints) this.emit('output', 'console', `${await this.interpolate(bp.spec.logMessage!, event.callFrames[0]!.callFrameId)}\n`);
+      for (const bp of logpoints) this.emit('output', 'console', `${await logMessage(this.cdp!, bp.spec.logMessage!, event.callFrames[0]!.callFrameId)}\n`);
       const breaking = stopping.filter((bp) => bp.spec.logMessage === undefined);
       if (breaking.length === 0) return this.resumeQuietly();
       return this.stopped(event, { reason: 'breakpoint', description: 'Paused on breakpoint', hitBreakpointIds: breaking.map((bp) => bp.id) });
     }
     if (event.reason === 'exception' || event.reason === 'promiseRejection') {
-      const found = await exceptionStop(this, event, this.exceptionFilters);
-      if (found) return this.stopped(event, found.stop, found.active);
+      const found = await exceptionStop(this.connection(), event, this.exceptionFilters);
+      if (found) return this.stopped(event, found.stop, found.active ? { active: found.active } : undefined);
       // Not the user's: resume, or go on with a step under way (V8 forgot it at this pause).
       const step = this.stepping;
       if (step && this.nextStepReason === 'step' && step.tries < MAX_STEP_RETRIES) {
@@ -341,11 +363,11 @@ export class Controller extends EventEmitter {
     const step = this.stepping;
     if (step && this.nextStepReason === 'step' && step.tries < MAX_STEP_RETRIES) {
       const top = event.callFrames[0]!;
-      if (!isUserFrame(this, top)) {
+      if (!isUserFrame(this.scripts.sources, top)) {
         step.tries++;
         // WebAssembly is not blackboxed by V8 (its URL matches no pattern it applies): a step into
         // it goes instruction by instruction, so it is left at once.
-        return this.sendStep(step.kind === 'into' && !this.sources.get(top.location.scriptId)?.wasm ? 'into' : 'out');
+        return this.sendStep(step.kind === 'into' && !this.scripts.sources.get(top.location.scriptId)?.wasm ? 'into' : 'out');
       }
       // Back on the line the step began on, in the same frame, after leaving library code it
       // entered (tfjs-node calls back into Node's util, wasm): the line is not done, step on.
@@ -362,8 +384,11 @@ export class Controller extends EventEmitter {
   }
 
   private async onAgentBreak(event: Protocol.Debugger.PausedEvent): Promise<void> {
-    const why = (await this.evaluate(`${AGENT}.lastBreak`)) as { reason: string; id: number } | undefined;
-    const active = await this.snapshot();
+    const { why, active, details } = await this.agent.call((agent) => {
+      const snapshot = agent.snapshot();
+      const last = snapshot[snapshot.length - 1];
+      return { why: agent.lastBreak, active: snapshot, details: last ? agent.details(last.id) : undefined };
+    });
     const entry = active.find((a) => a.id === why?.id);
     if (!why || !entry) return this.resumeQuietly();
     const name = displayName(entry);
@@ -376,23 +401,23 @@ export class Controller extends EventEmitter {
         description: `Tout mismatch in ${name}: ${first}`,
         text: `Tout mismatch in ${where}`,
         exception: { id: 'ToutMismatch', description: `Tout mismatch in ${name}: ${first}`, details: full },
-      }, active);
+      }, { active, details });
     }
     if (why.reason === 'nonFinite') {
       const description = `NaN/Inf in an output of ${name}`;
-      return this.stopped(event, { reason: 'exception', description, text: where, exception: { id: 'NonFinite', description } }, active);
+      return this.stopped(event, { reason: 'exception', description, text: where, exception: { id: 'NonFinite', description } }, { active, details });
     }
     if (!(await this.functionBreakpointAllows(entry, event))) return this.resumeQuietly();
     // Stop at the first statement of the callback's own code, with its inputs bound.
-    const func = await this.cdp!.send('Runtime.evaluate', { expression: `${AGENT}.active.find((e) => e.start.id === ${entry.id}).live.func` });
+    const func = await this.agent.callRemote((agent, id) => agent.live(id)?.func, entry.id);
     const description = `Paused on callback ${name}${entry.node !== undefined ? ` (node ${entry.node}, ${entry.op})` : ` (${entry.op})`}`;
     try {
-      const bp = await this.cdp!.send('Debugger.setBreakpointOnFunctionCall', { objectId: func.result.objectId! });
+      const bp = await this.cdp!.send('Debugger.setBreakpointOnFunctionCall', { objectId: func.objectId! });
       this.functionStop = { cdpId: bp.breakpointId, description };
       return this.resumeQuietly();
     } catch {
       // A native or bound function has no first line: stop here, in the runtime, instead.
-      return this.stopped(event, { reason: 'function breakpoint', description }, active);
+      return this.stopped(event, { reason: 'function breakpoint', description }, { active, details });
     }
   }
 
@@ -408,56 +433,43 @@ export class Controller extends EventEmitter {
     this.functionHits.set(spec.name, hits);
     if (!hitConditionMet(spec.hitCondition, hits)) return false;
     if (!spec.condition) return true;
-    const params = (await this.withSourceNames(entry)).parameterNames.map((p, i) => (/^[A-Za-z_$][\w$]*$/.test(p) ? p : `arg${i}`));
-    const expression = `(function (${params.join(', ')}) { return !!(${spec.condition}); }).apply(null, ${AGENT}.active.find((e) => e.start.id === ${entry.id}).live.args)`;
-    const r = await this.cdp!.send('Debugger.evaluateOnCallFrame', { callFrameId: event.callFrames[0]!.callFrameId, expression, returnByValue: true, silent: true });
-    return r.result.value === true;
+    const { parameterNames } = await this.withSourceNames(entry);
+    return callbackConditionHolds(this.cdp!, spec.condition, entry.id, parameterNames, event.callFrames[0]!.callFrameId);
   }
 
-  /** Active callback invocations in the debuggee. */
-  async snapshot(): Promise<ActiveSnapshot[]> {
-    return ((await this.evaluate(`${AGENT} ? ${AGENT}.snapshot() : []`)) as ActiveSnapshot[] | undefined) ?? [];
-  }
-
-  private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, active?: ActiveSnapshot[]): Promise<void> {
+  private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, known?: Pick<PausedState, 'active' | 'details'>): Promise<void> {
     this.nextStepReason = undefined;
     this.stepping = undefined;
-    void this.cdp!.send('Runtime.evaluate', { expression: `${AGENT}?.pauseBegan()`, silent: true }).catch(() => {});
-    const invocations = active ?? (await this.snapshot());
-    this.paused = { event, stop, active: await Promise.all(invocations.map((a) => this.withSourceNames(a))) };
+    this.agent.notify((agent) => agent.pauseBegan());
+    const { active, details } = known ?? (await this.invocations());
+    this.paused = { event, stop, active: await Promise.all(active.map((a) => this.withSourceNames(a))), ...(details ? { details } : {}) };
     this.emit('stopped', this.paused);
+  }
+
+  /** The invocations under way, and the innermost one's summaries: one call. */
+  private async invocations(): Promise<Pick<PausedState, 'active' | 'details'>> {
+    try {
+      return await this.agent.call((agent) => {
+        const active = agent.snapshot();
+        const last = active[active.length - 1];
+        return { active, details: last ? agent.details(last.id) : undefined };
+      });
+    } catch (err) {
+      if (err instanceof AgentMissingError) return { active: [] };
+      throw err;
+    }
   }
 
   /** An invocation with its parameters named as the source names them (parameter-names.ts). */
   private async withSourceNames(active: ActiveSnapshot): Promise<ActiveSnapshot> {
-    const location = await functionLocation(this, active.id);
+    const location = await this.agent.functionLocation(active.id);
     if (!location) return active;
-    const names = await sourceParameterNames(this, location, active.parameterNames);
+    const names = await sourceParameterNames(this.scripts, location, active.parameterNames);
     return names.generated ? { ...active, parameterNames: names.names, generatedParameterNames: names.generated } : active;
   }
 
   private async resumeQuietly(): Promise<void> {
     await this.cdp!.send('Debugger.resume', {}).catch(() => {});
-  }
-
-  /** A logpoint's message with its {expressions} evaluated on the frame. */
-  private async interpolate(template: string, callFrameId: string): Promise<string> {
-    const parts = template.split(/(\{[^{}]+\})/);
-    const out: string[] = [];
-    for (const part of parts) {
-      if (!part.startsWith('{') || !part.endsWith('}')) {
-        out.push(part);
-        continue;
-      }
-      const r = await this.cdp!.send('Debugger.evaluateOnCallFrame', {
-        callFrameId,
-        expression: `(v => { try { return ${AGENT}.describe(v) ?? (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)); } catch { return String(v); } })(${part.slice(1, -1)})`,
-        returnByValue: true,
-        silent: true,
-      });
-      out.push(r.exceptionDetails ? `{${r.exceptionDetails.exception?.description?.split('\n')[0] ?? 'error'}}` : String(r.result.value));
-    }
-    return out.join('');
   }
 }
 

@@ -17,11 +17,19 @@
  * Everything else resumes at once.
  */
 import type { Protocol } from 'devtools-protocol';
-import { displayName } from './agent-access.js';
-import type { Controller, Stop } from './controller.js';
-import type { ActiveSnapshot } from './debuggee/agent.js';
+import type { AgentClient } from './agent-client.js';
+import { displayName } from './callback-display.js';
+import type { ActiveSnapshot } from './debuggee/agent-protocol.js';
 import { inTryWithCatch, isAsyncFunction, offsetOf } from './js-scan.js';
-import { functionLocation, isUserFrame } from './stack.js';
+import type { Stop } from './pause-state.js';
+import type { Scripts } from './scripts.js';
+import { isUserFrame } from './stack.js';
+
+/** What deciding an exception stop reads: the scripts, and the agent for the callbacks under way. */
+export interface ExceptionContext {
+  readonly scripts: Scripts;
+  readonly agent: AgentClient;
+}
 
 export interface ExceptionFilters {
   readonly caught: boolean;
@@ -39,13 +47,13 @@ interface ExceptionData {
 
 /** The stop an exception pause makes, or undefined to resume. */
 export async function exceptionStop(
-  controller: Controller,
+  context: ExceptionContext,
   event: Protocol.Debugger.PausedEvent,
   filters: ExceptionFilters,
 ): Promise<{ stop: Stop; active?: ActiveSnapshot[] } | undefined> {
   const frames = event.callFrames;
   const data = (event.data ?? {}) as ExceptionData;
-  const userFrame = frames.findIndex((f) => isUserFrame(controller, f));
+  const userFrame = frames.findIndex((f) => isUserFrame(context.scripts.sources, f));
   if (userFrame < 0) return undefined;
   const thrown = thrownText(data);
   const exception = (breakMode: 'always' | 'unhandled') => ({
@@ -58,7 +66,7 @@ export async function exceptionStop(
     return { stop: { reason: 'exception', description: `Paused on uncaught exception: ${thrown}`, text: thrown, exception: exception('unhandled') } };
   }
   if (filters.uncaught) {
-    const escaping = await escapingCallback(controller, frames, userFrame);
+    const escaping = await escapingCallback(context, frames, userFrame);
     if (escaping) {
       const name = displayName(escaping.callback);
       return {
@@ -85,14 +93,14 @@ function thrownText(data: ExceptionData): string {
  * does: its exception becomes a rejection, which does not leave the caller as a throw).
  */
 async function escapingCallback(
-  controller: Controller,
+  context: ExceptionContext,
   frames: readonly Protocol.Debugger.CallFrame[],
   userFrame: number,
 ): Promise<{ callback: ActiveSnapshot; active: ActiveSnapshot[] } | undefined> {
-  const active = await controller.snapshot();
+  const active = await context.agent.snapshot();
   const callback = active.at(-1);
   if (!callback) return undefined;
-  const location = await functionLocation(controller, callback.id);
+  const location = await context.agent.functionLocation(callback.id);
   if (!location) return undefined;
   const own = frames.findIndex((f) => sameLocation(f.functionLocation, location));
   if (own < 0 || userFrame > own) return undefined;
@@ -100,7 +108,7 @@ async function escapingCallback(
     const frame = frames[i]!;
     const start = frame.functionLocation;
     if (!start) continue;
-    const src = await controller.scriptSource(frame.location.scriptId);
+    const src = await context.scripts.text(frame.location.scriptId);
     if (src === undefined) continue;
     const from = offsetOf(src, start.lineNumber, start.columnNumber ?? 0);
     if (inTryWithCatch(src, from, offsetOf(src, frame.location.lineNumber, frame.location.columnNumber ?? 0))) return undefined;

@@ -5,8 +5,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { BACKEND_CHOICES, type BackendChoice } from '../runtime/backend-choice.js';
 
-export type BackendOption = 'auto' | 'tensorflow' | 'wasm' | 'cpu';
+export type BackendOption = BackendChoice;
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** The graph program (TS runs through tsx with source maps, or JS). */
@@ -59,19 +60,28 @@ export function filtersOf(args: { breakOnCallbacks?: string[] | '*'; breakOnTout
   if (!Array.isArray(callbacks) || callbacks.some((c) => typeof c !== 'string')) {
     throw new ConfigurationError('breakOnCallbacks must be "*" or a list of callback names or tokens.');
   }
+  for (const key of ['breakOnToutMismatch', 'breakOnNonFinite'] as const) {
+    const value = args[key];
+    if (value !== undefined && typeof value !== 'boolean') throw new ConfigurationError(`"${key}" must be true or false, not ${JSON.stringify(value)}.`);
+  }
   return { breakOnCallbacks: callbacks, breakOnToutMismatch: args.breakOnToutMismatch ?? true, breakOnNonFinite: args.breakOnNonFinite ?? false };
 }
 
-/** Resolves paths against cwd and checks that what must exist does. `cliEntry` runs models. */
+/**
+ * Resolves paths against cwd (without one: against the adapter's working directory, and cwd is the
+ * program's folder) and checks that what must exist does. `cliEntry` runs models.
+ */
 export function planLaunch(args: LaunchArguments, cliEntry: string): LaunchPlan {
-  const cwd = path.resolve(args.cwd ?? (args.program ? path.dirname(path.resolve(args.program)) : process.cwd()));
+  checkTypes(args);
+  const base = path.resolve(args.cwd ?? process.cwd());
+  const cwd = args.cwd !== undefined || !args.program ? base : path.dirname(path.resolve(base, args.program));
   if (!existsSync(cwd)) throw new ConfigurationError(`cwd ${cwd} does not exist.`);
-  const resolve = (p: string) => path.resolve(cwd, p);
+  const resolve = (p: string) => path.resolve(base, p);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(args.env ?? {})) if (v !== null && v !== undefined) env[k] = String(v);
   if (args.backend) {
-    if (!['auto', 'tensorflow', 'wasm', 'cpu'].includes(args.backend)) {
-      throw new ConfigurationError(`backend "${args.backend}" is not one of auto, tensorflow, wasm, cpu.`);
+    if (!(BACKEND_CHOICES as readonly string[]).includes(args.backend)) {
+      throw new ConfigurationError(`backend "${args.backend}" is not one of ${BACKEND_CHOICES.join(', ')}.`);
     }
     env.TFJS_BACKEND = args.backend;
   }
@@ -91,6 +101,25 @@ export function planLaunch(args: LaunchArguments, cliEntry: string): LaunchPlan 
   if (args.callbacks || args.inputs) throw new ConfigurationError('"callbacks" and "inputs" apply to a "model" launch.');
   const entry = mustExist(resolve(args.program), 'program');
   return { cwd, entry, args: args.args ?? [], env, stopOnEntry: args.stopOnEntry ?? false, filters, userCode: [entry] };
+}
+
+/** The launch arguments JSON can get wrong: a wrong type here would fail later and less clearly (a string `args` spread into letters). */
+function checkTypes(args: LaunchArguments): void {
+  for (const key of ['program', 'cwd', 'model', 'callbacks', 'inputs', 'backend'] as const) {
+    if (args[key] !== undefined && typeof args[key] !== 'string') throw new ConfigurationError(`"${key}" must be a string, not ${JSON.stringify(args[key])}.`);
+  }
+  if (args.args !== undefined && (!Array.isArray(args.args) || args.args.some((a) => typeof a !== 'string'))) {
+    throw new ConfigurationError(`"args" must be a list of strings, not ${JSON.stringify(args.args)}.`);
+  }
+  if (args.env !== undefined && (typeof args.env !== 'object' || args.env === null || Array.isArray(args.env))) {
+    throw new ConfigurationError(`"env" must be an object of variable names to strings (null removes one), not ${JSON.stringify(args.env)}.`);
+  }
+  for (const [k, v] of Object.entries(args.env ?? {})) {
+    if (typeof v === 'object' && v !== null) throw new ConfigurationError(`env "${k}" must be a string (or null to remove it), not ${JSON.stringify(v)}.`);
+  }
+  if (args.stopOnEntry !== undefined && typeof args.stopOnEntry !== 'boolean') {
+    throw new ConfigurationError(`"stopOnEntry" must be true or false, not ${JSON.stringify(args.stopOnEntry)}.`);
+  }
 }
 
 function mustExist(file: string, what: string): string {

@@ -5,7 +5,7 @@
  * `names`. The original name is in the source at the position the map gives for the parameter.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { Controller } from './controller.js';
+import type { Scripts } from './scripts.js';
 import { offsetOf, parameterList, positionOf } from './js-scan.js';
 
 /** Renames by function location: `generated name → source name` for each renamed parameter. */
@@ -16,31 +16,31 @@ const cache = new Map<string, Map<string, string>>();
  * the names the runtime read from its text; `generated` is set when some differ.
  */
 export async function sourceParameterNames(
-  controller: Controller,
+  scripts: Scripts,
   location: Protocol.Debugger.Location,
   names: readonly string[],
 ): Promise<{ names: string[]; generated?: string[] }> {
-  const renames = await renamesAt(controller, location);
+  const renames = await renamesAt(scripts, location);
   if (renames.size === 0 || !names.some((n) => renames.has(n))) return { names: [...names] };
   return { names: names.map((n) => renames.get(n) ?? n), generated: [...names] };
 }
 
-async function renamesAt(controller: Controller, location: Protocol.Debugger.Location): Promise<Map<string, string>> {
+async function renamesAt(scripts: Scripts, location: Protocol.Debugger.Location): Promise<Map<string, string>> {
   const key = `${location.scriptId}:${location.lineNumber}:${location.columnNumber ?? 0}`;
   let renames = cache.get(key);
   if (renames) return renames;
   renames = new Map();
   cache.set(key, renames);
-  const script = controller.sources.get(location.scriptId);
+  const script = scripts.sources.get(location.scriptId);
   if (!script?.sourceMapURL) return renames;
-  const src = await controller.scriptSource(location.scriptId);
+  const src = await scripts.text(location.scriptId);
   if (src === undefined) return renames;
   for (const param of parameterList(src, offsetOf(src, location.lineNumber, location.columnNumber ?? 0))) {
     if (!param) continue;
     const at = positionOf(src, param.at);
-    const original = controller.sources.original(location.scriptId, at.lineNumber, at.columnNumber);
+    const original = scripts.sources.original(location.scriptId, at.lineNumber, at.columnNumber);
     if (!original) continue;
-    const line = controller.sources.text(original.file)?.split(/\r\n|\r|\n/)[original.line - 1];
+    const line = scripts.sources.text(original.file)?.split(/\r\n|\r|\n/)[original.line - 1];
     const name = line !== undefined ? /^[A-Za-z_$][\w$]*/.exec(line.slice(original.column))?.[0] : undefined;
     // esbuild renames by appending a number: anything else is the map pointing elsewhere.
     if (name && name !== param.name && new RegExp(`^${name.replace(/\$/g, '\\$')}\\d+$`).test(param.name)) renames.set(param.name, name);

@@ -6,20 +6,19 @@ import {
   BreakpointEvent, ExitedEvent, InitializedEvent, LoggingDebugSession, OutputEvent, Response, Source, StoppedEvent, TerminatedEvent, Thread, Event, Handles,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { CdpConnection, COMMAND_TIMEOUT_MS } from './cdp/connection.js';
-import { ATTACH_STEP_TIMEOUT_MS, BridgeListener, inspectorWebSocket } from './cdp/transports.js';
-import { AGENT } from './agent-access.js';
+import { BridgeListener } from './cdp/transports.js';
+import { connectAttached, connectLaunched } from './connect.js';
 import { Controller, type PausedState } from './controller.js';
 import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
 import { hasDebuggerStatement } from './debugger-statements.js';
-import { installAgent } from './debuggee/agent.js';
+import { Evaluator } from './evaluator.js';
+import { TENSOR_CALLBACK_EVENT, TENSOR_DATA_REQUEST, type TensorCallbackEventBody, type TensorDataArguments } from './extension-protocol.js';
 import { ConfigurationError, filtersOf, planLaunch, type AttachArguments, type FilterConfig, type LaunchArguments } from './launch-config.js';
 import { adapterPaths } from './paths.js';
-import { AGENT_SOURCE_URL, buildStack, isUserFrame, type StackFrameEntry } from './stack.js';
+import { buildStack, type StackFrameEntry } from './stack.js';
+import { tensorData } from './tensor-data.js';
 import { VariableStore } from './variables.js';
-import { withCallbackNames } from './callback-scope.js';
 import { argumentProblem, guardHandlers, lineProblem, messageOf } from './request-guard.js';
-import { evaluationError, evaluationTimeoutMs } from './evaluation.js';
 
 const THREAD_ID = 1;
 
@@ -33,7 +32,8 @@ const HANDLERS = [
 
 export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private readonly controller = new Controller();
-  private readonly store = new VariableStore(this.controller);
+  private readonly store = new VariableStore(() => this.controller.connection());
+  private readonly evaluator = new Evaluator(() => this.controller.connection(), () => this.controller.paused);
   private readonly frames = new Handles<StackFrameEntry>();
   private stack: StackFrameEntry[] | undefined;
   private debuggee: Debuggee | undefined;
@@ -44,8 +44,6 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private exceptionFilters: string[] | undefined;
   private launchFilters: Partial<FilterConfig> = {};
   private ended = false;
-  /** Per call frame, which Callback names the frame itself resolves (callback-scope.ts). */
-  private readonly definedInFrames = new Map<string, boolean>();
   /** Requests (by seq) already answered while their handler still runs: guardHandlers' record. */
   private readonly answered = new Set<number>();
 
@@ -128,23 +126,15 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
         this.end(code);
       });
       const transport = await this.listener.accept(debuggee.exited);
-      const cdp = new CdpConnection(transport);
-      // The debugger may come on later (bridge.ts): the bridge releases a stop waiting for it.
-      const ready = () => void cdp.sendRaw('Bridge.debuggerReady').catch(() => {});
-      this.controller.on('debuggerEnabled', ready);
-      cdp.onRaw('Bridge.debuggerNeeded', () => {
-        this.controller.enableDebugger().then(ready, (err: unknown) => {
-          this.sendEvent(new OutputEvent(`debugger: cannot turn the debugger on: ${(err as Error).message}\n`, 'stderr'));
-          ready();
-        });
-      });
       await Promise.race([this.configured, delay(5000)]);
-      // A `debugger` statement does nothing while the debugger is off: a program with one gets it from the start.
-      const debuggerNow = hasDebuggerStatement(plan.userCode);
-      await this.controller.connect(cdp, { filters: this.effectiveFilters(), debuggerNow, ...(plan.stopOnEntry ? { stopOnEntryFile: plan.entry } : {}) });
-      await this.applyExceptionFilters();
-      await debuggee.guarded;
-      await cdp.sendRaw('Bridge.go');
+      await connectLaunched(this.controller, transport, {
+        filters: this.effectiveFilters(),
+        // A `debugger` statement does nothing while the debugger is off: a program with one gets it from the start.
+        debuggerNow: hasDebuggerStatement(plan.userCode),
+        ...(plan.stopOnEntry ? { stopOnEntryFile: plan.entry } : {}),
+        configure: () => this.applyExceptionFilters(),
+        beforeRun: debuggee.guarded,
+      });
       this.sendResponse(response);
     } catch (err) {
       this.debuggee?.kill();
@@ -159,21 +149,9 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       if (!Number.isInteger(args.port)) throw new ConfigurationError('attach needs "port", the --inspect port of the program.');
       this.launchFilters = pickDefined(filtersOf(args));
       await Promise.race([this.configured, delay(5000)]);
-      // Until it has answered the handshake, a target gets a short time for each answer.
-      const cdp = new CdpConnection(await inspectorWebSocket(host, args.port), ATTACH_STEP_TIMEOUT_MS);
-      try {
-        const agentSource = `(() => { var __name = (f) => f; (${installAgent.toString()})(globalThis); return 0; })()\n//# sourceURL=${AGENT_SOURCE_URL}`;
-        await this.controller.connect(cdp, { filters: this.effectiveFilters(), debuggerNow: true, injectAgent: agentSource });
-        await this.applyExceptionFilters();
-        await cdp.send('Runtime.runIfWaitingForDebugger');
-      } catch (err) {
-        cdp.close();
-        this.controller.cdp = undefined;
-        throw new Error(`the inspector at ${host}:${args.port} did not complete the handshake: ${messageOf(err)}`);
-      }
-      cdp.timeoutMs = COMMAND_TIMEOUT_MS;
+      await connectAttached(this.controller, host, args.port, { filters: this.effectiveFilters(), configure: () => this.applyExceptionFilters() });
       this.attached = true;
-      cdp.onClose(() => this.end(0));
+      this.controller.onClosed(() => this.end(0));
       this.sendResponse(response);
     } catch (err) {
       this.sendErrorResponse(response, { id: 1002, format: `Cannot attach: ${(err as Error).message}`, showUser: true });
@@ -220,7 +198,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
 
   protected override async setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): Promise<void> {
     this.exceptionFilters = args.filters;
-    if (this.controller.cdp) await this.applyExceptionFilters();
+    if (!this.controller.closed) await this.applyExceptionFilters();
     this.sendResponse(response);
   }
 
@@ -235,7 +213,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       response.body = { stackFrames: [], totalFrames: 0 };
       return this.sendResponse(response);
     }
-    this.stack ??= await buildStack(this.controller, paused);
+    this.stack ??= await buildStack(this.controller.connection(), paused);
     const start = args.startFrame ?? 0;
     const frames = this.stack.slice(start, args.levels ? start + args.levels : undefined).map((f) => {
       const id = this.frames.create(f);
@@ -276,7 +254,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
 
   protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
     try {
-      const value = await this.evaluateRemote(args.expression, args.frameId, args.context);
+      const value = await this.evaluator.evaluate(args.expression, this.frame(args.frameId), args.context);
       const v = await this.store.evaluated(value);
       response.body = { result: v.value, variablesReference: v.variablesReference, ...(v.type ? { type: v.type } : {}), ...(v.indexedVariables ? { indexedVariables: v.indexedVariables } : {}) };
       this.sendResponse(response);
@@ -288,7 +266,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   protected override async setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): Promise<void> {
     try {
       // The new value is an expression, evaluated where the variable lives: `factor * 3` sees factor.
-      const value = await this.evaluateOn(args.value, this.store.callFrameOf(args.variablesReference) ?? this.userCallFrame(), 'repl');
+      const value = await this.evaluator.evaluateOn(args.value, this.store.callFrameOf(args.variablesReference) ?? this.evaluator.userCallFrame(), 'repl');
       const v = await this.store.set(args.variablesReference, args.name, value);
       response.body = { value: v.value, variablesReference: v.variablesReference };
       this.sendResponse(response);
@@ -339,9 +317,10 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   protected override async customRequest(command: string, response: DebugProtocol.Response, args: unknown): Promise<void> {
-    if (command !== 'tensorData') return super.customRequest(command, response, args);
+    if (command !== TENSOR_DATA_REQUEST) return super.customRequest(command, response, args);
     try {
-      response.body = await this.tensorData(args as TensorDataArguments);
+      const evaluate = (expression: string, frameId: number | undefined) => this.evaluator.evaluate(expression, this.frame(frameId), 'repl');
+      response.body = await tensorData(args as TensorDataArguments, this.controller.agent, evaluate);
       this.sendResponse(response);
     } catch (err) {
       this.sendErrorResponse(response, { id: 1006, format: (err as Error).message });
@@ -355,9 +334,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
 
   protected override async disconnectRequest(response: DebugProtocol.DisconnectResponse, args?: DebugProtocol.DisconnectArguments): Promise<void> {
     if (this.attached) {
-      // Leave an attached program running as it was: no breakpoints, not paused.
-      await this.controller.cdp?.send('Debugger.disable').catch(() => {});
-      this.controller.cdp?.close();
+      await this.controller.detach();
     } else if (args?.terminateDebuggee !== false) {
       this.debuggee?.kill();
       if (this.debuggee) await Promise.race([this.debuggee.exited, delay(3000)]);
@@ -366,75 +343,9 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  private async tensorData(args: TensorDataArguments): Promise<unknown> {
-    const start = Math.max(0, args.start ?? 0);
-    const count = Math.max(0, Math.min(args.count ?? 1000, 1_000_000));
-    if (args.expression === undefined) {
-      // An invocation's input or output: any value a callback takes or returns (the agent's page).
-      const side = args.side === 'inputs' ? 'inputs' : 'outputs';
-      const page = (await this.controller.evaluate(`${AGENT}.page(${Number(args.invocationId)}, '${side}', ${Number(args.index ?? 0)}, ${start}, ${count})`)) as { error?: string } | undefined;
-      if (!page || page.error) throw new Error(page?.error ?? `invocation ${args.invocationId} is not under way`);
-      return page;
-    }
-    const target = args.expression;
-    const value = await this.evaluateRemote(target, args.frameId, 'repl');
-    if (!value.objectId) throw new Error(`${target} is not a tensor`);
-    const r = await this.controller.cdp!.send('Runtime.callFunctionOn', {
-      objectId: value.objectId,
-      functionDeclaration: `function (s, c) { const a = ${AGENT}; const i = a.info(this); return i ? { info: i, start: s, values: a.slice(this, s, c) } : undefined; }`,
-      arguments: [{ value: start }, { value: count }],
-      returnByValue: true,
-    });
-    if (!r.result.value) throw new Error(`${target} is not a tensor, NdArray or typed array`);
-    return r.result.value;
-  }
-
-  private async evaluateRemote(expression: string, frameId: number | undefined, context: string | undefined) {
-    const cdp = this.controller.cdp;
-    if (!cdp) throw new Error('the program is not running');
-    const frame = frameId !== undefined ? this.frames.get(frameId) : undefined;
-    const callFrame = frame?.kind === 'js' ? frame.callFrame : frame?.evalFrame;
-    const silent = context !== 'repl';
-    // A callback's frame (and its graph frame) also sees what its Callback scope shows.
-    if (frame?.active && callFrame && this.controller.paused) {
-      const inOwnFrame = frame.kind === 'js' || frame.evalInCallback;
-      expression = await withCallbackNames(cdp, expression, frame.active, callFrame.callFrameId, inOwnFrame, this.definedInFrames);
-    }
-    return this.evaluateOn(expression, callFrame?.callFrameId, context);
-  }
-
-  /**
-   * One evaluation, stopped when it runs over its time (V8's `timeout` terminates it and the
-   * debuggee stays as it was). While paused with no frame it runs on the top frame as a global
-   * (indirect) eval: V8 honours the timeout there, not in Runtime.evaluate on a paused debuggee.
-   */
-  private async evaluateOn(expression: string, callFrameId: string | undefined, context: string | undefined) {
-    const cdp = this.controller.cdp;
-    if (!cdp) throw new Error('the program is not running');
-    const paused = this.controller.paused;
-    const timeout = evaluationTimeoutMs(context);
-    const options = { silent: context !== 'repl', generatePreview: true, timeout, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) };
-    const topFrame = paused?.event.callFrames[0]?.callFrameId;
-    try {
-      const result = paused && callFrameId
-        ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression, ...options })
-        : paused && topFrame && context !== 'hover'
-          ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId: topFrame, expression: `(0, eval)(${JSON.stringify(expression)})`, ...options })
-          : await cdp.send('Runtime.evaluate', { expression, ...options });
-      if (result.exceptionDetails) throw new Error(evaluationError(result.exceptionDetails));
-      return result.result;
-    } catch (err) {
-      if (/Execution was terminated/.test(messageOf(err))) {
-        throw new Error(`evaluation ran over ${timeout / 1000} s and was stopped (${JSON.stringify(expression.slice(0, 60))}); the program ${paused ? 'is still paused where it was' : 'goes on'}`);
-      }
-      throw err;
-    }
-  }
-
-  /** The innermost frame of the program's own code while paused (where a bare expression means what the user sees). */
-  private userCallFrame(): string | undefined {
-    const frames = this.controller.paused?.event.callFrames ?? [];
-    return (frames.find((f) => isUserFrame(this.controller, f)) ?? frames[0])?.callFrameId;
+  /** The stack frame a request names, if it is one of this stop's. */
+  private frame(frameId: number | undefined): StackFrameEntry | undefined {
+    return frameId !== undefined ? this.frames.get(frameId) : undefined;
   }
 
   /** Commands to a debuggee that may just have exited: the exit is reported by its own events. */
@@ -442,7 +353,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     try {
       await command();
     } catch (err) {
-      if (!this.controller.cdp?.isClosed) this.sendEvent(new OutputEvent(`${(err as Error).message}\n`, 'stderr'));
+      if (!this.controller.closed) this.sendEvent(new OutputEvent(`${(err as Error).message}\n`, 'stderr'));
     }
   }
 
@@ -460,7 +371,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   private resumed(): void {
-    this.definedInFrames.clear();
+    this.evaluator.reset();
     this.stack = undefined;
     this.frames.reset();
     this.store.reset();
@@ -474,8 +385,9 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.sendEvent(event);
     const innermost = state.active[state.active.length - 1];
     if (innermost) {
-      const details = await this.controller.evaluate(`${AGENT}.details(${innermost.id})`).catch(() => undefined);
-      this.sendEvent(new Event('tensorCallback', { reason: state.stop.reason, description: state.stop.description, invocation: innermost, ...(details as object) }));
+      const details = state.details ?? (await this.controller.agent.call((agent, id) => agent.details(id), innermost.id).catch(() => undefined));
+      const body = { reason: state.stop.reason, description: state.stop.description, invocation: innermost, ...details } as TensorCallbackEventBody;
+      this.sendEvent(new Event(TENSOR_CALLBACK_EVENT, body));
     }
   }
 
@@ -487,23 +399,11 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     if (this.debuggee) this.sendEvent(new OutputEvent(`Program exited with code ${code}\n`, code === 0 ? 'console' : 'stderr'));
     // The program may be gone while what it started is not: end its whole process group.
     this.debuggee?.kill();
-    this.controller.cdp?.close();
+    this.controller.close();
     this.listener?.dispose();
     this.sendEvent(new ExitedEvent(code));
     this.sendEvent(new TerminatedEvent());
   }
-}
-
-interface TensorDataArguments {
-  /** An expression naming the tensor, evaluated on `frameId` (or globally). */
-  expression?: string;
-  frameId?: number;
-  /** Or an active invocation's input or output by index (from a tensorCallback event). */
-  invocationId?: number;
-  side?: 'inputs' | 'outputs';
-  index?: number;
-  start?: number;
-  count?: number;
 }
 
 function pickDefined<T extends object>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {

@@ -8,10 +8,10 @@
 import { Handles } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
-import { AGENT } from './agent-access.js';
-import type { Controller } from './controller.js';
-import type { ActiveSnapshot } from './debuggee/agent.js';
-import { convertedText, errorText, liveExpression, mismatchText, narrowedText, NODE_ATTRS, outputsName } from './callback-scope.js';
+import type { CdpConnection } from './cdp/connection.js';
+import type { AgentClient } from './agent-client.js';
+import type { ActiveSnapshot, ScopeValue, ValueInfo } from './debuggee/agent-protocol.js';
+import { convertedText, errorText, inputExpression, mismatchText, narrowedText, NODE_ATTRS, outputsName } from './callback-scope.js';
 
 export const PAGE = 100;
 /**
@@ -25,15 +25,24 @@ type Ref =
   | { kind: 'callback'; active: ActiveSnapshot }
   | { kind: 'object'; objectId: string }
   | { kind: 'tensor'; objectId: string }
+  /** A tensor input of an invocation, shown from the summary the stop fetched: paged through the agent. */
+  | { kind: 'input'; id: number; index: number; info: ValueInfo }
   | { kind: 'indexed'; objectId: string; length: number; shape?: readonly number[] }
+  | { kind: 'inputValues'; id: number; index: number; length: number; shape?: readonly number[] }
   | { kind: 'list'; items: DebugProtocol.Variable[] };
 
 const TENSOR_CLASSES = new Set(['Tensor', 'Variable', 'NdArray']);
 
+/** What the store reads the debuggee through. */
+export interface RemoteValues {
+  readonly cdp: CdpConnection;
+  readonly agent: AgentClient;
+}
+
 export class VariableStore {
   private readonly handles = new Handles<Ref>();
 
-  constructor(private readonly controller: Controller) {}
+  constructor(private readonly debuggee: () => RemoteValues) {}
 
   /** Forget everything: references do not outlive a stop. */
   reset(): void {
@@ -41,7 +50,11 @@ export class VariableStore {
   }
 
   private get cdp() {
-    return this.controller.cdp!;
+    return this.debuggee().cdp;
+  }
+
+  private get agent() {
+    return this.debuggee().agent;
   }
 
   callbackScope(active: ActiveSnapshot): DebugProtocol.Scope {
@@ -69,9 +82,12 @@ export class VariableStore {
         return this.callbackVariables(ref.active);
       case 'tensor':
         return this.tensorChildren(ref.objectId);
+      case 'input':
+        return this.tensorRows(ref.info, { kind: 'inputValues', id: ref.id, index: ref.index, length: ref.info.size, shape: ref.info.shape });
       case 'indexed':
+      case 'inputValues':
         // DAP: no count (or 0) means "the rest"; here that is one default page.
-        return this.indexed(ref, start ?? 0, Math.min(count || PAGE, MAX_PAGE));
+        return this.indexed(ref, ...pageRange(start, count));
       case 'list':
         return ref.items;
     }
@@ -84,13 +100,13 @@ export class VariableStore {
       return { ...base, value: primitive(value), type: value.type, variablesReference: 0 };
     }
     if (TENSOR_CLASSES.has(value.className ?? '')) {
-      const description = await this.call<string | undefined>(value.objectId, `function () { return ${AGENT}.describe(this); }`);
+      const description = await this.describe(value.objectId);
       if (description) return { ...base, value: description, type: value.className!, variablesReference: this.handles.create({ kind: 'tensor', objectId: value.objectId }) };
     }
     if (value.subtype === 'typedarray' || value.subtype === 'array') {
       const length = Number(/\((\d+)\)/.exec(value.description ?? '')?.[1] ?? 0);
       if (value.subtype === 'typedarray' || length > PAGE) {
-        const describe = value.subtype === 'typedarray' ? await this.call<string | undefined>(value.objectId, `function () { return ${AGENT}.describe(this); }`) : undefined;
+        const describe = value.subtype === 'typedarray' ? await this.describe(value.objectId) : undefined;
         return {
           ...base,
           value: describe ?? value.description ?? 'Array',
@@ -130,28 +146,27 @@ export class VariableStore {
     return out;
   }
 
-  /** Each variable's evaluateName is its name: evaluate binds the Callback names (callback-scope.ts). */
+  /**
+   * Each variable's evaluateName is its name: evaluate binds the Callback names (callback-scope.ts).
+   * One call to the agent shows tensor inputs (their summaries are in its answer); other inputs
+   * and the outputs are remote objects, fetched together with two more.
+   */
   private async callbackVariables(active: ActiveSnapshot): Promise<DebugProtocol.Variable[]> {
-    const liveExpr = liveExpression(active.id);
-    const live = await this.cdp.send('Runtime.evaluate', { expression: liveExpr });
+    const data = await this.agent.call((agent, id) => agent.scopeData(id), active.id);
+    const returned = active.phase === 'returned';
+    const inputs = data?.inputs ?? [];
+    const remoteIndexes = inputs.flatMap((v, i) => (v.shown === 'remote' ? [i] : []));
+    const remote = remoteIndexes.length > 0 || returned ? await this.remoteValues(active.id, remoteIndexes, returned) : undefined;
     const out: DebugProtocol.Variable[] = [];
-    if (live.result.objectId) {
-      const args = await this.member(live.result.objectId, 'args');
-      if (args) {
-        const items = (await this.cdp.send('Runtime.getProperties', { objectId: args, ownProperties: true })).result.filter((p) => /^\d+$/.test(p.name));
-        for (const item of items) {
-          const i = Number(item.name);
-          const name = active.parameterNames[i];
-          out.push(await this.toVariable(name ?? `input${i}`, item.value!, name !== undefined && /^[A-Za-z_$][\w$]*$/.test(name) ? name : `${liveExpr}.args[${i}]`));
-        }
-      }
+    for (const [i, shown] of inputs.entries()) {
+      const name = active.parameterNames[i];
+      const evaluateName = name !== undefined && /^[A-Za-z_$][\w$]*$/.test(name) ? name : inputExpression(active.id, i);
+      const value = remote?.inputs.get(i);
+      out.push(value ? await this.toVariable(name ?? `input${i}`, value, evaluateName) : this.scopeVariable(name ?? `input${i}`, shown, active.id, i, evaluateName));
     }
     if (active.Tin.length > 0) out.push(text('Tin', `[${active.Tin.join(', ')}]`, 'Tin'));
     out.push(text('Tout', `[${active.Tout.join(', ')}]`, 'Tout'));
-    if (active.phase === 'returned' && live.result.objectId) {
-      const outputs = await this.cdp.send('Runtime.evaluate', { expression: `(l => (l.outputs && l.outputs.length ? l.outputs : l.returned))(${liveExpr})` });
-      out.push(await this.toVariable(outputsName(active), outputs.result, outputsName(active)));
-    }
+    if (remote?.outputs) out.push(await this.toVariable(outputsName(active), remote.outputs, outputsName(active)));
     const mismatches = active.toutCheck?.mismatches ?? [];
     const indexed = mismatches.some((m) => m.index !== undefined);
     for (const m of mismatches) {
@@ -173,29 +188,75 @@ export class VariableStore {
     return out;
   }
 
+  /** An input shown from the agent's summary. */
+  private scopeVariable(name: string, shown: ScopeValue, id: number, index: number, evaluateName: string): DebugProtocol.Variable {
+    const base = { name, evaluateName };
+    switch (shown.shown) {
+      case 'tensor':
+        return { ...base, value: shown.description, type: shown.className, variablesReference: this.handles.create({ kind: 'input', id, index, info: shown.info }) };
+      case 'typedarray':
+        return {
+          ...base,
+          value: shown.description,
+          type: shown.className,
+          variablesReference: this.handles.create({ kind: 'inputValues', id, index, length: shown.length }),
+          indexedVariables: shown.length,
+        };
+      case 'primitive':
+        return { ...base, value: shown.text, type: shown.type, variablesReference: 0 };
+      case 'remote':
+        return { ...base, value: '(unavailable)', variablesReference: 0 };
+    }
+  }
+
+  /** The inputs at `indexes` and (when it returned) the outputs, as remote objects: two round trips. */
+  private async remoteValues(id: number, indexes: number[], outputs: boolean): Promise<{ inputs: Map<number, Protocol.Runtime.RemoteObject>; outputs?: Protocol.Runtime.RemoteObject }> {
+    const list = await this.agent.callRemote((agent, invocation, wanted, withOutputs) => {
+      const live = agent.live(invocation);
+      if (!live) return [];
+      const values: unknown[] = wanted.map((i) => live.args[i]);
+      if (withOutputs) values.push(live.outputs && live.outputs.length ? live.outputs : live.returned);
+      return values;
+    }, id, indexes, outputs);
+    const items = list.objectId ? (await this.cdp.send('Runtime.getProperties', { objectId: list.objectId, ownProperties: true })).result : [];
+    const at = new Map(items.filter((p) => /^\d+$/.test(p.name) && p.value).map((p) => [Number(p.name), p.value!]));
+    const inputs = new Map(indexes.flatMap((input, i) => (at.has(i) ? [[input, at.get(i)!] as const] : [])));
+    const output = at.get(indexes.length);
+    return { inputs, ...(outputs && output ? { outputs: output } : {}) };
+  }
+
   private async tensorChildren(objectId: string): Promise<DebugProtocol.Variable[]> {
-    const info = await this.call<TensorInfo | undefined>(objectId, `function () { return ${AGENT}.info(this); }`);
+    const info = await this.agent.callOn(objectId, function (agent) {
+      return agent.info(this);
+    }).catch(() => undefined);
     if (!info) return [];
+    const dataHolder = info.kind === 'NdArray' ? await this.member(objectId, 'data') : objectId;
+    return this.tensorRows(info, { kind: 'indexed', objectId: dataHolder ?? objectId, length: info.size, shape: info.shape });
+  }
+
+  /** A tensor's rows: dtype, shape, size, its statistics, and its values (paged through `values`). */
+  private tensorRows(info: ValueInfo, values: Extract<Ref, { kind: 'indexed' | 'inputValues' }>): DebugProtocol.Variable[] {
     const vars: DebugProtocol.Variable[] = [text('dtype', info.dtype), text('shape', `[${info.shape.join(', ')}]`), text('size', String(info.size))];
     if (info.disposed) return [...vars, text('disposed', 'true')];
     for (const key of ['min', 'max', 'mean'] as const) if (info[key] !== undefined) vars.push(text(key, String(info[key])));
     if (info.nanCount !== undefined) vars.push(text('NaN', String(info.nanCount)), text('Inf', String(info.infCount ?? 0)), text('zeros', String(info.zeroCount ?? 0)));
     if (info.exact === false) vars.push(text('stats', `from a strided sample of ${info.counted} elements`));
-    const dataHolder = info.kind === 'NdArray' ? await this.member(objectId, 'data') : objectId;
-    vars.push({
-      name: 'values',
-      value: `${info.size} values`,
-      variablesReference: this.handles.create({ kind: 'indexed', objectId: dataHolder ?? objectId, length: info.size, shape: info.shape }),
-      indexedVariables: info.size,
-    });
+    vars.push({ name: 'values', value: `${info.size} values`, variablesReference: this.handles.create(values), indexedVariables: info.size });
     return vars;
   }
 
   /** One page of values: numbers for tensors and typed arrays, remote objects for arrays. */
-  private async indexed(ref: Extract<Ref, { kind: 'indexed' }>, start: number, count: number): Promise<DebugProtocol.Variable[]> {
+  private async indexed(ref: Extract<Ref, { kind: 'indexed' | 'inputValues' }>, start: number, count: number): Promise<DebugProtocol.Variable[]> {
     const end = Math.min(ref.length, start + count);
     if (end <= start) return [];
-    const values = await this.call<unknown[] | undefined>(ref.objectId, `function (s, c) { return Array.isArray(this) ? undefined : ${AGENT}.slice(this, s, c); }`, [start, end - start]);
+    if (ref.kind === 'inputValues') {
+      const page = await this.agent.call((agent, id, index, s, c) => agent.page(id, 'inputs', index, s, c), ref.id, ref.index, start, end - start);
+      if ('error' in page) throw new Error(page.error);
+      return page.values.map((v, i) => text(indexName(start + i, ref.shape), typeof v === 'string' ? JSON.stringify(v) : String(v)));
+    }
+    const values = await this.agent.callOn(ref.objectId, function (agent, s, c) {
+      return Array.isArray(this) ? undefined : agent.slice(this, s, c);
+    }, start, end - start).catch(() => undefined);
     if (values) {
       return values.map((v, i) => text(indexName(start + i, ref.shape), typeof v === 'string' ? JSON.stringify(v) : String(v)));
     }
@@ -206,13 +267,15 @@ export class VariableStore {
   }
 
   private async member(objectId: string, name: string): Promise<string | undefined> {
-    const r = await this.cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: `function () { return this[${JSON.stringify(name)}]; }` });
+    const r = await this.cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: 'function (k) { return this[k]; }', arguments: [{ value: name }] });
     return r.result.objectId;
   }
 
-  private async call<T>(objectId: string, functionDeclaration: string, args: unknown[] = []): Promise<T> {
-    const r = await this.cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration, arguments: args.map((value) => ({ value })), returnByValue: true, silent: true });
-    return (r.exceptionDetails ? undefined : r.result.value) as T;
+  /** The agent's one-line description of a tensor-like remote object; undefined for anything else. */
+  private async describe(objectId: string): Promise<string | undefined> {
+    return this.agent.callOn(objectId, function (agent) {
+      return agent.describe(this);
+    }).catch(() => undefined);
   }
 
   /** The call frame a scope belongs to (a new value for its variables is evaluated there). */
@@ -236,28 +299,17 @@ export class VariableStore {
   }
 }
 
-interface TensorInfo {
-  kind: string;
-  dtype: string;
-  shape: number[];
-  size: number;
-  disposed: boolean;
-  min?: number;
-  max?: number;
-  mean?: number;
-  nanCount?: number;
-  infCount?: number;
-  zeroCount?: number;
-  exact?: boolean;
-  counted?: number;
-}
-
 function text(name: string, value: string, evaluateName?: string): DebugProtocol.Variable {
   return { name, value, variablesReference: 0, ...(evaluateName ? { evaluateName } : {}) };
 }
 
+/** The values a variables request asks for: DAP's no count (or 0) is one default page; never more than MAX_PAGE. */
+export function pageRange(start: number | undefined, count: number | undefined): [start: number, count: number] {
+  return [start ?? 0, Math.min(count || PAGE, MAX_PAGE)];
+}
+
 /** `[i]` for 1-D, `[i, j, k]` for N-D (row-major). */
-function indexName(flat: number, shape?: readonly number[]): string {
+export function indexName(flat: number, shape?: readonly number[]): string {
   if (!shape || shape.length <= 1) return `[${flat}]`;
   const index: number[] = [];
   let rest = flat;

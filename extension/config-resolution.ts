@@ -5,11 +5,13 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { isModelJsonPath } from '../runtime/graph-model/model-path.js';
+import { BACKEND_CHOICES, type BackendChoice } from '../runtime/backend-choice.js';
+import { callbacksModuleSetting, conventionalCallbacksModule, isModelJsonPath } from '../runtime/graph-model/model-path.js';
 
 export const DEBUG_TYPE = 'tfjs-callbacks';
-export const BACKENDS = ['auto', 'tensorflow', 'wasm', 'cpu'] as const;
-export type Backend = (typeof BACKENDS)[number];
+/** The backends a configuration, the setting and the quick pick offer: the runtime's list (package.json's enums are checked against it). */
+export const BACKENDS = BACKEND_CHOICES;
+export type Backend = BackendChoice;
 
 export interface DebugConfig {
   type?: string;
@@ -47,16 +49,9 @@ export function isGraphProgram(file: string): boolean {
 
 export const isModelJson = isModelJsonPath;
 
-/** The callbacks module for a model: the setting, else callbacks.ts / callbacks.js beside it. */
+/** The callbacks module for a model: the setting, else the first conventional name beside it (as the language server finds it). */
 export function callbacksModuleFor(model: string, context: Pick<EditorContext, 'callbacksModule' | 'workspaceFolder'>): string | undefined {
-  if (context.callbacksModule) {
-    return path.isAbsolute(context.callbacksModule) ? context.callbacksModule : path.resolve(context.workspaceFolder ?? path.dirname(model), context.callbacksModule);
-  }
-  for (const name of ['callbacks.ts', 'callbacks.js', 'callbacks.mjs']) {
-    const candidate = path.join(path.dirname(model), name);
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
+  return callbacksModuleSetting(model, context.callbacksModule, context.workspaceFolder) ?? conventionalCallbacksModule(model, existsSync);
 }
 
 export const UNTRUSTED_MESSAGE =
@@ -81,7 +76,14 @@ export function configurationForFile(file: string, context: EditorContext): Reso
   }
   if (isGraphProgram(file)) {
     return {
-      config: { type: DEBUG_TYPE, request: 'launch', name: `Debug ${path.basename(file)}`, program: file, cwd: context.workspaceFolder ?? path.dirname(file), backend: context.backend },
+      config: {
+        type: DEBUG_TYPE,
+        request: 'launch',
+        name: `Debug ${path.basename(file)}`,
+        program: file,
+        cwd: context.workspaceFolder ?? path.dirname(file),
+        backend: context.backend,
+      },
     };
   }
   return { error: `${path.basename(file)} is neither a TS/JS graph program nor a model.json.` };
@@ -105,7 +107,9 @@ export function resolveConfiguration(config: DebugConfig, context: EditorContext
   if (!config.program && !config.model) {
     if (context.activeFile) {
       const fromFile = configurationForFile(context.activeFile, context);
-      if ('config' in fromFile) return { config: { ...fromFile.config, ...stripUndefined(config), program: fromFile.config.program, model: fromFile.config.model } };
+      if ('config' in fromFile) {
+        return { config: { ...fromFile.config, ...stripUndefined(config), program: fromFile.config.program, model: fromFile.config.model } };
+      }
     }
     return { error: 'Set "program" (a TS/JS graph program) or "model" (a model.json) in the launch configuration.' };
   }

@@ -9,7 +9,14 @@
  * closed inspector reopens there when that group is still open (and is not the code's own).
  */
 import * as vscode from 'vscode';
-import type { HostMessage, TensorCallbackEvent, WebviewMessage } from '../media/src/protocol.js';
+import {
+  TENSOR_CALLBACK_EVENT,
+  TENSOR_DATA_REQUEST,
+  type InvocationDataArguments,
+  type TensorCallbackEventBody,
+  type TensorDataResponseBody,
+} from '../debug-adapter/extension-protocol.js';
+import type { HostMessage, WebviewMessage } from '../media/src/protocol.js';
 import { DEBUG_TYPE } from './config-resolution.js';
 import { inspectorHtml } from './inspector-html.js';
 
@@ -28,10 +35,10 @@ export class InspectorPanel {
   constructor(private readonly context: vscode.ExtensionContext) {
     context.subscriptions.push(
       vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
-        if (e.session.type !== DEBUG_TYPE || e.event !== 'tensorCallback') return;
+        if (e.session.type !== DEBUG_TYPE || e.event !== TENSOR_CALLBACK_EVENT) return;
         this.sessions.set(e.session.id, e.session);
         const open = vscode.workspace.getConfiguration('tfjsCallbacks').get<boolean>('openInspectorOnStop', true);
-        const message: HostMessage = { type: 'invocation', sessionId: e.session.id, event: e.body as TensorCallbackEvent, live: true };
+        const message: HostMessage = { type: 'invocation', sessionId: e.session.id, event: e.body as TensorCallbackEventBody, live: true };
         if (!open && !this.panel && !this.opening) return;
         // Posted once the panel exists (it queues until its webview is ready).
         void this.show(true).then(() => this.post(message));
@@ -147,9 +154,10 @@ export class InspectorPanel {
           return;
         }
         try {
-          const slice = await session.customRequest('tensorData', {
+          const args: InvocationDataArguments = {
             invocationId: message.invocationId, side: message.side, index: message.index, start: message.start, count: message.count,
-          });
+          };
+          const slice = (await session.customRequest(TENSOR_DATA_REQUEST, args)) as TensorDataResponseBody;
           this.post({ type: 'tensorData', requestId: message.requestId, slice });
         } catch (err) {
           this.post({ type: 'tensorData', requestId: message.requestId, error: (err as Error).message });

@@ -1,10 +1,25 @@
-/** Starts the language server (extension/server/) over IPC with vscode-languageclient. */
-import type { CallbackEntry } from './server/callback-list.js';
+/** Starts the language server (extension/server/) over IPC with vscode-languageclient; its custom messages are server/protocol.ts's. */
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  NotificationType,
+  RequestType,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { extensionPaths } from './paths.js';
+import {
+  CallbacksRequest,
+  SETTINGS_SECTION,
+  TraceUpdatedNotification,
+  type CallbackEntry,
+  type InitializationOptions,
+  type NotificationSignature,
+  type RequestSignature,
+} from './server/protocol.js';
 
-/** The server's answer to 'tfjsCallbacks/callbacks': one type for both ends. */
+/** The server's answer to CallbacksRequest. */
 export type FoundCallback = CallbackEntry;
 
 export function startLanguageClient(context: vscode.ExtensionContext): LanguageClient {
@@ -13,14 +28,18 @@ export function startLanguageClient(context: vscode.ExtensionContext): LanguageC
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc },
   };
+  const initializationOptions: InitializationOptions = {
+    callbacksModule: vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string>('callbacksModule') || undefined,
+  };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: 'file', language: 'typescript' },
       { scheme: 'file', language: 'javascript' },
+      // The server decides which of these is a model (runtime/graph-model/model-path.ts).
       { scheme: 'file', language: 'json', pattern: '**/*model.json' },
     ],
-    synchronize: { configurationSection: 'tfjsCallbacks' },
-    initializationOptions: { callbacksModule: vscode.workspace.getConfiguration('tfjsCallbacks').get<string>('callbacksModule') || undefined },
+    synchronize: { configurationSection: SETTINGS_SECTION },
+    initializationOptions,
   };
   const client = new LanguageClient('tfjsCallbacks', 'TF.js Callbacks', serverOptions, clientOptions);
   void client.start();
@@ -29,9 +48,18 @@ export function startLanguageClient(context: vscode.ExtensionContext): LanguageC
 }
 
 export async function callbacksFound(client: LanguageClient): Promise<FoundCallback[]> {
-  return client.sendRequest<FoundCallback[]>('tfjsCallbacks/callbacks', { uri: vscode.window.activeTextEditor?.document.uri.toString() });
+  return client.sendRequest(requestType(CallbacksRequest), { uri: vscode.window.activeTextEditor?.document.uri.toString() });
 }
 
 export function traceUpdated(client: LanguageClient, traceFile: string): void {
-  void client.sendNotification('tfjsCallbacks/traceUpdated', { traceFile });
+  void client.sendNotification(notificationType(TraceUpdatedNotification), { traceFile });
+}
+
+/** This library's types for protocol.ts's signatures (see there why they are not shared objects). */
+function requestType<P, R>(signature: RequestSignature<P, R>): RequestType<P, R, void> {
+  return new RequestType<P, R, void>(signature.method);
+}
+
+function notificationType<P>(signature: NotificationSignature<P>): NotificationType<P> {
+  return new NotificationType<P>(signature.method);
 }

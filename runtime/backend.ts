@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { BACKEND_CHOICES, parseChoice, type BackendChoice, type BackendName } from './backend-choice.js';
+import { BACKEND_CHOICES, BACKEND_NAMES, parseChoice, type BackendChoice, type BackendName } from './backend-choice.js';
 import { coverMissingKernels } from './kernel-fallback.js';
 import { buildDir, hasBuild, nativeRoot, readRecord } from './native/cache.js';
 import { requireBuiltNative } from './native/load.js';
@@ -72,7 +72,7 @@ type Attempt = { ok: true; reason: string } | { ok: false; why: string };
 
 async function selectAuto(options: SelectBackendOptions): Promise<Omit<BackendReport, 'requested' | 'source'>> {
   const skipped: { backend: BackendName; why: string }[] = [];
-  for (const backend of ['tensorflow', 'wasm', 'cpu'] as const) {
+  for (const backend of BACKEND_NAMES) {
     const attempt = await activate(backend, options);
     if (attempt.ok) return { backend, reason: `auto: ${attempt.reason}`, skipped };
     skipped.push({ backend, why: attempt.why });

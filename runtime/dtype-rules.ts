@@ -5,6 +5,7 @@
  */
 import { isFloating, isInteger, storageOf, type TfDType } from './dtypes.js';
 import type { CallbackKind } from './events.js';
+import { article } from './tout-messages.js';
 
 /**
  * How a value of dtype `actual` meets Tout's `expected`: the one rule the runtime and the editor's
@@ -34,6 +35,3 @@ function convertible(actual: TfDType, expected: TfDType, from: 'array' | 'litera
   return numeric(actual) && numeric(expected);
 }
 
-function article(word: string): string {
-  return /^[aeiou]/i.test(word) ? 'an' : 'a';
-}

@@ -70,10 +70,6 @@ export function displayName(dtype: TfDType): string {
   return DTYPES[dtype].display;
 }
 
-export function enumName(dtype: TfDType): string {
-  return DTYPES[dtype].enumName;
-}
-
 export function storageOf(dtype: TfDType): TfjsDType {
   return DTYPES[dtype].storage;
 }
@@ -104,7 +100,8 @@ type NumericArrayType = (new (length: number) => NumericArray) & { from(source: 
 /**
  * The one table between typed arrays and dtypes: a typed array's type is its dtype (a
  * Float64Array is float64, as a numpy float64 array is), and each dtype's numpy-style data is the
- * array type numpy would use.
+ * array type numpy would use. The language server (a type's name) and the inspector webview (a
+ * value's kind) read it by name: dtypeOfArrayName.
  */
 const ARRAY_TYPES: readonly (readonly [NumericArrayType, TfDType])[] = [
   [Float32Array, 'float32'], [Float64Array, 'float64'], [Int32Array, 'int32'], [Int16Array, 'int16'],
@@ -115,6 +112,12 @@ const ARRAY_TYPES: readonly (readonly [NumericArrayType, TfDType])[] = [
 /** The dtype of a typed array (Uint8ClampedArray is uint8), or undefined for other views. */
 export function dtypeOfArray(view: ArrayBufferView): TfDType | undefined {
   for (const [type, dtype] of ARRAY_TYPES) if (view instanceof type) return dtype;
+  return undefined;
+}
+
+/** The dtype of a typed array type by its name ('Float64Array' is float64), or undefined for any other name. */
+export function dtypeOfArrayName(name: string): TfDType | undefined {
+  for (const [type, dtype] of ARRAY_TYPES) if (type.name === name) return dtype;
   return undefined;
 }
 

@@ -7,14 +7,26 @@
  * `Symbol.for('tfjs-callback-debugger.runtime.state')`, by replacing `observers` with a new array.
  */
 import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, LiveInvocation } from './events.js';
+import { dtypeOfArray } from './dtypes.js';
 import { summarizeTensor, summarizeValues } from './summary.js';
+
+/**
+ * What the runtime lends a debugger's agent, which has no import of the runtime (it is injected
+ * into the program): the agent types it with `import type { RuntimeTools }`.
+ */
+export interface RuntimeTools {
+  readonly summarizeTensor: typeof summarizeTensor;
+  readonly summarizeValues: typeof summarizeValues;
+  /** The one typed-array→dtype table (dtypes.ts), so the agent keeps no copy of its own. */
+  readonly dtypeOfArray: typeof dtypeOfArray;
+}
 
 interface SharedState {
   observers: CallbackObserver[];
   nextToken: number;
   nextInvocation: number;
-  /** Summaries for a debugger's agent, which has no import of the runtime. */
-  tools?: { summarizeTensor: typeof summarizeTensor; summarizeValues: typeof summarizeValues };
+  /** Summaries and dtypes for a debugger's agent, which has no import of the runtime. */
+  tools?: RuntimeTools;
   /**
    * The first KNOWN_LIMIT callbacks made known (callbackKnown), for a debugger that attaches
    * later; observers are told of every one as it comes.
@@ -32,7 +44,7 @@ const KNOWN_LIMIT = 1000;
 const KEY = Symbol.for('tfjs-callback-debugger.runtime.state');
 const globalHolder = globalThis as unknown as Record<symbol, SharedState | undefined>;
 export const shared: SharedState = (globalHolder[KEY] ??= { observers: [], nextToken: 0, nextInvocation: 1 });
-shared.tools = { summarizeTensor, summarizeValues };
+shared.tools = { summarizeTensor, summarizeValues, dtypeOfArray };
 
 /** Watches every callback invocation; returns the function that stops watching. */
 export function addCallbackObserver(observer: CallbackObserver): () => void {

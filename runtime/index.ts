@@ -8,9 +8,14 @@ export { NdArray, type NdData, type NumericArray } from './ndarray.js';
 export { loadCallbackModel, CallbackModel, type CallbackBindings, type LoadCallbackModelOptions, type ModelInputs } from './graph-model/callback-model.js';
 export { findCallbackNodes, CALLBACK_OPS, type CallbackNode } from './graph-model/callback-nodes.js';
 export { readModelFiles, type ModelFiles } from './graph-model/model-files.js';
-export { selectBackend, currentBackend, describeBackend, announceBackend, BACKEND_CHOICES, type BackendChoice, type BackendName, type BackendReport, type SelectBackendOptions } from './backend.js';
+export {
+  selectBackend, currentBackend, describeBackend, announceBackend, BACKEND_CHOICES,
+  type BackendChoice, type BackendName, type BackendReport, type SelectBackendOptions,
+} from './backend.js';
 export { addCallbackObserver } from './hooks.js';
-export type { CallbackObserver, CallbackStart, CallbackInvocation, CallbackIdentity, CallbackKind, CallbackOp, ToutCheck, LiveInvocation, KnownCallback } from './events.js';
+export type {
+  CallbackObserver, CallbackStart, CallbackInvocation, CallbackIdentity, CallbackKind, CallbackOp, ToutCheck, LiveInvocation, KnownCallback,
+} from './events.js';
 export type { ToutMismatch, Narrowing, Conversion } from './tout-checks.js';
 export { summarizeTensor, signature, SUMMARY_SAMPLE_LIMIT, type TensorSummary } from './summary.js';
 export type { CallSite } from './callsite.js';
@@ -18,6 +23,8 @@ export { parseTout, type Tout, type ToutSpec } from './tout.js';
 export { parseDType, displayName, type TfDType } from './dtypes.js';
 export { InvalidArgumentError, CallbackError, NotDifferentiableError, UnboundCallbackError, ModelFormatError, DynamicGraphError } from './errors.js';
 export { tf, type Tensor } from './tf.js';
+// Tensors' one-line previews in debuggers (`Tensor float32[2,3]`), installed once as the runtime loads.
+import './debug-description.js';
 
 // This module, for CommonJS programs launched by the CLI or the debugger: their
 // require('tfjs-callback-debugger/runtime') gets this very instance (runtime/loader/register.ts),

@@ -7,6 +7,7 @@
  * Its type is the dtype's, as numpy's would be: a float64 input (TF.js holds it as float32) comes
  * as a Float64Array, int64 as a BigInt64Array (a copy, widened from TF.js's storage).
  */
+import { DEBUG_DESCRIPTION, describeArrayLike } from './debug-description.js';
 import { arrayTypeOf, isBigIntDType, storageOf, type NumericArray, type TfDType } from './dtypes.js';
 import { tf, type Tensor } from './tf.js';
 
@@ -73,6 +74,11 @@ export class NdArray<D extends NdData = NdData> {
   copy(): NdArray<D> {
     const data = Array.isArray(this.data) ? [...this.data] : (this.data as NumericArray).slice();
     return new NdArray(data as D, [...this.shape], this.dtype);
+  }
+
+  /** `NdArray float32[2,3]`: the one-line preview debuggers (js-debug too) show; reads no data. */
+  [DEBUG_DESCRIPTION](): string {
+    return describeArrayLike('NdArray', this.dtype, this.shape);
   }
 }
 

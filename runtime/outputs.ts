@@ -11,6 +11,7 @@ import { classify, returnedList, type ReturnedValue } from './returned-values.js
 import { tf, type Tensor } from './tf.js';
 import type { Tout } from './tout.js';
 import { checkValue, type Conversion, type Narrowing, type ToutMismatch, type ValueCheck } from './tout-checks.js';
+import { countMismatchLine, outputLead } from './tout-messages.js';
 
 export type { Conversion, Narrowing, ToutMismatch } from './tout-checks.js';
 export type { ReturnedValue } from './returned-values.js';
@@ -52,7 +53,7 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind:
     return { tensors: [], returned: [], mismatches, narrowed, conversions };
   }
   if (count !== expectedCount) {
-    const first = `${callback} returns ${count} values, but expects to see ${expectedCount} values.`;
+    const first = countMismatchLine(callback, count, expectedCount);
     mismatches.push({
       problem: 'count',
       expected: String(expectedCount),
@@ -80,7 +81,7 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind:
       // The checks passed but TF.js refused the data: still a Tout error naming the output, never
       // a bare error from inside TF.js (the tensors made so far are freed by the caller's tidy).
       mismatches.push({ problem: 'value', index: i, expected, actual: value.describe,
-        message: `${i}-th value returned by ${callback} cannot be made a ${expected} tensor: TensorFlow.js raised ${describeThrown(err)}\n  The value is ${value.describe} of shape [${value.shape.join(',')}]: return ${expected} data of that shape.` });
+        message: `${outputLead(i, callback)} cannot be made a ${expected} tensor: TensorFlow.js raised ${describeThrown(err)}\n  The value is ${value.describe} of shape [${value.shape.join(',')}]: return ${expected} data of that shape.` });
       return { tensors: [], returned, mismatches, narrowed, conversions };
     }
     // The same tensor returned twice must still give outputs the caller can dispose one by one.
@@ -101,7 +102,7 @@ function checkSafely(value: ReturnedValue, expected: TfDType, index: number, cal
     return checkValue(value, expected, index, callback, kind);
   } catch (err) {
     return { ok: false, mismatch: { problem: 'value', index, expected, actual: value.describe,
-      message: `${index}-th value returned by ${callback} cannot be checked against ${expected}: ${describeThrown(err)}\n  Return ${expected} data: a Tensor, NdArray, typed array, number or nested array.` } };
+      message: `${outputLead(index, callback)} cannot be checked against ${expected}: ${describeThrown(err)}\n  Return ${expected} data: a Tensor, NdArray, typed array, number or nested array.` } };
   }
 }
 

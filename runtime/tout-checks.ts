@@ -13,11 +13,12 @@
  * hold are an error, never wrapped silently.
  */
 import { conversionMessage, judgeDType } from './dtype-rules.js';
-import { displayName, dtypeOfArray, integerRange, isFloating, isInteger, storageOf, type TfDType } from './dtypes.js';
+import { dtypeOfArray, integerRange, isFloating, isInteger, storageOf, type TfDType } from './dtypes.js';
 import type { CallbackKind } from './events.js';
 import { literalRepr, tensorRepr } from './python-repr.js';
 import type { ReturnedValue } from './returned-values.js';
 import { tf } from './tf.js';
+import { article, dtypeFix, dtypeMismatchLine, notATensorMessage, notConvertibleLine, outputLead } from './tout-messages.js';
 
 export interface ToutMismatch {
   readonly problem: 'count' | 'dtype' | 'value';
@@ -56,8 +57,8 @@ export type ValueCheck =
 const OK: ValueCheck = Object.freeze({ ok: true });
 
 export function checkValue(value: ReturnedValue, expected: TfDType, index: number, callback: string, kind: CallbackKind): ValueCheck {
-  const lead = `${index}-th value returned by ${callback}`;
-  if (value.problem) return mismatch('value', index, expected, value.describe, `${lead} is not a tensor: ${value.problem}`);
+  const lead = outputLead(index, callback);
+  if (value.problem) return mismatch('value', index, expected, value.describe, notATensorMessage(lead, value.problem));
   return kind === 'py_function' ? checkConverted(value, expected, index, lead) : checkStrict(value, expected, index, lead);
 }
 
@@ -65,8 +66,8 @@ export function checkValue(value: ReturnedValue, expected: TfDType, index: numbe
 function checkStrict(value: ReturnedValue, expected: TfDType, index: number, lead: string): ValueCheck {
   const actual = value.dtype ?? literalDType(value, expected);
   if (judgeDType('numpy_function', actual, expected, fromOf(value)) === 'ok') return checkRange(value, expected, index, lead);
-  const first = `${lead} is ${displayName(actual)}, but expects ${displayName(expected)}`;
-  return mismatch('dtype', index, expected, actual, `${first}\n  ${describeValue(value, actual)}${hint(value, actual, expected)}`);
+  const fix = dtypeFix({ describe: value.describe, actual, expected, fractionalNumbers: value.literal === 'number' });
+  return mismatch('dtype', index, expected, actual, `${dtypeMismatchLine(lead, actual, expected)}\n  ${describeValue(value, actual)} ${fix}`);
 }
 
 /** py_function: tensors must match; anything else is converted to Tout's dtype where it can be. */
@@ -75,25 +76,28 @@ function checkConverted(value: ReturnedValue, expected: TfDType, index: number, 
   if (tensor) {
     if (tensor instanceof tf.Variable) {
       return mismatch('value', index, expected, 'Variable',
-        `Attempting to return a variable from an eagerly executed py_func. Only numeric data structures like Tensors or NumPy arrays should be returned; ` +
-          `to return the value of a variable, make sure to obtain the Tensor backing it by calling \`.read_value()\` on the variable in question: ${tensorRepr(tensor)}\n` +
+        `Attempting to return a variable from an eagerly executed py_func. ` +
+          `Only numeric data structures like Tensors or NumPy arrays should be returned; to return the value of a variable, ` +
+          `make sure to obtain the Tensor backing it by calling \`.read_value()\` on the variable in question: ${tensorRepr(tensor)}\n` +
           `  In TF.js: return tf.clone(variable) (${lead}).`);
     }
     if (judgeDType('py_function', tensor.dtype, expected, 'tensor') === 'ok') return OK;
     return mismatch('dtype', index, expected, tensor.dtype,
       `Tensor conversion requested dtype ${expected} for Tensor with dtype ${tensor.dtype}: ${tensorRepr(tensor)}\n` +
-        `  ${lead}: py_function converts returned arrays and numbers to Tout, never tensors. Return tensor.cast('${storageOf(expected)}') or change Tout to '${tensor.dtype}'.`);
+        `  ${lead}: py_function converts returned arrays and numbers to Tout, never tensors. ` +
+        `Return tensor.cast('${storageOf(expected)}') or change Tout to '${tensor.dtype}'.`);
   }
   const actual = value.dtype ?? literalDType(value, expected);
   const verdict = judgeDType('py_function', actual, expected, fromOf(value));
   if (verdict === 'mismatch') {
-    return mismatch('dtype', index, expected, actual,
-      `Cannot convert ${valueRepr(value)} to EagerTensor of dtype ${displayName(expected)}\n  ${describeValue(value, actual)} Return ${displayName(expected)} data or change Tout to '${actual}'.`);
+    const fix = dtypeFix({ describe: value.describe, actual, expected });
+    return mismatch('dtype', index, expected, actual, `${notConvertibleLine(valueRepr(value), expected)}\n  ${describeValue(value, actual)} ${fix}`);
   }
   const range = checkRange(value, expected, index, lead);
   // JS literals take Tout's dtype silently, as Python's do in TensorFlow.
   if (verdict === 'ok' || !range.ok || value.dtype === undefined) return range;
-  return { ok: true, conversion: { index, from: value.describe, fromDType: actual, to: expected, message: conversionMessage(index, value.describe, actual, expected) } };
+  const message = conversionMessage(index, value.describe, actual, expected);
+  return { ok: true, conversion: { index, from: value.describe, fromDType: actual, to: expected, message } };
 }
 
 function fromOf(value: ReturnedValue): 'tensor' | 'array' | 'literal' {
@@ -154,20 +158,6 @@ function describeValue(value: ReturnedValue, actual: TfDType): string {
   return `the value is ${article(value.describe)} ${value.describe} of shape [${value.shape.join(',')}] and dtype ${actual}.`;
 }
 
-function article(word: string): string {
-  return /^[aeiou]/i.test(word) ? 'an' : 'a';
-}
-
-function hint(value: ReturnedValue, actual: TfDType, expected: TfDType): string {
-  if (actual === 'float64' && expected === 'float32') {
-    const how = value.describe === 'NdArray' ? "new NdArray(Float32Array.from(a.data), a.shape, 'float32')" : 'Float32Array.from(values)';
-    return ` This is numpy's float64 mistake in JavaScript: ${value.describe === 'NdArray' ? 'float64 data' : 'a Float64Array'} is double precision. Return float32 data (${how}) or declare Tout 'float64'.`;
-  }
-  if (value.literal === 'number' && isInteger(expected)) {
-    return ` The values are not all integers; round them (Math.round) or declare a float dtype in Tout.`;
-  }
-  return ` Return ${displayName(expected)} data or change Tout to '${actual}'.`;
-}
 
 function valueRepr(value: ReturnedValue): string {
   const flat = value.flat ? Array.from(value.flat) : [];

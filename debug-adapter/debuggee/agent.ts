@@ -5,93 +5,109 @@
  * calls `callbackBreak`, on which the adapter holds its one unconditional breakpoint. It also keeps
  * the live inputs and outputs of the active invocations for the adapter's variables.
  *
- * `installAgent` must stay self-contained (no imports, no module-level references): the adapter
- * injects its source text into processes it attaches to.
+ * Its API is `DebugAgent` (agent-protocol.ts), under the global AGENT_KEY; the adapter calls it
+ * through agent-client.ts. `installAgent` must stay self-contained (no imports but types, no
+ * module-level references): the adapter injects its source text into processes it attaches to.
  */
+import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, LiveInvocation as RuntimeLive } from '../../runtime/events.js';
+import type { RawValues, TensorSummary } from '../../runtime/summary.js';
+import type {
+  ActiveSnapshot, AgentConfig, BreakReason, CallbackScopeData, DebugAgent, FlatValue, KnownCallbackInfo, KnownNotice, LastBreak, ScopeValue, Side, ValueInfo,
+} from './agent-protocol.js';
+import type { AGENT_KEY as AgentKey, KNOWN_BINDING as KnownBinding } from './agent-protocol.js';
 
-export interface AgentConfig {
-  /** Callback names, tokens, function names or node names; '*' for all. */
-  breakOnCallbacks: string[];
-  breakOnToutMismatch: boolean;
-  breakOnNonFinite: boolean;
+export type { ActiveSnapshot, AgentConfig, BreakReason, KnownCallbackInfo, KnownNotice } from './agent-protocol.js';
+
+/** What the runtime's shared state gives the agent (runtime/hooks.ts `tools`). */
+interface Tools {
+  summarizeTensor(tensor: TensorLike): TensorSummary;
+  summarizeValues(values: RawValues): TensorSummary;
+  dtypeOfArray?(values: ArrayBufferView): string | undefined;
 }
 
-export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite';
-
-/** The global function the adapter adds (`Runtime.addBinding`) to hear of callbacks as they become known. */
-export const KNOWN_BINDING = '__tfjsCallbackDebugKnown';
-
-/** A callback the program has (runtime/events.ts `KnownCallback`). */
-export interface KnownCallbackInfo {
-  name: string;
-  token: string;
-  functionName?: string;
-  node?: string;
-  graph?: string;
+/** The runtime's shared state (runtime/hooks.ts), as far as the agent uses it. */
+interface SharedState {
+  observers: CallbackObserver[];
+  nextToken: number;
+  nextInvocation: number;
+  tools?: Tools;
+  known?: KnownCallback[];
+  pausedMs?: number;
 }
 
-/** What the agent says through KNOWN_BINDING: a callback just became known, and the wanted names it answers to. */
-export interface KnownNotice {
-  callback: KnownCallbackInfo;
-  matched: string[];
+/** A tfjs tensor as the agent sees it (no import of tfjs: any copy of it in the process). */
+interface TensorLike {
+  readonly dtype: string;
+  readonly shape: number[];
+  readonly size: number;
+  readonly dataId: object;
+  readonly isDisposed: boolean;
+  dataSync(): ArrayLike<unknown>;
+  reshape(shape: number[]): TensorLike;
+  slice(begin: number[], size: number[]): TensorLike;
+  dispose(): void;
 }
 
-export interface ActiveSnapshot {
-  id: number;
-  callback: { name: string; token: string; kind: string; stateful: boolean; functionName?: string };
-  op: string;
-  graph?: string;
-  node?: string;
-  Tout: string[];
-  /** The inputs' dtypes as TensorFlow has them (a node's Tin). */
-  Tin: string[];
-  parameterNames: string[];
-  /** Set by the adapter when the JS it runs renamed a parameter (`beta2` for `beta`): the names V8 sees. */
-  generatedParameterNames?: string[];
-  callSite?: { file: string; line: number; column: number; endLine?: number; endColumn?: number };
-  phase: 'running' | 'returned';
-  toutCheck?: {
-    ok: boolean;
-    mismatches: { message: string; index?: number; problem: string }[];
-    narrowed: { index: number; declared: string; storedAs: string }[];
-    conversions: { index: number; from: string; fromDType: string; to: string; message: string }[];
-  };
-  error?: { name: string; message: string };
+interface NdArrayLike {
+  readonly dtype: string;
+  readonly shape: number[];
+  readonly data: ArrayLike<unknown>;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
-  if (g.__tfjsCallbackDebugAgent) {
-    if (initial) g.__tfjsCallbackDebugAgent.configure(initial);
-    return g.__tfjsCallbackDebugAgent;
+/** An invocation under way: the runtime's start event, its live objects, and its end once it returned. */
+interface Entry {
+  readonly start: CallbackStart;
+  readonly live: RuntimeLive;
+  end: CallbackInvocation | undefined;
+}
+
+/** A JS literal's shape, values and what they are; summary cached. */
+interface Literal {
+  shape: number[];
+  flat: readonly unknown[];
+  leaf: string;
+  summary?: TensorSummary;
+}
+
+/** The agent's own state besides its API (tests and the bridge reach these). */
+export interface InstalledAgent extends DebugAgent {
+  /** Invocations under way, outermost first. */
+  readonly active: Entry[];
+  lastBreak: LastBreak | undefined;
+  pausedAt: number | undefined;
+  signal(reason: BreakReason, entry: Entry): void;
+}
+
+/**
+ * Installs the agent on `g` (once; a second call reconfigures the one there) and returns it.
+ * `initial`: the launch configuration's filters, so that a stop at the program's start needs no
+ * round trip.
+ */
+export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig>): InstalledAgent {
+  // AGENT_KEY and KNOWN_BINDING, spelled here: this function cannot refer to anything outside itself.
+  const AGENT_KEY_NAME: typeof AgentKey = '__tfjsCallbackDebugAgent_v2';
+  const KNOWN_BINDING_NAME: typeof KnownBinding = '__tfjsCallbackDebugKnown';
+  const holder = g as unknown as Record<string | symbol, unknown>;
+  const existing = holder[AGENT_KEY_NAME] as InstalledAgent | undefined;
+  if (existing) {
+    if (initial) existing.configure(initial);
+    return existing;
   }
   const STATE = Symbol.for('tfjs-callback-debugger.runtime.state');
-  // KNOWN_BINDING, spelled here: this function cannot refer to anything outside itself.
-  const KNOWN_BINDING_NAME: typeof KNOWN_BINDING = '__tfjsCallbackDebugKnown';
-  const state = (g[STATE] ??= { observers: [], nextToken: 0, nextInvocation: 1 });
+  const state = (holder[STATE] ??= { observers: [], nextToken: 0, nextInvocation: 1 }) as SharedState;
 
-  const isTensor = (v: any) =>
-    v !== null && typeof v === 'object' && typeof v.dataSync === 'function' && Array.isArray(v.shape) && typeof v.dtype === 'string';
-  const isNdArray = (v: any) =>
-    v !== null && typeof v === 'object' && !isTensor(v) && Array.isArray(v.shape) && typeof v.dtype === 'string' && v.data !== undefined;
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
+  const isTensor = (v: unknown): v is TensorLike =>
+    isObject(v) && typeof v.dataSync === 'function' && Array.isArray(v.shape) && typeof v.dtype === 'string';
+  const isNdArray = (v: unknown): v is NdArrayLike =>
+    isObject(v) && !isTensor(v) && Array.isArray(v.shape) && typeof v.dtype === 'string' && v.data !== undefined;
   /** Summaries by data (a tensor's dataId, an NdArray's array): a stop asks for each one several times. */
-  const summaries = new WeakMap<object, any>();
-  const num = (x: any) => (typeof x === 'number' ? Number(x.toPrecision(5)) : x);
+  const summaries = new WeakMap<object, TensorSummary>();
+  const num = (x: number | undefined) => (typeof x === 'number' ? Number(x.toPrecision(5)) : x);
 
-  /**
-   * A typed array's TensorFlow dtype, by its [[TypedArrayName]] (subclasses and other realms
-   * included). The runtime's one table is runtime/dtypes.ts `dtypeOfArray`; this copy exists
-   * because the agent cannot import, and test/debug-adapter/agent.test.ts keeps the two equal.
-   */
-  const ARRAY_DTYPES: Record<string, string> = {
-    Float32Array: 'float32', Float64Array: 'float64', Int8Array: 'int8', Int16Array: 'int16', Int32Array: 'int32', BigInt64Array: 'int64',
-    Uint8Array: 'uint8', Uint8ClampedArray: 'uint8', Uint16Array: 'uint16', Uint32Array: 'uint32', BigUint64Array: 'uint64',
-  };
-  const arrayName = (v: any): string | undefined => (ArrayBuffer.isView(v) ? Object.prototype.toString.call(v).slice(8, -1) : undefined);
-  const arrayDType = (v: any): string | undefined => {
-    const name = arrayName(v);
-    return name !== undefined && Object.hasOwn(ARRAY_DTYPES, name) ? ARRAY_DTYPES[name] : undefined;
-  };
+  const arrayName = (v: unknown): string | undefined => (ArrayBuffer.isView(v) ? Object.prototype.toString.call(v).slice(8, -1) : undefined);
+  /** A typed array's TensorFlow dtype: the runtime's one table (runtime/dtypes.ts `dtypeOfArray`). */
+  const arrayDType = (v: unknown): string | undefined => (ArrayBuffer.isView(v) ? state.tools?.dtypeOfArray?.(v) : undefined);
 
   /**
    * A JS literal a callback may return (a number, boolean or string, or a rectangular nested
@@ -99,18 +115,17 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
    * values row-major and what they are; undefined for anything else. Arrays are cached: a stop
    * asks for each one several times.
    */
-  const literals = new WeakMap<object, any>();
-  const literal = (v: any): { shape: number[]; flat: readonly any[]; leaf: string; summary?: any } | undefined => {
-    const t = typeof v;
-    if (t === 'number') return { shape: [], flat: [v], leaf: Number.isInteger(v) ? 'integer' : 'number' };
-    if (t === 'boolean' || t === 'string') return { shape: [], flat: [v], leaf: t };
+  const literals = new WeakMap<object, Literal | undefined>();
+  const literal = (v: unknown): Literal | undefined => {
+    if (typeof v === 'number') return { shape: [], flat: [v], leaf: Number.isInteger(v) ? 'integer' : 'number' };
+    if (typeof v === 'boolean' || typeof v === 'string') return { shape: [], flat: [v], leaf: typeof v };
     if (!Array.isArray(v)) return undefined;
     if (literals.has(v)) return literals.get(v);
     const shape: number[] = [];
     // Deeper than any tensor's rank: an array that contains itself would nest forever.
-    for (let level: any = v; Array.isArray(level); level = level[0]) if (shape.push(level.length) > 64) return undefined;
-    const flat: any[] = [];
-    const walk = (x: any, axis: number): boolean => {
+    for (let level: unknown = v; Array.isArray(level); level = level[0]) if (shape.push(level.length) > 64) return undefined;
+    const flat: unknown[] = [];
+    const walk = (x: unknown, axis: number): boolean => {
       if (axis === shape.length) {
         if (Array.isArray(x)) return false;
         flat.push(x);
@@ -120,7 +135,7 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       for (const y of x) if (!walk(y, axis + 1)) return false;
       return true;
     };
-    let found: any;
+    let found: Literal | undefined;
     if (walk(v, 0)) {
       const kind = flat.length > 0 ? typeof flat[0] : 'number';
       const uniform = flat.every((x) => typeof x === kind);
@@ -141,14 +156,15 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
     return floating ? d : 'float64';
   };
   /** What a value that is no tensor value is, for people: "Promise", "Object", "null", "bigint". */
-  const typeName = (v: any): string => {
+  const typeName = (v: unknown): string => {
     if (v === null || v === undefined) return String(v);
     if (typeof v !== 'object') return typeof v;
-    if (typeof v.then === 'function') return 'Promise';
-    return arrayName(v) ?? (Array.isArray(v) ? 'Array' : (v.constructor?.name ?? 'Object'));
+    if (typeof (v as { then?: unknown }).then === 'function') return 'Promise';
+    return arrayName(v) ?? (Array.isArray(v) ? 'Array' : ((v as { constructor?: { name?: string } }).constructor?.name ?? 'Object'));
   };
+  const entryOf = (id: number): Entry | undefined => active.find((x) => x.start.id === id);
   /** An invocation's inputs, or its outputs: the output tensors, else the values it returned. */
-  const valuesOf = (e: any, side: 'inputs' | 'outputs'): readonly any[] => {
+  const valuesOf = (e: Entry, side: Side): readonly unknown[] => {
     const live = e.live;
     if (side === 'inputs') return live.args;
     if (live.outputs && live.outputs.length > 0) return live.outputs;
@@ -157,19 +173,26 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
     const r = live.returned;
     return r === undefined || r === null ? [] : Array.isArray(r) ? r : [r];
   };
+  /** How the Callback scope shows a value: from its summary where it has one, else by reference. */
+  const scopeValue = (v: unknown): ScopeValue => {
+    if (v === null || (typeof v !== 'object' && typeof v !== 'function')) {
+      const text = typeof v === 'string' ? JSON.stringify(v) : typeof v === 'bigint' ? `${v}n` : Object.is(v, -0) ? '-0' : String(v);
+      return { shown: 'primitive', text, type: typeof v };
+    }
+    const info = agent.info(v);
+    const className = (v as { constructor?: { name?: string } }).constructor?.name ?? 'Object';
+    if (info && ArrayBuffer.isView(v)) return { shown: 'typedarray', description: agent.describe(v) ?? `${className}(${info.size})`, length: info.size, className };
+    if (info && (isTensor(v) || isNdArray(v)) && (className === 'Tensor' || className === 'Variable' || className === 'NdArray')) return { shown: 'tensor', description: agent.describe(v) ?? info.kind, info, className };
+    return { shown: 'remote' };
+  };
 
-  const agent: any = {
-    version: 1,
-    config: { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false } as AgentConfig,
-    /** Invocations under way, outermost first: { start, live, end?, reason? }. */
-    active: [] as any[],
-    /** What the last callbackBreak was for. */
-    lastBreak: undefined as any,
-    /**
-     * Set by the launch bridge: makes sure the adapter has the V8 debugger on (it stays off until
-     * the first stop when nothing needs it earlier) before `callbackBreak` is called.
-     */
-    ensureDebugger: undefined as undefined | (() => void),
+  const active: Entry[] = [];
+  const agent: InstalledAgent = {
+    version: 2,
+    config: { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false },
+    active,
+    lastBreak: undefined,
+    ensureDebugger: undefined,
 
     configure(config: Partial<AgentConfig>) {
       Object.assign(agent.config, config);
@@ -178,21 +201,16 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
     },
 
     /** Records why, then stops in callbackBreak. */
-    signal(reason: BreakReason, entry: any) {
+    signal(reason: BreakReason, entry: Entry) {
       agent.lastBreak = { reason, id: entry.start.id };
       agent.ensureDebugger?.();
       agent.callbackBreak();
       agent.lastBreak = undefined;
     },
 
-    /** The adapter's unconditional breakpoint sits in this empty function. */
     callbackBreak() {},
 
-    /**
-     * The adapter calls these around each stop it shows: the time in between goes to the runtime's
-     * `pausedMs`, which an invocation's durationMs leaves out.
-     */
-    pausedAt: undefined as number | undefined,
+    pausedAt: undefined,
     pauseBegan() {
       agent.pausedAt = performance.now();
     },
@@ -202,27 +220,27 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       agent.pausedAt = undefined;
     },
 
-    /** The callbacks known so far, and which of `names` one of them answers to ('*' always does). */
-    knownStatus(names: string[]): { callbacks: KnownCallbackInfo[]; matched: string[] } {
+    knownStatus(names: string[]) {
       return { callbacks: known, matched: names.filter((w) => w === '*' || known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node))) };
     },
 
     snapshot(): ActiveSnapshot[] {
-      return agent.active.map((e: any) => {
+      return active.map((e) => {
         const s = e.start;
-        const snap: any = {
-          id: s.id, callback: s.callback, op: s.op, Tout: [...s.Tout], Tin: [...(s.Tin ?? [])], parameterNames: [...s.parameterNames],
+        const snap: ActiveSnapshot = {
+          id: s.id, callback: { ...s.callback }, op: s.op, Tout: [...s.Tout], Tin: [...(s.Tin ?? [])], parameterNames: [...s.parameterNames],
           phase: e.end ? 'returned' : 'running',
         };
         if (s.graph !== undefined) snap.graph = s.graph;
         if (s.node !== undefined) snap.node = s.node;
-        if (s.callSite) snap.callSite = s.callSite;
+        if (s.callSite) snap.callSite = { ...s.callSite };
         if (e.end) {
+          const check = e.end.toutCheck;
           snap.toutCheck = {
-            ok: e.end.toutCheck.ok,
-            mismatches: e.end.toutCheck.mismatches.map((m: any) => ({ message: m.message, index: m.index, problem: m.problem })),
-            narrowed: e.end.toutCheck.narrowed,
-            conversions: e.end.toutCheck.conversions ?? [],
+            ok: check.ok,
+            mismatches: check.mismatches.map((m) => ({ message: m.message, index: m.index, problem: m.problem }) as { message: string; index?: number; problem: string }),
+            narrowed: check.narrowed.map((n) => ({ ...n })),
+            conversions: (check.conversions ?? []).map((c) => ({ ...c })),
           };
           if (e.end.error) snap.error = { name: e.end.error.name, message: e.end.error.message };
         }
@@ -230,17 +248,24 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       });
     },
 
-    /** Summaries of an active invocation's inputs and of its outputs (or returned values). */
+    live(id: number) {
+      return entryOf(id)?.live as ReturnType<DebugAgent['live']>;
+    },
+
+    values(id: number, side: Side) {
+      const e = entryOf(id);
+      return e ? valuesOf(e, side) : undefined;
+    },
+
     details(id: number) {
-      const e = agent.active.find((x: any) => x.start.id === id);
+      const e = entryOf(id);
       if (!e) return undefined;
-      const side = (name: 'inputs' | 'outputs', declared: readonly string[] = []) => valuesOf(e, name).map((v: any, i: number) => agent.valueInfo(v, declared[i]));
+      const side = (name: Side, declared: readonly string[] = []) => valuesOf(e, name).map((v, i) => agent.valueInfo(v, declared[i]));
       return { inputs: side('inputs', e.start.Tin), outputs: side('outputs', e.start.Tout) };
     },
 
-    /** `{ info, start, values }` of an active invocation's input or output (tensorData), or why not. */
-    page(id: number, side: 'inputs' | 'outputs', index: number, start: number, count: number) {
-      const e = agent.active.find((x: any) => x.start.id === id);
+    page(id: number, side: Side, index: number, start: number, count: number) {
+      const e = entryOf(id);
       if (!e) return { error: `invocation ${id} is not under way` };
       const values = valuesOf(e, side);
       const what = `${side === 'inputs' ? 'input' : 'output'} ${index} of invocation ${id}`;
@@ -250,8 +275,13 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       return { info, start, values: agent.slice(values[index], start, count) };
     },
 
-    /** Summary of a tensor, Variable, NdArray or typed array, or undefined for anything else. */
-    info(v: any) {
+    scopeData(id: number): CallbackScopeData | undefined {
+      const e = entryOf(id);
+      if (!e) return undefined;
+      return { inputs: e.live.args.map(scopeValue) };
+    },
+
+    info(v: unknown): ValueInfo | undefined {
       const tools = state.tools;
       if (isTensor(v)) {
         if (v.isDisposed) return { kind: 'Tensor', dtype: v.dtype, shape: [...v.shape], size: v.size, disposed: true };
@@ -261,46 +291,43 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
           s = tools.summarizeTensor(v);
           summaries.set(v.dataId, s);
         }
-        return { kind: v.constructor?.name === 'Variable' ? 'Variable' : 'Tensor', ...s, dtype: v.dtype, shape: [...v.shape], size: v.size, disposed: false };
+        const kind = (v as { constructor?: { name?: string } }).constructor?.name === 'Variable' ? 'Variable' : 'Tensor';
+        return { kind, ...s, dtype: v.dtype, shape: [...v.shape], size: v.size, disposed: false } as ValueInfo;
       }
       if (isNdArray(v)) {
         let s = summaries.get(v.data);
         if (!s && tools) {
-          s = tools.summarizeValues({ dtype: v.dtype, shape: v.shape, flat: v.data });
+          s = tools.summarizeValues({ dtype: v.dtype, shape: v.shape, flat: v.data } as RawValues);
           summaries.set(v.data, s);
         }
-        return { kind: 'NdArray', ...s, dtype: v.dtype, shape: [...v.shape], size: v.shape.reduce((a: number, b: number) => a * b, 1), disposed: false };
+        return { kind: 'NdArray', ...s, dtype: v.dtype, shape: [...v.shape], size: v.shape.reduce((a, b) => a * b, 1), disposed: false } as ValueInfo;
       }
       const dtype = arrayDType(v);
       if (dtype !== undefined) {
-        let s = summaries.get(v);
+        const view = v as ArrayBufferView & ArrayLike<unknown>;
+        let s = summaries.get(view);
         if (!s && tools) {
-          s = tools.summarizeValues({ dtype, shape: [v.length], flat: v });
-          summaries.set(v, s);
+          s = tools.summarizeValues({ dtype, shape: [view.length], flat: view } as RawValues);
+          summaries.set(view, s);
         }
-        return { kind: arrayName(v), ...s, dtype, shape: [v.length], size: v.length, disposed: false };
+        return { kind: arrayName(v), ...s, dtype, shape: [view.length], size: view.length, disposed: false } as ValueInfo;
       }
       return undefined;
     },
 
-    /**
-     * Summary of any value a callback takes or returns: `info` for tensors and arrays; JS numbers,
-     * booleans, strings and nested arrays of them as values (kind "number", "Array", …) of the
-     * dtype they take for `declared` (their Tout), as the runtime's Tout check has it; anything
-     * else (an object, a Promise, null, a ragged array) by its type, with `opaque: true`.
-     */
-    valueInfo(v: any, declared?: string) {
+    valueInfo(v: unknown, declared?: string): ValueInfo {
       const i = agent.info(v);
       if (i) return i;
       const lit = literal(v);
       if (!lit) return { kind: typeName(v), dtype: '', shape: [], size: 0, disposed: false, opaque: true };
       const dtype = literalDType(lit.leaf, declared);
-      if (!lit.summary && state.tools) lit.summary = state.tools.summarizeValues({ dtype: lit.leaf === 'string' ? 'string' : 'float64', shape: lit.shape, flat: lit.flat });
-      return { kind: Array.isArray(v) ? 'Array' : typeof v, ...lit.summary, dtype, shape: [...lit.shape], size: lit.flat.length, disposed: false };
+      if (!lit.summary && state.tools) {
+        lit.summary = state.tools.summarizeValues({ dtype: lit.leaf === 'string' ? 'string' : 'float64', shape: lit.shape, flat: lit.flat } as RawValues);
+      }
+      return { kind: Array.isArray(v) ? 'Array' : typeof v, ...lit.summary, dtype, shape: [...lit.shape], size: lit.flat.length, disposed: false } as ValueInfo;
     },
 
-    /** "Tensor float32[2,3] min=… max=… NaN=0", "Float64Array float64[6] min=…", or undefined for non-tensors. */
-    describe(v: any) {
+    describe(v: unknown) {
       const i = agent.info(v);
       if (!i) return undefined;
       const sig = `${i.kind === i.dtype ? i.kind : `${i.kind} ${i.dtype}`}[${i.shape.join(',')}]`;
@@ -310,12 +337,8 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
       return `${sig}${stats} NaN=${i.nanCount ?? 0}${i.infCount ? ` Inf=${i.infCount}` : ''}${i.exact === false ? ' (sampled)' : ''}`;
     },
 
-    /**
-     * Values [start, start+count) of the flattened value (nested arrays row-major, a scalar as one
-     * value), as JSON-safe numbers (bigints too), strings or booleans.
-     */
-    slice(v: any, start: number, count: number) {
-      const out = (values: ArrayLike<any>) => Array.from(values, (x: any) => (typeof x === 'bigint' ? Number(x) : x));
+    slice(v: unknown, start: number, count: number): FlatValue[] {
+      const out = (values: ArrayLike<unknown>) => Array.from(values, (x) => (typeof x === 'bigint' ? Number(x) : x) as FlatValue);
       if (isTensor(v)) {
         if (v.isDisposed) return [];
         const end = Math.min(v.size, start + count);
@@ -344,8 +367,8 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
     wanted === name || wanted === token || (functionName !== undefined && wanted === functionName) ||
     (node !== undefined && (wanted === node || wanted === node.slice(node.lastIndexOf('/') + 1)));
 
-  const matches = (start: any) => {
-    const wanted = agent.config.breakOnCallbacks as string[];
+  const matches = (start: CallbackStart) => {
+    const wanted = agent.config.breakOnCallbacks;
     if (wanted.length === 0) return false;
     if (wanted.includes('*')) return true;
     const c = start.callback;
@@ -367,50 +390,51 @@ export function installAgent(g: any, initial?: Partial<AgentConfig>): any {
   /** Wanted names no known callback answers to yet: while there are some, each new callback is told to the adapter. */
   let pending: string[] = [];
   const updatePending = () => {
-    pending = (agent.config.breakOnCallbacks as string[]).filter((w) => w !== '*' && !known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node)));
+    pending = agent.config.breakOnCallbacks.filter((w) => w !== '*' && !known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node)));
   };
 
-  const nonFinite = (live: any) => {
+  const nonFinite = (live: RuntimeLive) => {
     const tools = state.tools;
     if (!tools) return false;
-    return (live.outputs ?? []).some((t: any) => {
+    return (live.outputs ?? []).some((t) => {
       if (!isTensor(t) || t.isDisposed || t.dtype === 'string') return false;
       const s = tools.summarizeTensor(t);
-      return s.nanCount > 0 || s.infCount > 0;
+      return (s.nanCount ?? 0) > 0 || (s.infCount ?? 0) > 0;
     });
   };
 
-  const observer = {
+  const observer: CallbackObserver = {
     detail: 'light',
-    onCallbackKnown(k: KnownCallbackInfo) {
+    onCallbackKnown(k: KnownCallback) {
       if (!addKnown(k) || pending.length === 0) return;
       const matched = pending.filter((w) => answersTo(w, k.name, k.token, k.functionName, k.node));
       if (matched.length > 0) pending = pending.filter((w) => !matched.includes(w));
-      const notice: KnownNotice = { callback: k, matched };
-      if (typeof g[KNOWN_BINDING_NAME] === 'function') g[KNOWN_BINDING_NAME](JSON.stringify(notice));
+      const notice: KnownNotice = { callback: { ...k }, matched };
+      const binding = holder[KNOWN_BINDING_NAME];
+      if (typeof binding === 'function') binding(JSON.stringify(notice));
     },
-    onCallbackStart(start: any, live: any) {
-      const entry = { start, live, end: undefined as any };
-      agent.active.push(entry);
+    onCallbackStart(start: CallbackStart, live: RuntimeLive) {
+      const entry: Entry = { start, live, end: undefined };
+      active.push(entry);
       if (matches(start)) agent.signal('callback', entry);
     },
-    onCallbackEnd(end: any, live: any) {
-      const last = agent.active.length - 1;
-      const index = last >= 0 && agent.active[last].start.id === end.id ? last : agent.active.findIndex((e: any) => e.start.id === end.id);
-      const entry = index >= 0 ? agent.active[index] : { start: end, live };
+    onCallbackEnd(end: CallbackInvocation, live: RuntimeLive) {
+      const last = active.length - 1;
+      const index = last >= 0 && active[last]!.start.id === end.id ? last : active.findIndex((e) => e.start.id === end.id);
+      const entry = index >= 0 ? active[index]! : { start: end, live, end: undefined };
       entry.end = end;
       try {
         if (agent.config.breakOnToutMismatch && !end.toutCheck.ok) agent.signal('toutMismatch', entry);
         else if (agent.config.breakOnNonFinite && !end.error && nonFinite(live)) agent.signal('nonFinite', entry);
       } finally {
-        if (index === agent.active.length - 1) agent.active.pop();
-        else if (index >= 0) agent.active.splice(index, 1);
+        if (index === active.length - 1) active.pop();
+        else if (index >= 0) active.splice(index, 1);
       }
     },
   };
 
   state.observers = [...state.observers, observer];
   if (initial) agent.configure(initial);
-  g.__tfjsCallbackDebugAgent = agent;
+  holder[AGENT_KEY_NAME] = agent;
   return agent;
 }

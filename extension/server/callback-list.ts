@@ -1,35 +1,11 @@
 /**
- * The `tfjsCallbacks/callbacks` request: the callbacks in open documents, for the extension's
- * "Break on Callback…" quick pick. Lines are 1-based, like call sites in traces.
+ * The answer to CallbacksRequest (protocol.ts): the callbacks in open documents, for the
+ * extension's "Break on Callback…" quick pick. Lines are 1-based, like call sites in traces.
  */
-import type { CallbackKind, CallbackOp } from '../../runtime/events.js';
 import { callbackNodesOf } from './model-checks.js';
 import type { ProgramAnalysis, TraceMatch } from './program-analysis.js';
+import type { CallbackEntry } from './protocol.js';
 import { callbackLabel } from './wrapper-calls.js';
-
-export const CALLBACKS_REQUEST = 'tfjsCallbacks/callbacks';
-
-export interface CallbacksParams {
-  /** Only this document; all open documents when absent. */
-  readonly uri?: string;
-}
-
-export interface CallbackEntry {
-  /** What the debugger breaks on: the `name` option, the function's name, or the node's name. */
-  readonly name: string;
-  readonly functionName?: string;
-  readonly kind: CallbackKind;
-  readonly uri: string;
-  /** 1-based line of the wrapper call, or of the node in model.json. */
-  readonly line: number;
-  /** 1-based column of the node's name in model.json (converted models are one line). */
-  readonly column?: number;
-  /** The wrapper function (`numpyFunction`, …) or, for a model node, the op. */
-  readonly api?: string;
-  readonly op?: CallbackOp;
-  /** A model node's token, or the token the last run gave a wrapper callback. */
-  readonly token?: string;
-}
 
 export function programCallbacks(analysis: ProgramAnalysis, match: TraceMatch | undefined): CallbackEntry[] {
   const out: CallbackEntry[] = [];

@@ -5,7 +5,7 @@
  * dtype Tout declares, a Tensor or NdArray has a dtype only known at run time).
  */
 import ts from 'typescript';
-import type { TfDType } from '../../runtime/dtypes.js';
+import { dtypeOfArrayName, type TfDType } from '../../runtime/dtypes.js';
 import { unwrap } from './wrapper-calls.js';
 
 /** One returned value. */
@@ -44,14 +44,10 @@ export interface CallbackFacts {
   readonly returns: readonly ReturnSite[];
 }
 
-const TYPED_ARRAYS: Record<string, TfDType> = {
-  Float32Array: 'float32', Float64Array: 'float64', Int32Array: 'int32', Int16Array: 'int16', Int8Array: 'int8',
-  Uint8Array: 'uint8', Uint8ClampedArray: 'uint8', Uint16Array: 'uint16', Uint32Array: 'uint32',
-  BigInt64Array: 'int64', BigUint64Array: 'uint64',
-};
 const TENSORS = new Set(['Tensor', 'Variable', 'NdArray']);
 const PROMISE_PROBLEM =
-  'the callback returns a Promise. Wrapped callbacks run synchronously, as in TensorFlow; compute the value before returning (async callbacks are supported for graph model nodes run with executeAsync)';
+  'the callback returns a Promise. Wrapped callbacks run synchronously, as in TensorFlow; compute the value before returning ' +
+  '(async callbacks are supported for graph model nodes run with executeAsync)';
 const UNKNOWN: ReturnShape = { kind: 'unknown' };
 
 export function callbackFacts(func: ts.Expression, checker: ts.TypeChecker): CallbackFacts {
@@ -189,7 +185,7 @@ export function shapeOfType(type: ts.Type, checker: ts.TypeChecker): ReturnShape
     return { kind: 'array', element: element ? itemOfShape(shapeOfType(element, checker)) : { describe: 'value', valueObject: undefined } };
   }
   const name = type.getSymbol()?.getName() ?? '';
-  const dtype = TYPED_ARRAYS[name];
+  const dtype = dtypeOfArrayName(name);
   if (dtype) return { kind: 'one', item: { dtype, describe: name, valueObject: true } };
   if (TENSORS.has(name)) return { kind: 'one', item: { describe: name === 'NdArray' ? 'NdArray' : 'Tensor', valueObject: true } };
   if (name === 'Promise' || name === 'PromiseLike') return { kind: 'one', item: { describe: 'Promise', valueObject: true, problem: PROMISE_PROBLEM } };

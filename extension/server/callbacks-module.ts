@@ -1,15 +1,16 @@
 /**
  * The callbacks module a model.json's nodes are bound from: the `tfjsCallbacks.callbacksModule`
- * setting, else `callbacks.ts` / `callbacks.js` next to model.json. Its keys are read from its
- * syntax as the CLI binds them (runtime/cli/main.ts): the keys of a default-exported object,
- * else the named exports (also through `export * from './…'` and CommonJS `module.exports`).
+ * setting, else `callbacks.ts` / `callbacks.js` / … next to model.json, found as F5 finds it
+ * (runtime/graph-model/model-path.ts). Its keys are read from its syntax as the CLI binds them
+ * (runtime/cli/main.ts): the keys of a default-exported object, else the named exports (also
+ * through `export * from './…'` and CommonJS `module.exports`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { CALLBACKS_MODULE_NAMES, callbacksModuleSetting, conventionalCallbacksModule } from '../../runtime/graph-model/model-path.js';
 import { propertyName, unwrap } from './wrapper-calls.js';
 
-export const CONVENTIONAL_NAMES = ['callbacks.ts', 'callbacks.js', 'callbacks.mts', 'callbacks.mjs', 'callbacks.cjs'];
 
 export interface CallbacksModule {
   readonly file: string;
@@ -27,16 +28,10 @@ export type Located = { readonly file: string; readonly via: 'setting' | 'conven
 
 /** `setting` is relative to `workspaceFolder` (or absolute); without one, the conventional names next to model.json. */
 export function locateCallbacksModule(modelFile: string, setting: string | undefined, workspaceFolder: string | undefined): Located {
-  if (setting && setting.trim()) {
-    const file = path.resolve(workspaceFolder ?? path.dirname(modelFile), setting.trim());
-    return fs.existsSync(file) ? { file, via: 'setting' } : { missing: file, via: 'setting' };
-  }
-  const dir = path.dirname(modelFile);
-  for (const name of CONVENTIONAL_NAMES) {
-    const file = path.join(dir, name);
-    if (fs.existsSync(file)) return { file, via: 'convention' };
-  }
-  return { missing: path.join(dir, 'callbacks.ts'), via: 'convention' };
+  const configured = callbacksModuleSetting(modelFile, setting, workspaceFolder);
+  if (configured) return fs.existsSync(configured) ? { file: configured, via: 'setting' } : { missing: configured, via: 'setting' };
+  const file = conventionalCallbacksModule(modelFile, fs.existsSync);
+  return file ? { file, via: 'convention' } : { missing: path.join(path.dirname(modelFile), CALLBACKS_MODULE_NAMES[0]!), via: 'convention' };
 }
 
 export async function readCallbacksModule(file: string, via: CallbacksModule['via'], readText: ReadText): Promise<CallbacksModule> {

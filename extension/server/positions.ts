@@ -2,7 +2,7 @@
  * Conversions between TS nodes, file paths and LSP ranges and URIs.
  */
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type ts from 'typescript';
 import type { Range } from 'vscode-languageserver';
 import type { TextRange } from '../../runtime/graph-model/node-locations.js';
@@ -30,10 +30,6 @@ export function uriToPath(uri: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function pathToUri(file: string): string {
-  return pathToFileURL(file).href;
 }
 
 /** Paths compared as the file system does (case-insensitively on Windows and macOS). */

@@ -6,31 +6,41 @@
  * - diagnostics: static Tout / arity checks on wrapper calls (tout-checks), unbound model.json
  *   callback nodes (model-checks), and the last run's Tout mismatches (last-run);
  * - code lenses (lenses), hovers with the last run's observed signature (hovers);
- * - `tfjsCallbacks/traceUpdated` (notification, { traceFile }): (re)load the trace (trace-store);
- * - `tfjsCallbacks/callbacks` (request, { uri? }): the callbacks in open documents (callback-list).
+ * - TraceUpdatedNotification (protocol.ts): (re)load the trace (trace-store);
+ * - CallbacksRequest (protocol.ts): the callbacks in open documents (callback-list).
  */
 import {
   CodeLensRefreshRequest,
   createConnection,
   DidChangeConfigurationNotification,
+  NotificationType,
   ProposedFeatures,
+  RequestType,
   TextDocuments,
   TextDocumentSyncKind,
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { CALLBACKS_REQUEST, modelCallbacks, programCallbacks, type CallbackEntry, type CallbacksParams } from './callback-list.js';
+import { modelCallbacks, programCallbacks } from './callback-list.js';
 import { wrapperHover } from './hovers.js';
 import { programLenses } from './lenses.js';
 import { isModelJson } from './model-checks.js';
 import { uriToPath } from './positions.js';
 import { matchTrace, ProgramAnalyzer, SCRIPT_LANGUAGES } from './program-analysis.js';
+import {
+  CallbacksRequest,
+  SETTINGS_SECTION,
+  TraceUpdatedNotification,
+  type CallbackEntry,
+  type CallbacksParams,
+  type NotificationSignature,
+  type RequestSignature,
+  type TraceUpdatedParams,
+} from './protocol.js';
 import { Settings } from './settings.js';
 import { TraceStore } from './trace-store.js';
 import { TsProjects } from './ts-projects.js';
 import { Validator } from './validation.js';
-
-export const TRACE_UPDATED = 'tfjsCallbacks/traceUpdated';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -62,9 +72,12 @@ connection.onInitialize((params): InitializeResult => {
 
 connection.onInitialized(() => {
   if (!projects.libDir) {
-    connection.console.warn("[tfjs-callbacks] TypeScript's lib*.d.ts were not found beside the server or in the workspace's node_modules/typescript: return types of callbacks cannot be checked.");
+    connection.console.warn(
+      "[tfjs-callbacks] TypeScript's lib*.d.ts were not found beside the server or in the workspace's node_modules/typescript: " +
+        'return types of callbacks cannot be checked.',
+    );
   }
-  if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'tfjsCallbacks' });
+  if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
   if (settings.workspaceFolders.length > 0) {
     connection.workspace.onDidChangeWorkspaceFolders((e) => {
       settings.changeFolders(e.added, e.removed);
@@ -108,7 +121,7 @@ connection.onHover(({ textDocument, position }) => {
   return analysis ? wrapperHover(analysis, position, matchTrace(analysis, traces), traces.traceFile) : null;
 });
 
-connection.onNotification(TRACE_UPDATED, async (params: { traceFile?: string } | undefined) => {
+connection.onNotification(notificationType(TraceUpdatedNotification), async (params: TraceUpdatedParams | undefined) => {
   if (!params?.traceFile) traces.clear();
   else {
     const problem = await traces.load(params.traceFile);
@@ -118,7 +131,7 @@ connection.onNotification(TRACE_UPDATED, async (params: { traceFile?: string } |
   if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
 });
 
-connection.onRequest(CALLBACKS_REQUEST, (params: CallbacksParams | undefined): CallbackEntry[] => {
+connection.onRequest(requestType(CallbacksRequest), (params: CallbacksParams | undefined): CallbackEntry[] => {
   const docs = params?.uri ? [documents.get(params.uri)].filter((d) => d !== undefined) : documents.all();
   return docs.flatMap((doc) => {
     if (isModelJson(doc.uri, doc.languageId)) return modelCallbacks(doc.uri, doc.getText());
@@ -132,6 +145,15 @@ connection.onShutdown(() => {
   validator?.dispose();
   projects?.dispose();
 });
+
+/** This library's types for protocol.ts's signatures (see there why they are not shared objects). */
+function requestType<P, R>(signature: RequestSignature<P, R>): RequestType<P, R, void> {
+  return new RequestType<P, R, void>(signature.method);
+}
+
+function notificationType<P>(signature: NotificationSignature<P>): NotificationType<P> {
+  return new NotificationType<P>(signature.method);
+}
 
 documents.listen(connection);
 connection.listen();

@@ -6,12 +6,10 @@
 import path from 'node:path';
 import type { Connection, InitializeParams, WorkspaceFolder } from 'vscode-languageserver';
 import { pathKey, uriToPath } from './positions.js';
+import { SETTINGS_SECTION, type InitializationOptions } from './protocol.js';
 
-export const SECTION = 'tfjsCallbacks';
-
-export interface ServerSettings {
-  readonly callbacksModule?: string;
-}
+/** What the server reads of the settings: the same fields the client sends as initializationOptions. */
+export type ServerSettings = InitializationOptions;
 
 export class Settings {
   private folders: string[] = [];
@@ -23,7 +21,7 @@ export class Settings {
 
   initialize(params: InitializeParams): void {
     this.pullsConfiguration = params.capabilities.workspace?.configuration === true;
-    const options = (params.initializationOptions ?? {}) as Partial<ServerSettings>;
+    const options = (params.initializationOptions ?? {}) as InitializationOptions;
     if (typeof options.callbacksModule === 'string') this.initial = { callbacksModule: options.callbacksModule };
     const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     this.setFolders(folders);
@@ -53,7 +51,7 @@ export class Settings {
   /** Settings changed: forget what was read. */
   changed(pushed?: unknown): void {
     this.perUri.clear();
-    const section = (pushed as { settings?: Record<string, ServerSettings> } | undefined)?.settings?.[SECTION];
+    const section = (pushed as { settings?: Record<string, ServerSettings> } | undefined)?.settings?.[SETTINGS_SECTION];
     if (!this.pullsConfiguration && section && typeof section === 'object') this.initial = { ...this.initial, ...section };
   }
 
@@ -66,7 +64,7 @@ export class Settings {
     let pending = this.perUri.get(uri);
     if (!pending) {
       pending = this.connection.workspace
-        .getConfiguration({ scopeUri: uri, section: SECTION })
+        .getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION })
         .then((value: unknown) => {
           const v = (value ?? {}) as Partial<ServerSettings>;
           const callbacksModule = typeof v.callbacksModule === 'string' && v.callbacksModule ? v.callbacksModule : this.initial.callbacksModule;

@@ -7,10 +7,11 @@
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
-import { displayName, parseDType, type TfDType } from '../../runtime/dtypes.js';
+import { parseDType, type TfDType } from '../../runtime/dtypes.js';
 import { invalidToutMessage } from '../../runtime/tout.js';
 import type { CallbackKind } from '../../runtime/events.js';
 import { conversionMessage, judgeDType } from '../../runtime/dtype-rules.js';
+import { article, countMismatchLine, dtypeFix, dtypeMismatchLine, notATensorMessage, notConvertibleLine, outputLead } from '../../runtime/tout-messages.js';
 import { callbackFacts, inlineFacts, type ReturnedItem, type ReturnShape, type ReturnSite } from './callback-returns.js';
 import { rangeOf } from './positions.js';
 import { callbackLabel, stringValue, unwrap, type WrapperCall } from './wrapper-calls.js';
@@ -156,43 +157,43 @@ export function checkReturn(shape: ReturnShape, single: boolean, dtypes: readonl
   if (values.length !== dtypes.length) return [{ code: 'tout-count', message: countMessage(values, single, dtypes, name) }];
   const problems: ReturnProblem[] = [];
   values.forEach((value, i) => {
-    const lead = `${i}-th value returned by ${name}`;
+    const lead = outputLead(i, name);
     const expected = dtypes[i]!;
     if (value.problem) {
-      problems.push({ code: 'tout-value', message: `${lead} is not a tensor: ${value.problem}` });
+      problems.push({ code: 'tout-value', message: notATensorMessage(lead, value.problem) });
       return;
     }
     if (!value.dtype) return;
     const verdict = judgeDType(kind, value.dtype, expected, value.describe === 'Tensor' ? 'tensor' : value.valueObject ? 'array' : 'literal');
     if (verdict === 'convert') problems.push({ code: 'tout-conversion', message: conversionMessage(i, value.describe, value.dtype, expected) });
     else if (verdict === 'mismatch' && kind === 'py_function') {
-      problems.push({ code: 'tout-dtype', message: `Cannot convert ${/^[aeiou]/i.test(value.describe) ? 'an' : 'a'} ${value.describe} to EagerTensor of dtype ${displayName(expected)}\n  ${dtypeHint(value, expected)}` });
+      const first = notConvertibleLine(`${article(value.describe)} ${value.describe}`, expected);
+      problems.push({ code: 'tout-dtype', message: `${first}\n  ${dtypeHint(value, expected)}` });
     } else if (verdict === 'mismatch') {
-      problems.push({ code: 'tout-dtype', message: `${lead} is ${displayName(value.dtype)}, but expects ${displayName(expected)}\n  ${dtypeHint(value, expected)}` });
+      problems.push({ code: 'tout-dtype', message: `${dtypeMismatchLine(lead, value.dtype, expected)}\n  ${dtypeHint(value, expected)}` });
     }
   });
   return problems;
 }
 
 function countMessage(values: readonly ReturnedItem[], single: boolean, dtypes: readonly TfDType[], name: string): string {
-  const first = `${name} returns ${values.length} values, but expects to see ${dtypes.length} values.`;
+  const first = countMismatchLine(name, values.length, dtypes.length);
   const declared = single ? `Tout '${dtypes[0]}'` : `Tout [${dtypes.map((d) => `'${d}'`).join(', ')}]`;
   if (values.length === 0) {
-    return `${first}\n  The callback returns nothing but ${declared} declares ${dtypes.length}: return the outputs, or use Tout [] for a callback that returns nothing.`;
+    const fix = 'return the outputs, or use Tout [] for a callback that returns nothing.';
+    return `${first}\n  The callback returns nothing but ${declared} declares ${dtypes.length}: ${fix}`;
   }
   const what = values.map((v) => v.describe).join(', ');
   const listNote = !single && values.length > 1 ? ' With a list Tout, a returned array is the list of outputs: return [value] for one array output.' : '';
   const singleNote = single && values.length > 1 ? ` For several outputs declare a list Tout of ${values.length} dtypes.` : '';
-  return `${first}\n  The callback returns ${values.length} value${values.length === 1 ? '' : 's'} (${what}); ${declared} declares ${dtypes.length}. Return exactly one value per Tout entry (a list for several).${singleNote}${listNote}`;
+  const returned = `The callback returns ${values.length} value${values.length === 1 ? '' : 's'} (${what}); ${declared} declares ${dtypes.length}.`;
+  return `${first}\n  ${returned} Return exactly one value per Tout entry (a list for several).${singleNote}${listNote}`;
 }
 
+/** What the static check knows of the value (no shape), then the runtime's fix for the mismatch. */
 function dtypeHint(value: ReturnedItem, expected: TfDType): string {
   const actual = value.dtype!;
-  const what = `The callback returns ${/^[aeiou]/i.test(value.describe) ? 'an' : 'a'} ${value.describe} (dtype ${actual}).`;
-  if (actual === 'float64' && expected === 'float32') {
-    return `${what} This is numpy's float64 mistake in JavaScript: a Float64Array is double precision. Return float32 data (Float32Array.from(values)) or declare Tout 'float64'.`;
-  }
-  return `${what} Return ${displayName(expected)} data or change Tout to '${actual}'.`;
+  return `The callback returns ${article(value.describe)} ${value.describe} (dtype ${actual}). ${dtypeFix({ describe: value.describe, actual, expected })}`;
 }
 
 /**

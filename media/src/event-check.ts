@@ -135,7 +135,7 @@ function tensorInfo(r: Reader, v: unknown, where: string): TensorInfo | null {
     return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : r.fail(`${where}.${key}`, `expected a count, got ${describe(n)}`);
   };
   const preview = Array.isArray(o.preview) ? o.preview.slice(0, size).map((x) => (typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string' ? x : Number.NaN)) : undefined;
-  const info: TensorInfo & { std?: number } = {
+  const info: TensorInfo = {
     kind,
     dtype,
     shape,
@@ -144,7 +144,6 @@ function tensorInfo(r: Reader, v: unknown, where: string): TensorInfo | null {
     ...optional('min', stat('min')),
     ...optional('max', stat('max')),
     ...optional('mean', stat('mean')),
-    ...optional('std', stat('std')),
     ...optional('nanCount', count('nanCount')),
     ...optional('infCount', count('infCount')),
     ...optional('zeroCount', count('zeroCount')),

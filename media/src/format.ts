@@ -2,6 +2,7 @@
  * Text for values, shapes and statistics. Everything returned here is plain text, to be put in
  * the page with textContent (see dom.ts).
  */
+import { dtypeOfArrayName, parseDType } from '../../runtime/dtypes.js';
 import type { InvocationSnapshot, TensorInfo } from './protocol.js';
 
 /** What a value of a tensor may be after JSON: NaN and ±Infinity arrive as null. */
@@ -47,10 +48,10 @@ export function isFailed(inv: InvocationSnapshot): boolean {
   return inv.error !== undefined || inv.toutCheck?.ok === false;
 }
 
-/** TensorInfo as sent, plus a standard deviation where an adapter provides one. */
-export type TensorStats = TensorInfo & { readonly std?: number };
+/** TensorInfo as sent. */
+export type TensorStats = TensorInfo;
 
-export function statText(info: TensorStats, key: 'min' | 'max' | 'mean' | 'std'): string {
+export function statText(info: TensorStats, key: 'min' | 'max' | 'mean'): string {
   const v = info[key];
   if (typeof v !== 'number') return '—';
   return `${info.exact === false ? '≈' : ''}${formatNumber(v)}`;
@@ -60,13 +61,7 @@ export function countText(n: number | undefined): string {
   return n === undefined ? '—' : formatCount(n);
 }
 
-/** Typed-array kinds and dtype names as TensorFlow dtypes, for comparing with Tout. */
-const ARRAY_DTYPES: Readonly<Record<string, string>> = {
-  Float32Array: 'float32', Float64Array: 'float64', Int32Array: 'int32', Int16Array: 'int16', Int8Array: 'int8',
-  Uint8Array: 'uint8', Uint8ClampedArray: 'uint8', Uint16Array: 'uint16', Uint32Array: 'uint32',
-  BigInt64Array: 'int64', BigUint64Array: 'uint64', double: 'float64', float: 'float32',
-};
-
+/** A typed-array kind or a dtype spelling ('double', 'DT_FLOAT') as TensorFlow's dtype name, for comparing with Tout (the runtime's tables). */
 export function normalizeDtype(dtype: string): string {
-  return ARRAY_DTYPES[dtype] ?? dtype;
+  return dtypeOfArrayName(dtype) ?? parseDType(dtype) ?? dtype;
 }

@@ -1,81 +1,47 @@
 /**
  * Messages between the tensor inspector webview (media/) and its panel in the extension host.
- * The tensor summaries and invocations are the debug adapter's `tensorCallback` event body
- * (debug-adapter/PROTOCOL.md); everything here is plain JSON.
+ * The tensor summaries, invocations and slices are the debug adapter's: their one definition is
+ * debug-adapter/extension-protocol.ts (the `tensorCallback` event and `tensorData` request),
+ * imported here as types only, so nothing of the adapter is bundled into the page. The page holds
+ * them read-only, and as event-check.ts lets them in: fields older adapters did not send may be
+ * absent, and an input or output that is not a tensor may be null.
  */
+import type * as adapter from '../../debug-adapter/extension-protocol.js';
 
-/**
- * One input or output: a tensor, NdArray, typed array, or a JS literal (kind "Array", "number",
- * "boolean", "string") with the dtype it takes; `opaque` for a value that is none of those
- * (kind says what it is: "Promise", "Object", "null", …; no dtype, shape or values).
- */
-export interface TensorInfo {
-  readonly kind: string;
-  readonly dtype: string;
-  readonly shape: readonly number[];
-  readonly size: number;
-  readonly disposed: boolean;
-  readonly opaque?: boolean;
-  readonly min?: number;
-  readonly max?: number;
-  readonly mean?: number;
-  readonly nanCount?: number;
-  readonly infCount?: number;
-  readonly zeroCount?: number;
-  readonly exact?: boolean;
-  readonly counted?: number;
-  readonly preview?: readonly (number | string | boolean)[];
-}
+/** A type read-only all the way down, as the page holds what it was sent. */
+type Frozen<T> = T extends readonly (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
+/** `T` with the fields `K` optional. */
+type Tolerant<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
-export interface InvocationSnapshot {
-  readonly id: number;
-  readonly callback: { readonly name: string; readonly token: string; readonly kind: string; readonly stateful: boolean; readonly functionName?: string };
-  readonly op: string;
-  readonly graph?: string;
-  readonly node?: string;
-  readonly Tout: readonly string[];
-  /** The inputs' dtypes as TensorFlow has them (a node's Tin); absent from older adapters. */
-  readonly Tin?: readonly string[];
-  readonly parameterNames: readonly string[];
-  readonly callSite?: { readonly file: string; readonly line: number; readonly column: number };
-  readonly phase: 'running' | 'returned';
-  readonly toutCheck?: {
-    readonly ok: boolean;
-    readonly mismatches: readonly { readonly message: string; readonly index?: number; readonly problem: string }[];
-    readonly narrowed: readonly { readonly index: number; readonly declared: string; readonly storedAs: string }[];
-    /** py_function's conversions of returned arrays to Tout: warnings, not errors. */
-    readonly conversions?: readonly { readonly index: number; readonly from: string; readonly fromDType: string; readonly to: string; readonly message: string }[];
-  };
-  readonly error?: { readonly name: string; readonly message: string };
-}
+export type Side = adapter.Side;
+
+/** One input or output's summary (adapter `ValueInfo`). */
+export type TensorInfo = Frozen<adapter.ValueInfo>;
+
+type WireToutCheck = NonNullable<adapter.ActiveSnapshot['toutCheck']>;
+
+/** The invocation (adapter `ActiveSnapshot`); `Tin` and py_function's `conversions` are absent from older adapters. */
+export type InvocationSnapshot = Frozen<
+  Tolerant<Omit<adapter.ActiveSnapshot, 'toutCheck'>, 'Tin' | 'generatedParameterNames'> & { toutCheck?: Tolerant<WireToutCheck, 'conversions'> }
+>;
 
 /** The adapter's `tensorCallback` event body. */
-export interface TensorCallbackEvent {
-  readonly reason: string;
-  readonly description: string;
+export type TensorCallbackEvent = Frozen<Omit<adapter.TensorCallbackEventBody, 'invocation' | 'inputs' | 'outputs'>> & {
   readonly invocation: InvocationSnapshot;
   readonly inputs: readonly (TensorInfo | null)[];
   readonly outputs: readonly (TensorInfo | null)[];
-}
+};
 
 /** The adapter's `tensorData` response body. */
-export interface TensorSlice {
-  readonly info: TensorInfo;
-  readonly start: number;
-  readonly values: readonly (number | string | boolean)[];
-}
+export type TensorSlice = Frozen<adapter.TensorDataResponseBody>;
 
-export type Side = 'inputs' | 'outputs';
+/** What the adapter sends fits what the page takes: these fail to compile when the two drift apart. */
+type Holds<T extends true> = T;
+export type WireEventFits = Holds<adapter.TensorCallbackEventBody extends TensorCallbackEvent ? true : false>;
+export type WireSliceFits = Holds<adapter.TensorDataResponseBody extends TensorSlice ? true : false>;
 
-/** A slice of an invocation's input or output, by flat index. */
-export interface SliceRequest {
-  readonly sessionId: string;
-  readonly invocationId: number;
-  readonly side: Side;
-  readonly index: number;
-  readonly start: number;
-  readonly count: number;
-}
+/** A slice of an invocation's input or output, by flat index: the `tensorData` arguments, and the session to ask. */
+export type SliceRequest = { readonly sessionId: string } & Readonly<Required<adapter.InvocationDataArguments>>;
 
 /** Extension host → webview. */
 export type HostMessage =

@@ -60,7 +60,7 @@ function fact(name: string, value: string): HTMLElement {
   return h('div', { className: 'fact' }, h('dt', null, name), h('dd', null, value));
 }
 
-const COLUMNS = ['', 'name', 'kind', 'dtype', 'shape', 'min', 'max', 'mean', 'std', 'NaN', 'Inf', 'zeros', 'Tin / Tout', 'check'];
+const COLUMNS = ['', 'name', 'kind', 'dtype', 'shape', 'min', 'max', 'mean', 'NaN', 'Inf', 'zeros', 'Tin / Tout', 'check'];
 
 export function renderSummary(entry: HistoryEntry, selected: TensorRef | undefined, onSelect: (ref: TensorRef) => void): HTMLElement {
   const { event } = entry;
@@ -127,7 +127,7 @@ function tensorRow(
       h('td', { className: 'kind' }, info.kind, info.disposed ? h('span', { className: 'note' }, ' (disposed)') : null),
       h('td', { className: 'dtype' }, info.dtype, normalizeDtype(info.dtype) !== info.dtype ? h('span', { className: 'note' }, ` (${normalizeDtype(info.dtype)})`) : null),
       h('td', { className: 'shape' }, formatShape(info.shape)),
-      ...(['min', 'max', 'mean', 'std'] as const).map((k) => h('td', { className: `num ${k}`, title: sampled }, statText(info, k))),
+      ...(['min', 'max', 'mean'] as const).map((k) => h('td', { className: `num ${k}`, title: sampled }, statText(info, k))),
       h('td', { className: `num nan${info.nanCount ? ' warn' : ''}` }, countText(info.nanCount)),
       h('td', { className: `num inf${info.infCount ? ' warn' : ''}` }, countText(info.infCount)),
       h('td', { className: 'num zeros' }, countText(info.zeroCount)),

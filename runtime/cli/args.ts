@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseChoice, type BackendChoice } from '../backend-choice.js';
+import { isModelTarget } from '../graph-model/model-path.js';
 
 export const USAGE = `Usage: tfjs-callbacks run <program.ts|program.js|model.json> [options]
        tfjs-callbacks setup-native [--python <python> | --wheel <tensorflow.whl>] [--undo]
@@ -53,10 +54,12 @@ export function parseCliArgs(argv: string[]): RunArgs | 'help' {
   });
   if (values.help) return 'help';
   const [command, target, ...extra] = positionals;
-  if (command !== 'run' || !target || extra.length) throw new UsageError(command && command !== 'run' ? `Unknown command '${command}' (commands: run, setup-native).` : 'Nothing to run.');
+  if (command !== 'run' || !target || extra.length) {
+    throw new UsageError(command && command !== 'run' ? `Unknown command '${command}' (commands: run, setup-native).` : 'Nothing to run.');
+  }
   const targetPath = path.resolve(target);
   if (!existsSync(targetPath)) throw new UsageError(`${target} does not exist.`);
-  const isModel = targetPath.endsWith('.json');
+  const isModel = isModelTarget(targetPath);
   if (!isModel && (values.callbacks || values.inputs)) throw new UsageError('--callbacks and --inputs apply to a model.json target.');
   if (values.callbacks && !existsSync(path.resolve(values.callbacks))) throw new UsageError(`--callbacks ${values.callbacks} does not exist.`);
   if (values.inputs && !existsSync(path.resolve(values.inputs))) throw new UsageError(`--inputs ${values.inputs} does not exist.`);

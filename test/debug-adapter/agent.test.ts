@@ -21,7 +21,7 @@ const TYPED_ARRAYS = Object.getOwnPropertyNames(globalThis)
 
 /** An agent on a global of its own, with the runtime's summaries. */
 function freshAgent(): any {
-  const g: any = { [Symbol.for('tfjs-callback-debugger.runtime.state')]: { observers: [], nextToken: 0, nextInvocation: 1, tools: { summarizeTensor, summarizeValues } } };
+  const g: any = { [Symbol.for('tfjs-callback-debugger.runtime.state')]: { observers: [], nextToken: 0, nextInvocation: 1, tools: { summarizeTensor, summarizeValues, dtypeOfArray } } };
   return installAgent(g);
 }
 
@@ -131,8 +131,8 @@ describe('details and page at a stop in the runtime', () => {
     await selectBackend({ backend: 'cpu', quiet: true });
     agent.configure({ breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false });
     agent.callbackBreak = () => {
-      const id = agent.lastBreak.id;
-      const details = agent.details(id);
+      const id = agent.lastBreak!.id;
+      const details = agent.details(id)!;
       const pages = details.outputs.map((_: unknown, i: number) => agent.page(id, 'outputs', i, 0, 100));
       seen.push({ details, pages });
     };

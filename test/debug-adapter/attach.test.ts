@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { adapterMain, fixture, root, useDebugAdapter } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
@@ -56,7 +57,7 @@ test('attach by port stops in a callback with its inputs, and disconnect leaves 
 
     const frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
     assert.equal(frames[0]!.name, 'tick');
-    assert.equal(frames[0]!.line, 8);
+    assert.equal(frames[0]!.line, lineOf(fixture('attach-program.ts'), '@tick-body'));
     assert.ok(frames.some((f) => f.name === 'eager › tick (PyFunc)'), frames.map((f) => f.name).join(' | '));
     const scopes = (await dc.scopesRequest({ frameId: frames[0]!.id })).body.scopes;
     assert.equal(scopes[0]!.name, 'Callback');

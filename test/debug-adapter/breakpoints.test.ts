@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { describeFrames, fixture, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
+import { blankLineAbove, lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
@@ -15,11 +16,11 @@ const MAP = fixture('map-program.ts');
 const T = { timeout: 60_000 };
 
 /** numpy-program.ts lines. */
-const SCALE_ROWS_BODY = 8; // const scaled = x.map((v) => v * factor);
-const LOG_HUBER_FIRST = 13; // const small = tf.abs(x).lessEqual(m).dataSync()[0];
+const SCALE_ROWS_BODY = lineOf(NUMPY, '@scale-rows-body'); // const scaled = x.map((v) => v * factor);
+const LOG_HUBER_FIRST = lineOf(NUMPY, '@log-huber-first'); // const small = tf.abs(x).lessEqual(m).dataSync()[0];
 /** map-program.ts lines. */
-const MAP_COMMENT = 9; // // doubled: each value times two
-const MAP_BODY = 10; // const doubled = v * 2;
+const MAP_COMMENT = lineOf(MAP, '@map-comment'); // // doubled: each value times two
+const MAP_BODY = lineOf(MAP, '@map-body'); // const doubled = v * 2;
 
 async function topFrame(s: Session): Promise<DebugProtocol.StackFrame> {
   const frames = await s.stack();
@@ -132,9 +133,11 @@ describe('source breakpoints', () => {
     withSession(async (s) => {
       await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY }] }));
       await s.stopped();
-      // Line 3 is blank (→ 4: await selectBackend()), line 21 too (→ 22: const input = …).
-      const r = await s.dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: 3 }, { line: 21 }] });
-      assert.deepEqual(r.body.breakpoints.map((b) => b.line), [4, 22]);
+      // The blank lines above `await selectBackend()` and `const input = …` move to those lines.
+      const [backendLine, inputLine] = [lineOf(NUMPY, '@select-backend'), lineOf(NUMPY, '@input')];
+      const blank = [blankLineAbove(NUMPY, '@select-backend'), blankLineAbove(NUMPY, '@input')];
+      const r = await s.dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: blank.map((line) => ({ line })) });
+      assert.deepEqual(r.body.breakpoints.map((b) => b.line), [backendLine, inputLine]);
       assert.ok(r.body.breakpoints.every((b) => b.verified));
     }));
 

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { describeFrames, fixture, useDebugAdapter, withSession } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
@@ -53,7 +54,8 @@ describe('the Callback scope, evaluated', () => {
 
   test('in the callback’s own frame: Tout and friends are bound, its locals win, a renamed parameter has its source name', T, () =>
     withSession(async (s) => {
-      await s.launch({ program: RENAME }, (dc) => dc.setBreakpointsRequest({ source: { path: RENAME }, breakpoints: [{ line: 12 }] }));
+      const line = lineOf(RENAME, '@smooth-return');
+      await s.launch({ program: RENAME }, (dc) => dc.setBreakpointsRequest({ source: { path: RENAME }, breakpoints: [{ line }] }));
       assert.equal((await s.stopped()).body.reason, 'breakpoint');
       const frames = await s.stack();
       const top = frames[0]!;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { locationOfNodeName } from '../fixtures/callback-models.js';
 import { describeFrames, fixture, root, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+import { lineOf, lineWith } from '../helpers/markers.js';
 
 useDebugAdapter();
 
@@ -35,7 +36,8 @@ describe('Tout mismatch', () => {
       assert.match(top.name, /\(PyFunc\)$/);
       assert.equal(top.presentationHint, 'label');
       assert.equal(top.source?.path, NUMPY, 'the graph frame points at the callback in the program');
-      assert.deepEqual([top.line, top.column], [19, 3], 'the return statement that produced the value, not the header of bad_dtype (line 18)');
+      const returnLine = lineOf(NUMPY, '@bad-dtype-return');
+      assert.deepEqual([top.line, top.column], [returnLine, 3], 'the return statement that produced the value, not the header of bad_dtype');
       assert.deepEqual(frames.filter((f) => !f.source?.name).map((f) => f.name), [], `no "Unknown Source":\n  ${describeFrames(frames)}`);
 
       const scopes = await s.scopes(top.id);
@@ -125,7 +127,8 @@ describe('NaN/Inf in a callback output', () => {
 describe('tensorCallback event and tensorData request', () => {
   test('each stop in a callback sends tensorCallback; tensorData pages its inputs', T, () =>
     withSession(async (s) => {
-      await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: 8 }] }));
+      const line = lineOf(NUMPY, '@scale-rows-body');
+      await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line }] }));
       const stop = await s.stopped();
       const tc = await s.waitFor('tensorCallback');
       assert.equal(tc.body.reason, stop.body.reason);
@@ -222,7 +225,7 @@ describe('model launch', () => {
         const frames = await s.stack();
         assert.equal(frames[0]!.name, 'double_np', describeFrames(frames));
         assert.equal(frames[0]!.source?.path, path.join(root, dir, 'callbacks.ts'));
-        assert.equal(frames[0]!.line, 8, 'the first line of double_np');
+        assert.equal(frames[0]!.line, lineOf(path.join(root, dir, 'callbacks.ts'), '@double-np-first'), 'the first line of double_np');
         const graph = frames[1]!;
         assert.equal(graph.name, `cond_callback › ${node} (PyFunc)`, describeFrames(frames));
         assert.equal(graph.source?.path, model);
@@ -251,7 +254,7 @@ describe('model launch', () => {
       const top = frames[0]!;
       assert.equal(top.name, 'standardize', describeFrames(frames));
       assert.equal(top.source?.path, callbacks);
-      assert.equal(top.line, 10, 'the first line of standardize');
+      assert.equal(top.line, lineWith(callbacks, 'const { mean, variance } = tfjs.moments(h, -1, true);'), 'the first line of standardize');
       const graph = frames.find((f) => f.name === 'standardize › standardize (EagerPyFunc)');
       assert.ok(graph, `a graph frame for the node:\n  ${describeFrames(frames)}`);
       assert.equal(graph.source?.path, model);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { hasDebuggerStatement } from '../../debug-adapter/debugger-statements.js';
 import { fixture, useDebugAdapter, withSession } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
@@ -75,7 +76,7 @@ describe('a debugger statement in a callback', () => {
       const [top] = await s.stack();
       assert.equal(top?.name, 'halve_values');
       assert.equal(top?.source?.path, callbacks);
-      assert.equal(top?.line, 5);
+      assert.equal(top?.line, lineOf(callbacks, '@debugger'));
       const cb = await s.scope(top!.id, 'Callback');
       assert.match(cb.get('x').value, /^NdArray float32\[3\] min=2 max=6/);
       await s.dc.continueRequest({ threadId: 1 });

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { describeFrames, fixture, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
@@ -27,7 +28,7 @@ describe('Uncaught exceptions', () => {
       const frames = await s.stack();
       assert.equal(frames[0]!.name, 'checked_log', describeFrames(frames));
       assert.equal(frames[0]!.source?.path, THROW);
-      assert.equal(frames[0]!.line, 8, 'the throw statement');
+      assert.equal(frames[0]!.line, lineOf(THROW, '@throw'), 'the throw statement');
       const info = (await s.dc.exceptionInfoRequest({ threadId: THREAD })).body;
       assert.equal(info.exceptionId, 'RangeError');
       assert.equal(info.description, 'RangeError: checked_log: input 1 is below 100');
@@ -50,7 +51,8 @@ describe('Uncaught exceptions', () => {
       const stop = await s.stopped();
       assert.equal(stop.body.description, 'Paused on exception escaping callback strict_log: RangeError: strict_log: not positive');
       const frames = await s.stack();
-      assert.deepEqual([frames[0]!.name, frames[0]!.source?.path, frames[0]!.line], ['strict_log', CATCH, 17], describeFrames(frames));
+      const throwLine = lineOf(CATCH, '@strict-log-throw');
+      assert.deepEqual([frames[0]!.name, frames[0]!.source?.path, frames[0]!.line], ['strict_log', CATCH, throwLine], describeFrames(frames));
       assert.match(s.output('stdout'), /safe_log recovered: safe_log: not positive/, 'safe_log threw and caught before, without a stop');
       await s.dc.continueRequest({ threadId: THREAD });
       assert.equal(await s.nextStop(), undefined, s.summary());
@@ -75,7 +77,8 @@ describe('Caught exceptions', () => {
       assert.equal(stop.body.reason, 'exception');
       assert.equal(stop.body.description, 'Paused on exception: RangeError: safe_log: not positive');
       const frames = await s.stack();
-      assert.deepEqual([frames[0]!.name, frames[0]!.source?.path, frames[0]!.line], ['safe_log', CATCH, 9], describeFrames(frames));
+      const throwLine = lineOf(CATCH, '@safe-log-throw');
+      assert.deepEqual([frames[0]!.name, frames[0]!.source?.path, frames[0]!.line], ['safe_log', CATCH, throwLine], describeFrames(frames));
       assert.equal((await s.dc.exceptionInfoRequest({ threadId: THREAD })).body.breakMode, 'always');
       await s.dc.continueRequest({ threadId: THREAD });
       assert.equal(await s.nextStop(), undefined, s.summary());
@@ -94,7 +97,9 @@ describe('Caught exceptions', () => {
         await s.launch({ program, cwd: dir, env: { TMPDIR: path.join(dir, 'tmp') } }, (dc) => dc.setExceptionBreakpointsRequest({ filters: ['caught'] }));
         const stop = await s.stopped();
         const frames = await s.stack();
-        assert.deepEqual([frames[0]!.name, frames[0]!.source?.path, frames[0]!.line], ['checked_sqrt', program, 7], `${stop.body.description}\n  ${describeFrames(frames)}`);
+        const throwLine = lineOf(program, '@throw');
+        const where = `${stop.body.description}\n  ${describeFrames(frames)}`;
+        assert.deepEqual([frames[0]!.name, frames[0]!.source?.path, frames[0]!.line], ['checked_sqrt', program, throwLine], where);
         assert.equal(stop.body.description, 'Paused on exception: RangeError: checked_sqrt: negative input');
         await s.dc.continueRequest({ threadId: THREAD });
         assert.equal(await s.nextStop(), undefined, s.summary());

@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixture, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
 const TICKING = fixture('ticking-program.ts');
-const TICK_BODY = 8; // const next = x.map((v) => v + 1);
+const TICK_BODY = lineOf(TICKING, '@tick-body'); // const next = x.map((v) => v + 1);
 const T = { timeout: 60_000 };
 
 describe('the debugger, off until needed', () => {

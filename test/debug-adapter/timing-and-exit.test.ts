@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixture, sleep, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
@@ -16,7 +17,8 @@ const PAUSE_MS = 1500;
 describe('callback timings under the debugger', () => {
   test(`a stop of ${PAUSE_MS} ms inside a callback (and a step) is not in its durationMs`, T, () =>
     withSession(async (s) => {
-      await s.launch({ program: TIMING }, (dc) => dc.setBreakpointsRequest({ source: { path: TIMING }, breakpoints: [{ line: 9 }] }));
+      const line = lineOf(TIMING, '@doubled-body');
+      await s.launch({ program: TIMING }, (dc) => dc.setBreakpointsRequest({ source: { path: TIMING }, breakpoints: [{ line }] }));
       assert.equal((await s.stopped()).body.reason, 'breakpoint');
       await sleep(PAUSE_MS / 2);
       await s.dc.nextRequest({ threadId: THREAD });

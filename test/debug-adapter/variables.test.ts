@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { fixture, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
@@ -15,7 +16,8 @@ const T = { timeout: 60_000 };
 const SIZE = 10_000_000;
 
 async function stopInScaleRows(s: Session): Promise<number> {
-  await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: 8 }] }));
+  const line = lineOf(NUMPY, '@scale-rows-body');
+  await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line }] }));
   assert.equal((await s.stopped()).body.reason, 'breakpoint');
   const top = (await s.stack())[0]!;
   assert.equal(top.name, 'scale_rows');
@@ -25,11 +27,12 @@ async function stopInScaleRows(s: Session): Promise<number> {
 describe('a 10M-element tensor', () => {
   test('is described, expands to values with indexedVariables 10000000, and pages from its end', T, () =>
     withSession(async (s) => {
-      await s.launch({ program: BIG }, (dc) => dc.setBreakpointsRequest({ source: { path: BIG }, breakpoints: [{ line: 7 }] }));
+      const line = lineOf(BIG, '@total-body');
+      await s.launch({ program: BIG }, (dc) => dc.setBreakpointsRequest({ source: { path: BIG }, breakpoints: [{ line }] }));
       assert.equal((await s.stopped()).body.reason, 'breakpoint');
       const top = (await s.stack())[0]!;
       assert.equal(top.name, 'total');
-      assert.equal(top.line, 7);
+      assert.equal(top.line, line);
 
       const cb = await s.scope(top.id, 'Callback');
       const x = cb.get('x');

@@ -10,7 +10,9 @@
  * installed, the test fails saying so: it never skips.
  *
  * Screenshots of each step go to .artifacts/e2e/, with code-server's logs when a step fails.
- * Line numbers refer to test/fixtures/e2e-workspace/graph.ts.
+ * The workspace's graph.ts is the debug adapter tests' test/fixtures/debug/numpy-program.ts, copied;
+ * lines are found by its `// @name` markers. The workspace has no node_modules: the extension's
+ * loader provides the runtime.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -21,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { lineOf, lineOfMarker } from '../helpers/markers.js';
 import { projectWithOwnTfjs } from '../helpers/projects.js';
 import { TF_PYTHON } from '../helpers/tensorflow-python.js';
 
@@ -29,11 +32,13 @@ const artifacts = path.join(root, '.artifacts', 'e2e');
 const CHROMIUM = '/usr/bin/chromium';
 const started = Date.now();
 
+/** The workspace's graph.ts, copied from the debug adapter tests' fixture. */
+const GRAPH_PROGRAM = path.join(root, 'test', 'fixtures', 'debug', 'numpy-program.ts');
 /** graph.ts: the breakpoint line inside the numpyFunction callback scale_rows, and the next one. */
-const BREAK_LINE = 9;
-const NEXT_LINE = 10; // `return scaled;`
+const BREAK_LINE = lineOf(GRAPH_PROGRAM, '@scale-rows-body');
+const NEXT_LINE = lineOf(GRAPH_PROGRAM, '@scale-rows-return'); // `return scaled;`
 /** graph.ts: the numpyFunction(bad_dtype, …) call whose output does not match its Tout. */
-const MISMATCH_LINE = 29;
+const MISMATCH_LINE = lineOf(GRAPH_PROGRAM, '@call-bad-dtype');
 const COMMANDS = [
   'TF.js Callbacks: Run Graph',
   'TF.js Callbacks: Debug Graph',
@@ -96,13 +101,13 @@ const THROWS_PROGRAM = `import * as tf from '@tensorflow/tfjs';
 import { numpyFunction, type NdArray } from 'tfjs-callback-debugger/runtime';
 
 function checked_log(x: NdArray): NdArray {
-  if ((x.data[0] as number) < 100) throw new RangeError('checked_log: input below 100');
+  if ((x.data[0] as number) < 100) throw new RangeError('checked_log: input below 100'); // @throw
   return x.map(Math.log);
 }
 
 numpyFunction(checked_log, [tf.tensor([1, 2, 3])], 'float32');
 `;
-const THROW_LINE = 5;
+const THROW_LINE = lineOfMarker(THROWS_PROGRAM, '@throw', 'THROWS_PROGRAM');
 
 /** A CommonJS JS project's program (npm init -y), with the project's own tfjs. */
 const CJS_PROGRAM = `const tf = require('@tensorflow/tfjs');
@@ -277,7 +282,10 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
         2,
       ),
     );
-    cpSync(path.join(root, 'test', 'fixtures', 'e2e-workspace'), workspace, { recursive: true });
+    // The program is the debug adapter tests' own fixture, as an ES module (top-level await).
+    mkdirSync(workspace, { recursive: true });
+    cpSync(GRAPH_PROGRAM, program);
+    writeFileSync(path.join(workspace, 'package.json'), '{ "type": "module" }\n');
     // A model as tensorflowjs_converter writes it (one line), with no callbacks module beside it.
     mkdirSync(path.dirname(converted), { recursive: true });
     cpSync(path.join(root, 'test', 'fixtures', 'tf-converted', 'float64', 'model.json'), converted);

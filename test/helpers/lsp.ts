@@ -22,8 +22,10 @@ import {
   HoverRequest,
   InitializedNotification,
   InitializeRequest,
+  NotificationType,
   PublishDiagnosticsNotification,
   RegistrationRequest,
+  RequestType,
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
@@ -33,6 +35,13 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
+import {
+  CallbacksRequest,
+  TraceUpdatedNotification,
+  type CallbackEntry,
+  type NotificationSignature,
+  type RequestSignature,
+} from '../../extension/server/protocol.js';
 import { cleanEnv, repoRoot } from '../fixtures/spawn.js';
 
 export const serverMain = path.join(repoRoot, 'out', 'server.cjs');
@@ -54,7 +63,12 @@ export function ensureServerBuilt(): void {
   const sources = [path.join(repoRoot, 'extension', 'server'), path.join(repoRoot, 'runtime')];
   const newest = Math.max(...sources.flatMap((dir) => listTs(dir).map((f) => fs.statSync(f).mtimeMs)));
   if (fs.existsSync(serverMain) && fs.statSync(serverMain).mtimeMs >= newest) return;
-  const script = `require('esbuild').buildSync({ entryPoints: ['extension/server/server.ts'], bundle: true, sourcemap: true, platform: 'node', format: 'cjs', target: 'node20', outfile: 'out/server.cjs', logLevel: 'error' })`;
+  // As scripts/build.mjs builds it (jsonc-parser's ES module build: esbuild cannot follow its UMD one).
+  const options = {
+    entryPoints: ['extension/server/server.ts'], bundle: true, sourcemap: true, platform: 'node', format: 'cjs', target: 'node20',
+    outfile: 'out/server.cjs', logLevel: 'error', alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  };
+  const script = `require('esbuild').buildSync(${JSON.stringify(options)})`;
   const full = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, encoding: 'utf8', timeout: 300_000 });
   if (full.status !== 0 || !fs.existsSync(serverMain) || fs.statSync(serverMain).mtimeMs < newest) {
     const only = spawnSync(process.execPath, ['-e', script], { cwd: repoRoot, encoding: 'utf8', timeout: 300_000 });
@@ -174,12 +188,12 @@ export class LspClient {
     return this.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } });
   }
 
-  callbacks(uri?: string): Promise<CallbackEntryJson[]> {
-    return this.connection.sendRequest('tfjsCallbacks/callbacks', uri ? { uri } : {});
+  callbacks(uri?: string): Promise<CallbackEntry[]> {
+    return this.connection.sendRequest(requestType(CallbacksRequest), uri ? { uri } : {});
   }
 
   async traceUpdated(traceFile: string): Promise<void> {
-    await this.connection.sendNotification('tfjsCallbacks/traceUpdated', { traceFile });
+    await this.connection.sendNotification(notificationType(TraceUpdatedNotification), { traceFile });
   }
 
   async configurationChanged(): Promise<void> {
@@ -203,15 +217,13 @@ export class LspClient {
   }
 }
 
-export interface CallbackEntryJson {
-  name: string;
-  functionName?: string;
-  kind: string;
-  uri: string;
-  line: number;
-  api?: string;
-  op?: string;
-  token?: string;
+/** This library's types for the server's protocol.ts signatures. */
+function requestType<P, R>(signature: RequestSignature<P, R>): RequestType<P, R, void> {
+  return new RequestType<P, R, void>(signature.method);
+}
+
+function notificationType<P>(signature: NotificationSignature<P>): NotificationType<P> {
+  return new NotificationType<P>(signature.method);
 }
 
 function languageOf(file: string): string {

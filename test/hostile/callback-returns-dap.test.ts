@@ -22,7 +22,7 @@ describe('the agent after caught callback failures', () => {
   before(async () => {
     await selectBackend({ backend: 'cpu', quiet: true });
     agent.configure({ breakOnCallbacks: ['later'], breakOnToutMismatch: true, breakOnNonFinite: false });
-    agent.callbackBreak = () => stops.push({ reason: agent.lastBreak.reason, running: agent.active.length });
+    agent.callbackBreak = () => stops.push({ reason: agent.lastBreak!.reason, running: agent.active.length });
   });
   after(() => {
     agent.callbackBreak = () => {};

@@ -10,11 +10,12 @@ import { describe, test } from 'node:test';
 import { createLineFramer } from '../../debug-adapter/debuggee/line-framer.js';
 import { REPL_EVALUATION_TIMEOUT_MS } from '../../debug-adapter/evaluation.js';
 import { root, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
 const HOSTILE = path.join(root, 'test', 'fixtures', 'hostile', 'hostile-program.ts');
-const STOP_LINE = 17;
+const STOP_LINE = lineOf(HOSTILE, '@stop');
 const T = { timeout: 120_000 };
 const SECONDS = REPL_EVALUATION_TIMEOUT_MS / 1000;
 

@@ -13,11 +13,12 @@ import { describe, test } from 'node:test';
 import { WebSocketServer } from 'ws';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { rawRequest, root, THREAD, useDebugAdapter, withSession, type RawOutcome, type Session } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
 const HOSTILE = path.join(root, 'test', 'fixtures', 'hostile', 'hostile-program.ts');
-const STOP_LINE = 17;
+const STOP_LINE = lineOf(HOSTILE, '@stop');
 const T = { timeout: 180_000 };
 
 /** The requests the adapter answers (initialize's capabilities and the standard set) and the fields they take. */

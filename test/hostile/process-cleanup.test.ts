@@ -10,11 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { eventually, isAlive, root, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
 
 const HOSTILE = path.join(root, 'test', 'fixtures', 'hostile', 'hostile-program.ts');
-const STOP_LINE = 17;
+const STOP_LINE = lineOf(HOSTILE, '@stop');
 const T = { timeout: 90_000 };
 const DEADLINE_MS = 20_000;
 

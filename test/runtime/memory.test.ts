@@ -53,12 +53,17 @@ for (const backend of BACKENDS) {
 
       it('pyFunction with a list Tout, an input returned unchanged and non-tensor inputs', () => {
         const x = tf.tensor([1, 2]);
+        let calls = 0;
         assertNoLeak('pyFunction list', () => {
           for (let i = 0; i < CALLS; i++) {
-            const outs = pyFunction((t: Tensor, k: Tensor) => [t, t.mul(k)], [x, 3], ['float32', 'float32']);
+            const outs = pyFunction((t: Tensor, k: Tensor) => {
+              calls++;
+              return [t, t.mul(k)];
+            }, [x, 3], ['float32', 'float32']);
             tf.dispose(outs);
           }
         });
+        assert.equal(calls, CALLS, 'the calls did run');
         x.dispose();
       });
 
@@ -80,12 +85,17 @@ for (const backend of BACKENDS) {
 
       it('compat.v1.pyFunc', () => {
         const x = tf.tensor([1, 2, 3]);
+        let calls = 0;
         assertNoLeak('compat.v1.pyFunc', () => {
           for (let i = 0; i < CALLS; i++) {
-            const [s, n] = compat.v1.pyFunc((a: NdArray) => [new NdArray((a.data as Float32Array).map((v) => v * v), a.shape, 'float32'), Int32Array.of(a.size)], [x], ['float32', 'int32']);
+            const [s, n] = compat.v1.pyFunc((a: NdArray) => {
+              calls++;
+              return [new NdArray((a.data as Float32Array).map((v) => v * v), a.shape, 'float32'), Int32Array.of(a.size)];
+            }, [x], ['float32', 'int32']);
             tf.dispose([s!, n!]);
           }
         });
+        assert.equal(calls, CALLS, 'the calls did run');
         x.dispose();
       });
 
@@ -129,12 +139,17 @@ for (const backend of BACKENDS) {
 
       it('gradients through pyFunction', () => {
         const x = tf.scalar(3);
+        let calls = 0;
         assertNoLeak('tf.grad', () => {
           for (let i = 0; i < FAILING_CALLS; i++) {
-            const g = tf.grad((t: Tensor) => pyFunction((u: Tensor) => u.square().mul(2), [t], 'float32'))(x);
+            const g = tf.grad((t: Tensor) => pyFunction((u: Tensor) => {
+              calls++;
+              return u.square().mul(2);
+            }, [t], 'float32'))(x);
             g.dispose();
           }
         });
+        assert.equal(calls, FAILING_CALLS, 'the calls did run');
         x.dispose();
       });
     });

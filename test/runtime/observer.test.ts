@@ -59,6 +59,26 @@ afterEach(() => {
   for (const stop of active.splice(0)) stop();
 });
 
+/** Spins for `ms` on the clock durationMs is read from, so the callback surely runs at least that long. */
+function spin(ms: number): void {
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms);
+}
+
+/** `body`'s result and the wall time around it: an invocation's durationMs cannot exceed it. */
+function timed<T>(body: () => T): { result: T; wallMs: number } {
+  const t0 = performance.now();
+  const result = body();
+  return { result, wallMs: performance.now() - t0 };
+}
+
+const SPIN_MS = 20;
+/** SPIN_MS less a rounding margin: performance.now() differences are floats. */
+const AT_LEAST_SPIN_MS = SPIN_MS - 1;
+
+const PAUSED_STATE = Symbol.for('tfjs-callback-debugger.runtime.state');
+const pausedState = (globalThis as unknown as Record<symbol, { pausedMs?: number }>)[PAUSED_STATE]!;
+
 for (const backend of BACKENDS) {
   describe(`observer on ${backend}`, () => {
     useBackend(backend);
@@ -70,10 +90,11 @@ for (const backend of BACKENDS) {
         const ms = tf.scalar(2);
         let startsSeenInside = -1;
         // (Parameter names must not shadow outer variables here: esbuild would rename them.)
-        const y = pyFunction(function scaled(x: Tensor, m: Tensor) {
+        const { result: y, wallMs } = timed(() => pyFunction(function scaled(x: Tensor, m: Tensor) {
           startsSeenInside = rec.starts.length;
+          spin(SPIN_MS);
           return x.mul(m);
-        }, [xs, ms], 'float32', { name: 'scale_by_m' });
+        }, [xs, ms], 'float32', { name: 'scale_by_m' }));
         assert.equal(startsSeenInside, 1, 'the start event arrives before func runs');
         assert.equal(rec.starts.length, 1);
         assert.equal(rec.ends.length, 1);
@@ -96,7 +117,8 @@ for (const backend of BACKENDS) {
         assert.deepEqual(end!.outputs[0]!.shape, [3]);
         assert.equal(end!.outputs[0]!.min, 2);
         assert.equal(end!.outputs[0]!.max, 6);
-        assert.ok(end!.durationMs >= 0);
+        // The callback spun SPIN_MS inside the call: durationMs is at least that, at most the call's wall time.
+        assert.ok(end!.durationMs >= AT_LEAST_SPIN_MS && end!.durationMs <= wallMs, `durationMs ${end!.durationMs}, call ${wallMs} ms`);
         assert.deepEqual(end!.toutCheck, { ok: true, mismatches: [], narrowed: [], conversions: [] });
         assert.equal(end!.memoized, false);
         assert.equal(end!.error, undefined);
@@ -234,9 +256,11 @@ for (const backend of BACKENDS) {
       it('a throwing callback: the end event carries the error, before the CallbackError reaches the caller', () => {
         const rec = record();
         const x = tf.scalar(1);
+        const t0 = performance.now();
         assert.throws(
           () => pyFunction((t: Tensor) => {
             void t;
+            spin(SPIN_MS);
             throw new RangeError('out of range in callback');
           }, [x], 'float32', { name: 'thrower' }),
           (err: unknown) => {
@@ -249,9 +273,26 @@ for (const backend of BACKENDS) {
         assert.equal(end.error?.name, 'RangeError');
         assert.equal(end.error?.message, 'out of range in callback');
         assert.match(end.error?.stack ?? '', /out of range in callback/);
+        const wallMs = performance.now() - t0;
         assert.deepEqual(end.outputs, []);
-        assert.ok(end.durationMs >= 0);
+        // A failed call is timed too: at least the SPIN_MS it ran before throwing.
+        assert.ok(end.durationMs >= AT_LEAST_SPIN_MS && end.durationMs <= wallMs, `durationMs ${end.durationMs}, call ${wallMs} ms`);
         x.dispose();
+      });
+
+      it('time a debugger held the callback paused is left out of durationMs, the rest is counted', () => {
+        const rec = record();
+        const x = tf.scalar(1);
+        const { result: y, wallMs } = timed(() => numpyFunction((a: NdArray) => {
+          spin(2 * SPIN_MS);
+          // What the debugger's agent does after a stop of SPIN_MS inside the callback.
+          pausedState.pausedMs = (pausedState.pausedMs ?? 0) + SPIN_MS;
+          return a;
+        }, [x], 'float32'));
+        const { durationMs } = rec.ends[0]!;
+        assert.ok(durationMs <= wallMs - SPIN_MS, `durationMs ${durationMs} leaves out the ${SPIN_MS} ms paused of a ${wallMs} ms call`);
+        assert.ok(durationMs >= AT_LEAST_SPIN_MS, `durationMs ${durationMs} still counts the ${SPIN_MS} ms not paused`);
+        tf.dispose([x, y]);
       });
 
       it('a callback returning a Promise: the end event carries the error', () => {
@@ -284,7 +325,8 @@ for (const backend of BACKENDS) {
         assert.equal(rec.starts.length, 2);
         assert.deepEqual(rec.ends[1]!.outputs.map((s) => s.preview), [[1, 8]]);
         assert.equal(rec.ends[1]!.callback.token, rec.ends[0]!.callback.token);
-        assert.ok(rec.ends[1]!.durationMs >= 0);
+        // The reused result ran nothing: no time is counted for it.
+        assert.equal(rec.ends[1]!.durationMs, 0);
       });
 
       it("graphFunction's default graph name is the function's name", () => {

@@ -1,0 +1,57 @@
+/**
+ * The handshakes that give the controller its debuggee: a launched program through the in-process
+ * bridge (debuggee/bridge.ts), or a running one through its inspector (attach, which also loads
+ * the agent into it).
+ */
+import { CdpConnection, COMMAND_TIMEOUT_MS, type Transport } from './cdp/connection.js';
+import { ATTACH_STEP_TIMEOUT_MS, inspectorWebSocket } from './cdp/transports.js';
+import type { Controller } from './controller.js';
+import { installAgent } from './debuggee/agent.js';
+import type { FilterConfig } from './launch-config.js';
+import { messageOf } from './request-guard.js';
+import { AGENT_SOURCE_URL } from './stack.js';
+
+interface ConnectOptions {
+  readonly filters: FilterConfig;
+  /** Runs once connected, before the program runs on (the session's exception filters). */
+  readonly configure: () => Promise<void>;
+}
+
+/** A launched program, held at its bridge until `beforeRun` settles; then released. */
+export async function connectLaunched(
+  controller: Controller,
+  transport: Transport,
+  options: ConnectOptions & { readonly debuggerNow: boolean; readonly stopOnEntryFile?: string; readonly beforeRun: Promise<unknown> },
+): Promise<void> {
+  const cdp = new CdpConnection(transport);
+  // The debugger may come on later (bridge.ts): the bridge releases a stop waiting for it.
+  const ready = () => void cdp.sendRaw('Bridge.debuggerReady').catch(() => {});
+  controller.on('debuggerEnabled', ready);
+  cdp.onRaw('Bridge.debuggerNeeded', () => {
+    controller.enableDebugger().then(ready, (err: unknown) => {
+      controller.emit('output', 'stderr', `debugger: cannot turn the debugger on: ${messageOf(err)}\n`);
+      ready();
+    });
+  });
+  const { filters, debuggerNow, stopOnEntryFile } = options;
+  await controller.connect(cdp, { filters, debuggerNow, ...(stopOnEntryFile ? { stopOnEntryFile } : {}) });
+  await options.configure();
+  await options.beforeRun;
+  await cdp.sendRaw('Bridge.go');
+}
+
+/** A program started with --inspect: the agent loaded into it, and a waiting program let run. */
+export async function connectAttached(controller: Controller, host: string, port: number, options: ConnectOptions): Promise<void> {
+  // Until it has answered the handshake, a target gets a short time for each answer.
+  const cdp = new CdpConnection(await inspectorWebSocket(host, port), ATTACH_STEP_TIMEOUT_MS);
+  try {
+    const agentSource = `(() => { var __name = (f) => f; (${installAgent.toString()})(globalThis); return 0; })()\n//# sourceURL=${AGENT_SOURCE_URL}`;
+    await controller.connect(cdp, { filters: options.filters, debuggerNow: true, injectAgent: agentSource });
+    await options.configure();
+    await cdp.send('Runtime.runIfWaitingForDebugger');
+  } catch (err) {
+    controller.disconnect();
+    throw new Error(`the inspector at ${host}:${port} did not complete the handshake: ${messageOf(err)}`);
+  }
+  cdp.timeoutMs = COMMAND_TIMEOUT_MS;
+}

@@ -1,0 +1,72 @@
+/**
+ * Evaluations while the debuggee runs or is paused: the Debug Console, watches, hovers, setVariable
+ * values and tensorData expressions. A callback's frame (and its graph frame) also sees what its
+ * Callback scope shows (callback-scope.ts); every evaluation is stopped when it runs over its time.
+ */
+import type { Protocol } from 'devtools-protocol';
+import { withCallbackNames } from './callback-scope.js';
+import type { DebuggeeConnection } from './controller.js';
+import { evaluationError, evaluationTimeoutMs } from './evaluation.js';
+import type { PausedState } from './pause-state.js';
+import { messageOf } from './request-guard.js';
+import { isUserFrame, type StackFrameEntry } from './stack.js';
+
+export class Evaluator {
+  /** Per call frame, which Callback names the frame itself resolves (callback-scope.ts). */
+  private readonly definedInFrames = new Map<string, boolean>();
+
+  constructor(
+    private readonly debuggee: () => DebuggeeConnection,
+    private readonly paused: () => PausedState | undefined,
+  ) {}
+
+  /** Forget what a stop taught: frames do not outlive it. */
+  reset(): void {
+    this.definedInFrames.clear();
+  }
+
+  /** `expression` on a stack frame (or globally), the Callback names bound where the frame has a callback. */
+  async evaluate(expression: string, frame: StackFrameEntry | undefined, context: string | undefined): Promise<Protocol.Runtime.RemoteObject> {
+    const { cdp } = this.debuggee();
+    const callFrame = frame?.kind === 'js' ? frame.callFrame : frame?.evalFrame;
+    if (frame?.active && callFrame && this.paused()) {
+      const inOwnFrame = frame.kind === 'js' || frame.evalInCallback;
+      expression = await withCallbackNames(cdp, expression, frame.active, callFrame.callFrameId, inOwnFrame, this.definedInFrames);
+    }
+    return this.evaluateOn(expression, callFrame?.callFrameId, context);
+  }
+
+  /**
+   * One evaluation, stopped when it runs over its time (V8's `timeout` terminates it and the
+   * debuggee stays as it was). While paused with no frame it runs on the top frame as a global
+   * (indirect) eval: V8 honours the timeout there, not in Runtime.evaluate on a paused debuggee.
+   */
+  async evaluateOn(expression: string, callFrameId: string | undefined, context: string | undefined): Promise<Protocol.Runtime.RemoteObject> {
+    const { cdp } = this.debuggee();
+    const paused = this.paused();
+    const timeout = evaluationTimeoutMs(context);
+    const options = { silent: context !== 'repl', generatePreview: true, timeout, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) };
+    const topFrame = paused?.event.callFrames[0]?.callFrameId;
+    try {
+      const result = paused && callFrameId
+        ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression, ...options })
+        : paused && topFrame && context !== 'hover'
+          ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId: topFrame, expression: `(0, eval)(${JSON.stringify(expression)})`, ...options })
+          : await cdp.send('Runtime.evaluate', { expression, ...options });
+      if (result.exceptionDetails) throw new Error(evaluationError(result.exceptionDetails));
+      return result.result;
+    } catch (err) {
+      if (/Execution was terminated/.test(messageOf(err))) {
+        throw new Error(`evaluation ran over ${timeout / 1000} s and was stopped (${JSON.stringify(expression.slice(0, 60))}); the program ${paused ? 'is still paused where it was' : 'goes on'}`);
+      }
+      throw err;
+    }
+  }
+
+  /** The innermost frame of the program's own code while paused (where a bare expression means what the user sees). */
+  userCallFrame(): string | undefined {
+    const frames = this.paused()?.event.callFrames ?? [];
+    const { sources } = this.debuggee().scripts;
+    return (frames.find((f) => isUserFrame(sources, f)) ?? frames[0])?.callFrameId;
+  }
+}

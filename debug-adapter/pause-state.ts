@@ -1,0 +1,31 @@
+/**
+ * A stop as the controller reports it: why (a plain description, no DAP), the V8 pause it is, and
+ * the callback invocations under way.
+ */
+import type { Protocol } from 'devtools-protocol';
+import type { ActiveSnapshot, InvocationDetails } from './debuggee/agent-protocol.js';
+
+export type StopReason = 'breakpoint' | 'function breakpoint' | 'exception' | 'step' | 'pause' | 'entry';
+
+export interface Stop {
+  readonly reason: StopReason;
+  readonly description: string;
+  readonly text?: string;
+  /**
+   * For exception stops: an id ('ToutMismatch', 'NonFinite', or the thrown error's class), the
+   * full message, and whether it is handled ('always': a filter stops on it; 'unhandled': it
+   * leaves the program or the callback).
+   */
+  readonly exception?: { readonly id: string; readonly description: string; readonly details?: string; readonly breakMode?: 'always' | 'unhandled' };
+  readonly hitBreakpointIds?: number[];
+}
+
+export interface PausedState {
+  readonly event: Protocol.Debugger.PausedEvent;
+  readonly stop: Stop;
+  /** Callback invocations under way, outermost first. */
+  readonly active: ActiveSnapshot[];
+  /** Summaries of the innermost invocation's inputs and outputs, fetched with the stop. */
+  readonly details?: InvocationDetails;
+}
+

@@ -1,0 +1,39 @@
+/**
+ * What the adapter knows of the debuggee's scripts: their sources and maps (sources.ts), their
+ * generated text, and V8's break locations in them. The stack, exception and parameter-name logic
+ * read scripts through this, not through the controller.
+ */
+import path from 'node:path';
+import type { Protocol } from 'devtools-protocol';
+import type { CdpConnection } from './cdp/connection.js';
+import { adapterPaths } from './paths.js';
+import { Sources } from './sources.js';
+
+export class Scripts {
+  readonly sources = new Sources([adapterPaths.runtimeDir, path.dirname(adapterPaths.agent)]);
+  private readonly texts = new Map<string, Promise<string | undefined>>();
+
+  constructor(private readonly cdp: () => CdpConnection | undefined) {}
+
+  /** The generated source of a script, fetched once. */
+  text(scriptId: string): Promise<string | undefined> {
+    let source = this.texts.get(scriptId);
+    if (!source) {
+      const cdp = this.cdp();
+      source = cdp ? cdp.send('Debugger.getScriptSource', { scriptId }).then((r) => r.scriptSource, () => undefined) : Promise.resolve(undefined);
+      this.texts.set(scriptId, source);
+    }
+    return source;
+  }
+
+  /** V8's break locations from `start` (to `end`), in the function at `start` only; none when V8 cannot say. */
+  async breakLocations(start: Protocol.Debugger.Location, end?: Protocol.Debugger.Location): Promise<Protocol.Debugger.BreakLocation[]> {
+    const cdp = this.cdp();
+    if (!cdp) return [];
+    try {
+      return (await cdp.send('Debugger.getPossibleBreakpoints', { start, ...(end ? { end } : {}), restrictToFunction: true })).locations;
+    } catch {
+      return [];
+    }
+  }
+}

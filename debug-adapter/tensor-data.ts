@@ -1,0 +1,36 @@
+/**
+ * The `tensorData` request (extension-protocol.ts): a slice of an invocation's input or output, or
+ * of any expression whose value is a tensor, NdArray or typed array.
+ */
+import type { Protocol } from 'devtools-protocol';
+import type { AgentClient } from './agent-client.js';
+import type { InvocationDataArguments, TensorDataArguments, TensorDataResponseBody } from './extension-protocol.js';
+
+/** At most this many values in one answer. */
+const MAX_COUNT = 1_000_000;
+
+export async function tensorData(
+  args: TensorDataArguments,
+  agent: AgentClient,
+  evaluate: (expression: string, frameId: number | undefined) => Promise<Protocol.Runtime.RemoteObject>,
+): Promise<TensorDataResponseBody> {
+  const start = Math.max(0, args.start ?? 0);
+  const count = Math.max(0, Math.min(args.count ?? 1000, MAX_COUNT));
+  if (!('expression' in args) || typeof args.expression !== 'string') {
+    // An invocation's input or output: any value a callback takes or returns (the agent's page).
+    const { invocationId, index, side: asked } = args as Partial<InvocationDataArguments>;
+    const side = asked === 'inputs' ? 'inputs' : 'outputs';
+    const page = await agent.call((a, id, s, i, from, n) => a.page(id, s, i, from, n), Number(invocationId), side, Number(index ?? 0), start, count);
+    if (!page || 'error' in page) throw new Error(page?.error ?? `invocation ${invocationId} is not under way`);
+    return page;
+  }
+  const target = args.expression;
+  const value = await evaluate(target, args.frameId);
+  if (!value.objectId) throw new Error(`${target} is not a tensor`);
+  const page = await agent.callOn(value.objectId, function (a, from, n) {
+    const info = a.info(this);
+    return info ? { info, start: from, values: a.slice(this, from, n) } : undefined;
+  }, start, count).catch(() => undefined);
+  if (!page) throw new Error(`${target} is not a tensor, NdArray or typed array`);
+  return page;
+}

@@ -1,0 +1,57 @@
+/**
+ * The words of Tout errors, written once for the runtime's check (tout-checks.ts, outputs.ts) and
+ * the editor's static one (extension/server/tout-checks.ts), so the two never word one problem two
+ * ways. First lines are TensorFlow's own; the fixes are ours. No TensorFlow.js here.
+ */
+import { displayName, isInteger, type TfDType } from './dtypes.js';
+
+/** How TensorFlow names an output in its messages: "0-th value returned by normalize". */
+export function outputLead(index: number, callback: string): string {
+  return `${index}-th value returned by ${callback}`;
+}
+
+/** TensorFlow's first line when the callback returns more or fewer values than Tout declares. */
+export function countMismatchLine(callback: string, count: number, expected: number): string {
+  return `${callback} returns ${count} values, but expects to see ${expected} values.`;
+}
+
+/** A returned value that is no tensor-like value at all (undefined, a Promise, …). */
+export function notATensorMessage(lead: string, problem: string): string {
+  return `${lead} is not a tensor: ${problem}`;
+}
+
+/** numpy_function / py_func's first line for data of another dtype: "… is double, but expects float". */
+export function dtypeMismatchLine(lead: string, actual: TfDType, expected: TfDType): string {
+  return `${lead} is ${displayName(actual)}, but expects ${displayName(expected)}`;
+}
+
+/** py_function's first line for a value convert_to_tensor refuses (`what`: its repr, or "a Float64Array"). */
+export function notConvertibleLine(what: string, expected: TfDType): string {
+  return `Cannot convert ${what} to EagerTensor of dtype ${displayName(expected)}`;
+}
+
+export interface DtypeFixFacts {
+  /** What was returned: "Float64Array", "NdArray", "number", … */
+  readonly describe: string;
+  readonly actual: TfDType;
+  readonly expected: TfDType;
+  /** JS numbers with fractions for an integer Tout (the runtime knows; the editor cannot tell). */
+  readonly fractionalNumbers?: boolean;
+}
+
+/** What to do about a dtype mismatch: numpy's float64 mistake, fractions for an integer Tout, else return Tout's dtype. */
+export function dtypeFix({ describe, actual, expected, fractionalNumbers }: DtypeFixFacts): string {
+  if (actual === 'float64' && expected === 'float32') {
+    const ndArray = describe === 'NdArray';
+    const how = ndArray ? "new NdArray(Float32Array.from(a.data), a.shape, 'float32')" : 'Float32Array.from(values)';
+    const what = ndArray ? 'float64 data' : 'a Float64Array';
+    return `This is numpy's float64 mistake in JavaScript: ${what} is double precision. Return float32 data (${how}) or declare Tout 'float64'.`;
+  }
+  if (fractionalNumbers && isInteger(expected)) return 'The values are not all integers; round them (Math.round) or declare a float dtype in Tout.';
+  return `Return ${displayName(expected)} data or change Tout to '${actual}'.`;
+}
+
+/** "a"/"an" for a word in a message. */
+export function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
+}

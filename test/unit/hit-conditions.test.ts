@@ -1,0 +1,98 @@
+/**
+ * Hit conditions of source and function breakpoints: what parses (js-debug's operators, a bare
+ * count meaning "from the nth hit on"), which hits stop, and what is refused with a message instead
+ * of being read as "stop on every hit". BreakpointManager before a debuggee connects: a refused
+ * breakpoint is unverified with that message and never stops. No debuggee.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { BreakpointManager, hitConditionMet, parseHitCondition } from '../../debug-adapter/breakpoints.js';
+import { Sources } from '../../debug-adapter/sources.js';
+
+/** The hits among 1..12 on which `condition` stops. */
+function stopsOn(condition: string | undefined): number[] {
+  const parsed = parseHitCondition(condition);
+  assert.ok(parsed.ok, `${JSON.stringify(condition)} should parse: ${parsed.ok ? '' : parsed.message}`);
+  return Array.from({ length: 12 }, (_, i) => i + 1).filter((hits) => parsed.met(hits));
+}
+
+describe('parseHitCondition', () => {
+  test('no condition, or only spaces: every hit stops', () => {
+    for (const condition of [undefined, '', '   ']) assert.deepEqual(stopsOn(condition), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
+  test('a bare count and >= stop from that hit on', () => {
+    assert.deepEqual(stopsOn('10'), [10, 11, 12]);
+    assert.deepEqual(stopsOn('>= 10'), [10, 11, 12]);
+    assert.deepEqual(stopsOn('>=10'), [10, 11, 12]);
+  });
+
+  test('=, == and === stop on that hit only', () => {
+    for (const condition of ['= 4', '==4', '=== 4', ' == 4 ']) assert.deepEqual(stopsOn(condition), [4], condition);
+  });
+
+  test('>, < and <= compare the hit count', () => {
+    assert.deepEqual(stopsOn('> 10'), [11, 12]);
+    assert.deepEqual(stopsOn('< 3'), [1, 2]);
+    assert.deepEqual(stopsOn('<= 3'), [1, 2, 3]);
+  });
+
+  test('% n stops on every nth hit', () => {
+    assert.deepEqual(stopsOn('% 4'), [4, 8, 12]);
+    assert.deepEqual(stopsOn('%1'), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
+  test('what js-debug refuses is refused, with the text given and the forms accepted', () => {
+    for (const condition of ['abc', '>=', '3x', '>= 3 extra', '==', '=> 3', '!= 3', '-1', '2.5', 'x > 3', '>> 3', '0x10', '1e3', '５']) {
+      const parsed = parseHitCondition(condition);
+      assert.equal(parsed.ok, false, `${JSON.stringify(condition)} should be refused`);
+      if (parsed.ok) continue;
+      assert.ok(parsed.message.includes(JSON.stringify(condition)), `the message names the condition: ${parsed.message}`);
+      assert.match(parsed.message, /not understood, so this breakpoint is not set/);
+      assert.match(parsed.message, /">= 5" \(from the 5th hit on\).*"% 5" \(every 5th hit\)/);
+    }
+  });
+
+  test('% 0 is refused: it would never stop', () => {
+    const parsed = parseHitCondition('% 0');
+    assert.equal(parsed.ok, false);
+    assert.match(parsed.ok ? '' : parsed.message, /"% 0" would never stop \(every 0th hit\)/);
+  });
+});
+
+describe('hitConditionMet (function breakpoints)', () => {
+  test('counts as parseHitCondition does', () => {
+    assert.equal(hitConditionMet(undefined, 1), true);
+    assert.equal(hitConditionMet('3', 2), false);
+    assert.equal(hitConditionMet('3', 3), true);
+    assert.equal(hitConditionMet('% 2', 4), true);
+  });
+
+  test('a condition that cannot be read never stops (it used to stop on every hit)', () => {
+    for (let hits = 1; hits <= 5; hits++) assert.equal(hitConditionMet('sometimes', hits), false);
+  });
+});
+
+describe('BreakpointManager before the debuggee connects', () => {
+  const manager = () => new BreakpointManager(() => undefined, new Sources(), () => {});
+
+  test('a breakpoint with a bad hit condition is unverified, says why, never stops and needs no debugger', async () => {
+    const bps = manager();
+    const [bad] = await bps.set('/tmp/program.ts', [{ line: 3, hitCondition: 'every other' }]);
+    assert.equal(bad!.verified, false);
+    assert.match(bad!.message ?? '', /^Hit condition "every other" is not understood, so this breakpoint is not set\. Use "5" or ">= 5"/);
+    assert.equal(bad!.line, 3);
+    for (let i = 0; i < 4; i++) assert.equal(bps.shouldStop(bad!), false);
+    assert.equal(bps.hasAny(), false, 'nothing to bind: the debugger need not be turned on for it');
+  });
+
+  test('beside it, a good one is kept, counts its hits and stops as its condition says', async () => {
+    const bps = manager();
+    const [bad, good] = await bps.set('/tmp/program.ts', [{ line: 3, hitCondition: '>' }, { line: 4, hitCondition: '% 2' }]);
+    assert.equal(bad!.verified, false);
+    assert.equal(good!.message, undefined);
+    assert.equal(bps.hasAny(), true);
+    assert.deepEqual([1, 2, 3, 4].map(() => bps.shouldStop(good!)), [false, true, false, true]);
+    assert.notEqual(bad!.id, good!.id);
+  });
+});
