@@ -72,19 +72,23 @@ export async function debugBenchmarks(print: (line: string) => void): Promise<vo
   const firstStop: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     plainFirst.push(await plainRun(program('first-callback.ts')));
-    firstStop.push(await withClient(async (dc) => {
-      const started = performance.now();
-      const stopped = dc.waitForEvent('stopped');
-      await launch(dc, program('first-callback.ts'), 'first_callback');
-      await stopped;
-      const ms = performance.now() - started;
-      await dc.disconnectRequest({});
-      return ms;
-    }));
+    firstStop.push(
+      await withClient(async (dc) => {
+        const started = performance.now();
+        const stopped = dc.waitForEvent('stopped');
+        await launch(dc, program('first-callback.ts'), 'first_callback');
+        await stopped;
+        const ms = performance.now() - started;
+        await dc.disconnectRequest({});
+        return ms;
+      }),
+    );
   }
   const stopMs = median(firstStop);
   const plainMs = median(plainFirst);
-  print(`launch → first callback stop              ${stopMs.toFixed(0).padStart(6)} ms  vs plain node --import tsx run ${plainMs.toFixed(0)} ms  ratio ${(stopMs / plainMs).toFixed(2)}x  target ≤ 1500 ms: ${stopMs <= 1500 ? 'met' : 'MISSED'}`);
+  print(
+    `launch → first callback stop              ${stopMs.toFixed(0).padStart(6)} ms  vs plain node --import tsx run ${plainMs.toFixed(0)} ms  ratio ${(stopMs / plainMs).toFixed(2)}x  target ≤ 1500 ms: ${stopMs <= 1500 ? 'met' : 'MISSED'}`,
+  );
 
   // Without breakpoints the adapter leaves V8's debugger off until a stop needs it. A source
   // breakpoint keeps it on from the start: one in a function never called shows that cost; one in
@@ -128,8 +132,12 @@ export async function debugBenchmarks(print: (line: string) => void): Promise<vo
     const loopRatio = median(run.loop) / median(plainLoop);
     const startup = median(run.ms) - median(plainBusy) - (median(run.loop) - median(plainLoop));
     print(`10,000 callbacks, ${variant.label}:`);
-    print(`  run ${median(run.ms).toFixed(0).padStart(6)} ms  vs plain run ${median(plainBusy).toFixed(0)} ms  ratio ${ratio.toFixed(3)}x  target ≤ 1.15x: ${ratio <= 1.15 ? 'met' : 'MISSED'}`);
-    print(`  of which the callback loop ${median(run.loop).toFixed(0)} ms vs plain ${median(plainLoop).toFixed(0)} ms  ratio ${loopRatio.toFixed(3)}x (start-up and exit: +${startup.toFixed(0)} ms)`);
+    print(
+      `  run ${median(run.ms).toFixed(0).padStart(6)} ms  vs plain run ${median(plainBusy).toFixed(0)} ms  ratio ${ratio.toFixed(3)}x  target ≤ 1.15x: ${ratio <= 1.15 ? 'met' : 'MISSED'}`,
+    );
+    print(
+      `  of which the callback loop ${median(run.loop).toFixed(0)} ms vs plain ${median(plainLoop).toFixed(0)} ms  ratio ${loopRatio.toFixed(3)}x (start-up and exit: +${startup.toFixed(0)} ms)`,
+    );
   }
 
   const pageMs: number[] = [];
@@ -157,7 +165,9 @@ export async function debugBenchmarks(print: (line: string) => void): Promise<vo
     }
     await dc.disconnectRequest({});
   });
-  print(`1M-element tensor: first values page       ${median(pageMs).toFixed(1).padStart(6)} ms  (stack → scopes → tensor → page: ${median(expandMs).toFixed(1)} ms)  target ≤ 100 ms: ${median(expandMs) <= 100 ? 'met' : 'MISSED'}`);
+  print(
+    `1M-element tensor: first values page       ${median(pageMs).toFixed(1).padStart(6)} ms  (stack → scopes → tensor → page: ${median(expandMs).toFixed(1)} ms)  target ≤ 100 ms: ${median(expandMs) <= 100 ? 'met' : 'MISSED'}`,
+  );
 
   await largeEvaluateBench(print);
 }
@@ -191,7 +201,9 @@ async function largeEvaluateBench(print: (line: string) => void): Promise<void> 
   for (const [i, n] of sizes.entries()) {
     const ratio = median(ms[i]!) / base;
     const linear = n / sizes[0]!;
-    print(`evaluate a ${(n / 1e6).toFixed(0)}M-character string      ${median(ms[i]!).toFixed(0).padStart(6)} ms  ratio to 10M ${ratio.toFixed(1)}x  (linear: ${linear}x)${i > 0 ? `  target ≤ ${(linear * 1.5).toFixed(0)}x: ${ratio <= linear * 1.5 ? 'met' : 'MISSED'}` : ''}`);
+    print(
+      `evaluate a ${(n / 1e6).toFixed(0)}M-character string      ${median(ms[i]!).toFixed(0).padStart(6)} ms  ratio to 10M ${ratio.toFixed(1)}x  (linear: ${linear}x)${i > 0 ? `  target ≤ ${(linear * 1.5).toFixed(0)}x: ${ratio <= linear * 1.5 ? 'met' : 'MISSED'}` : ''}`,
+    );
   }
 }
 

@@ -31,7 +31,15 @@ export function measurePair(baseline: () => void, measured: () => void, callsPer
   const a: number[] = [];
   const b: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    for (const [fn, out] of (r % 2 === 0 ? [[baseline, a], [measured, b]] : [[measured, b], [baseline, a]]) as [() => void, number[]][]) {
+    for (const [fn, out] of (r % 2 === 0
+      ? [
+          [baseline, a],
+          [measured, b],
+        ]
+      : [
+          [measured, b],
+          [baseline, a],
+        ]) as [() => void, number[]][]) {
       const start = process.hrtime.bigint();
       for (let i = 0; i < callsPerRound; i++) fn();
       out.push(Number(process.hrtime.bigint() - start) / 1000 / callsPerRound);

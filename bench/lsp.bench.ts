@@ -85,7 +85,8 @@ export async function lspBenchmarks(print: (line: string) => void): Promise<void
       s.firstOpenMs = await timed(async () => {
         s.uri = await client.open(file, program.text);
         const diagnostics = await client.diagnostics(s.uri);
-        if (diagnostics.length !== program.mismatches) throw new Error(`expected ${program.mismatches} diagnostics for the ${lines}-line program, got ${diagnostics.length}`);
+        if (diagnostics.length !== program.mismatches)
+          throw new Error(`expected ${program.mismatches} diagnostics for the ${lines}-line program, got ${diagnostics.length}`);
       });
       for (let i = 0; i < WARMUP_EDITS; i++) await edit(s);
     }
@@ -120,7 +121,12 @@ export async function lspBenchmarks(print: (line: string) => void): Promise<void
 
 /** A model.json of `n` callback nodes, each in a library function without a signature name (no location: the line lookup path). */
 function callbackModel(n: number): string {
-  const node = (i: number) => ({ name: `cb_${i}`, op: 'EagerPyFunc', input: ['x'], attr: { token: { s: Buffer.from(`pyfunc_${i}`).toString('base64') }, Tin: { list: { type: ['DT_FLOAT'] } }, Tout: { list: { type: ['DT_FLOAT'] } } } });
+  const node = (i: number) => ({
+    name: `cb_${i}`,
+    op: 'EagerPyFunc',
+    input: ['x'],
+    attr: { token: { s: Buffer.from(`pyfunc_${i}`).toString('base64') }, Tin: { list: { type: ['DT_FLOAT'] } }, Tout: { list: { type: ['DT_FLOAT'] } } },
+  });
   const fns = Array.from({ length: n }, (_, i) => ({ nodeDef: [node(i)] }));
   return JSON.stringify({ format: 'graph-model', modelTopology: { node: [], library: { function: fns } }, weightsManifest: [] }, null, 2);
 }
@@ -131,14 +137,24 @@ export function modelScaling(print: (line: string) => void): void {
   const [small, big] = [1000, 4000].map(callbackModel) as [string, string];
   const ms: [number[], number[]] = [[], []];
   for (let r = 0; r < 7; r++) {
-    for (const [i, text] of (r % 2 === 0 ? [[0, small], [1, big]] : [[1, big], [0, small]]) as [0 | 1, string][]) {
+    for (const [i, text] of (r % 2 === 0
+      ? [
+          [0, small],
+          [1, big],
+        ]
+      : [
+          [1, big],
+          [0, small],
+        ]) as [0 | 1, string][]) {
       const started = performance.now();
       checkModel(text, context);
       ms[i].push(performance.now() - started);
     }
   }
   const [a, b] = [median(ms[0]), median(ms[1])];
-  print(`${'model.json diagnostics, 4,000 vs 1,000 callback nodes (checkModel, median of 7)'.padEnd(96)} ${b.toFixed(0).padStart(5)} ms vs ${a.toFixed(0)} ms  ratio ${(b / a).toFixed(2)}x  target ≤ 8x (linear 4x, quadratic 16x): ${b / a <= 8 ? 'met' : 'MISSED'}`);
+  print(
+    `${'model.json diagnostics, 4,000 vs 1,000 callback nodes (checkModel, median of 7)'.padEnd(96)} ${b.toFixed(0).padStart(5)} ms vs ${a.toFixed(0)} ms  ratio ${(b / a).toFixed(2)}x  target ≤ 8x (linear 4x, quadratic 16x): ${b / a <= 8 ? 'met' : 'MISSED'}`,
+  );
 }
 
 // `tsx bench/lsp.bench.ts` runs it alone.

@@ -5,7 +5,17 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { addCallbackObserver, loadCallbackModel, numpyFunction, NdArray, pyFunction, selectBackend, tf, parseTout, type BackendName } from '../runtime/index.js';
+import {
+  addCallbackObserver,
+  loadCallbackModel,
+  numpyFunction,
+  NdArray,
+  pyFunction,
+  selectBackend,
+  tf,
+  parseTout,
+  type BackendName,
+} from '../runtime/index.js';
 import { identify } from '../runtime/callbacks.js';
 import { invokeCallback, invokeUnobserved, type CallbackSpec } from '../runtime/invoke.js';
 import { formatComparison, measure, measurePair, type Comparison } from './harness.js';
@@ -23,14 +33,7 @@ const addOneArray = (a: NdArray) => {
   return out;
 };
 
-function compare(
-  name: string,
-  baselineName: string,
-  baseline: () => void,
-  measured: () => void,
-  calls: number,
-  target?: Comparison['target'],
-): Comparison {
+function compare(name: string, baselineName: string, baseline: () => void, measured: () => void, calls: number, target?: Comparison['target']): Comparison {
   const [b, m] = measurePair(baseline, measured, calls);
   return { name, baselineName, baseline: b, measured: m, ...(target ? { target } : {}) };
 }
@@ -56,48 +59,77 @@ export async function runtimeBenchmarks(print: (line: string) => void): Promise<
   for (const backend of backends) {
     await selectBackend({ backend, quiet: true });
     print(`\n— backend ${backend} —`);
-    for (const [label, size, calls] of [['1 element', 1, 4000], ['1M elements', ONE_M, backend === 'cpu' ? 10 : 20]] as const) {
+    for (const [label, size, calls] of [
+      ['1 element', 1, 4000],
+      ['1M elements', ONE_M, backend === 'cpu' ? 10 : 20],
+    ] as const) {
       const x = tf.randomUniform([size], 0, 1, 'float32', 3);
-      print(formatComparison(compare(
-        `pyFunction(x + 1), ${label}`,
-        'inline tidy(add)',
-        () => tf.dispose(tf.tidy(() => addOneTf(x))),
-        () => tf.dispose(pyFunction(addOneTf, [x], 'float32')),
-        calls,
-        size === 1 && backend === 'wasm' ? { kind: 'overheadUs', max: 5 } : size === 1 && backend === 'tensorflow' ? { kind: 'overheadUs', max: 3 } : undefined,
-      )));
-      print(formatComparison(compare(
-        `numpyFunction(x + 1), ${label}`,
-        'inline dataSync+loop+tensor',
-        () => tf.dispose(tf.tensor(addOneArray(new NdArray(x.dataSync() as Float32Array, x.shape, 'float32')), x.shape)),
-        () => tf.dispose(numpyFunction(addOneArray, [x], 'float32')),
-        calls,
-        size === ONE_M && backend === 'cpu' ? { kind: 'ratio', max: 1.2 } : undefined,
-      )));
+      print(
+        formatComparison(
+          compare(
+            `pyFunction(x + 1), ${label}`,
+            'inline tidy(add)',
+            () => tf.dispose(tf.tidy(() => addOneTf(x))),
+            () => tf.dispose(pyFunction(addOneTf, [x], 'float32')),
+            calls,
+            size === 1 && backend === 'wasm'
+              ? { kind: 'overheadUs', max: 5 }
+              : size === 1 && backend === 'tensorflow'
+                ? { kind: 'overheadUs', max: 3 }
+                : undefined,
+          ),
+        ),
+      );
+      print(
+        formatComparison(
+          compare(
+            `numpyFunction(x + 1), ${label}`,
+            'inline dataSync+loop+tensor',
+            () => tf.dispose(tf.tensor(addOneArray(new NdArray(x.dataSync() as Float32Array, x.shape, 'float32')), x.shape)),
+            () => tf.dispose(numpyFunction(addOneArray, [x], 'float32')),
+            calls,
+            size === ONE_M && backend === 'cpu' ? { kind: 'ratio', max: 1.2 } : undefined,
+          ),
+        ),
+      );
       x.dispose();
     }
     // The wrapper alone: a callback that runs no op (its input comes back, cloned as TensorFlow's
     // identity would), so the backend's own op time and its scheduling noise are out of it.
     const x = tf.randomUniform([1], 0, 1, 'float32', 4);
-    print(formatComparison(compare(
-      'pyFunction(identity), 1 element: the wrapper alone',
-      'inline tidy(clone)',
-      () => tf.dispose(tf.tidy(() => tf.clone(x))),
-      () => tf.dispose(pyFunction((t: tf.Tensor) => t, [x], 'float32')),
-      4000,
-      { kind: 'overheadUs', max: 3 },
-    )));
+    print(
+      formatComparison(
+        compare(
+          'pyFunction(identity), 1 element: the wrapper alone',
+          'inline tidy(clone)',
+          () => tf.dispose(tf.tidy(() => tf.clone(x))),
+          () => tf.dispose(pyFunction((t: tf.Tensor) => t, [x], 'float32')),
+          4000,
+          { kind: 'overheadUs', max: 3 },
+        ),
+      ),
+    );
     // Around or beside: both arms run one add and one wrapper call; only whether the wrapper wraps
     // the op differs. On tensorflow the 1-element add row's extra (+6 to +14 µs here) shows up in
     // both arms: the native op runs slower next to the wrapper's JS, not because of what it does.
     const one = tf.scalar(1);
-    print(formatComparison(compare(
-      'pyFunction(x + 1) then clone, 1 element',
-      'x + 1 then pyFunction(identity)',
-      () => { tf.dispose(tf.tidy(() => tf.add(x, one))); tf.dispose(pyFunction((t: tf.Tensor) => t, [x], 'float32')); },
-      () => { tf.dispose(pyFunction((t: tf.Tensor) => tf.add(t, one), [x], 'float32')); tf.dispose(tf.tidy(() => tf.clone(x))); },
-      4000,
-    )));
+    print(
+      formatComparison(
+        compare(
+          'pyFunction(x + 1) then clone, 1 element',
+          'x + 1 then pyFunction(identity)',
+          () => {
+            tf.dispose(tf.tidy(() => tf.add(x, one)));
+            tf.dispose(pyFunction((t: tf.Tensor) => t, [x], 'float32'));
+          },
+          () => {
+            tf.dispose(pyFunction((t: tf.Tensor) => tf.add(t, one), [x], 'float32'));
+            tf.dispose(tf.tidy(() => tf.clone(x)));
+          },
+          4000,
+        ),
+      ),
+    );
     tf.dispose([x, one]);
     await modelBenchmark(print);
     hooksBenchmark(print);
@@ -131,7 +163,9 @@ function residentMemory(backends: readonly BackendName[], print: (line: string) 
   for (const backend of backends) {
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, backend], { encoding: 'utf8' });
     const rss = Number(run.stdout.trim().split('\n').at(-1));
-    print(`  ${backend.padEnd(10)} ${Number.isFinite(rss) ? `${(rss / 2 ** 20).toFixed(0).padStart(5)} MiB` : `failed: ${run.stderr.trim().split('\n').at(-1)}`}`);
+    print(
+      `  ${backend.padEnd(10)} ${Number.isFinite(rss) ? `${(rss / 2 ** 20).toFixed(0).padStart(5)} MiB` : `failed: ${run.stderr.trim().split('\n').at(-1)}`}`,
+    );
   }
 }
 
@@ -141,13 +175,17 @@ async function modelBenchmark(print: (line: string) => void): Promise<void> {
     callbacks: { activation: (h: tf.Tensor) => tf.tanh(h) },
   });
   const x = tf.randomNormal([256, 16], 0, 1, 'float32', 5);
-  print(formatComparison(compare(
-    'model: EagerPyFunc tanh callback node, batch 256x16',
-    'same graph with a Tanh op',
-    () => tf.dispose(withOps.execute(x)),
-    () => tf.dispose(withCallback.execute(x)),
-    200,
-  )));
+  print(
+    formatComparison(
+      compare(
+        'model: EagerPyFunc tanh callback node, batch 256x16',
+        'same graph with a Tanh op',
+        () => tf.dispose(withOps.execute(x)),
+        () => tf.dispose(withCallback.execute(x)),
+        200,
+      ),
+    ),
+  );
   x.dispose();
   withOps.dispose();
   withCallback.dispose();
@@ -169,14 +207,27 @@ function hooksBenchmark(print: (line: string) => void): void {
     };
     const unobserved = () => tf.dispose(invokeUnobserved(spec, [x]));
     const hooked = () => tf.dispose(invokeCallback(spec, [x]));
-    print(formatComparison(compare(`observer off: numpy callback, ${size} element${size > 1 ? 's' : ''}`, 'same without hook checks', unobserved, hooked, 4000, { kind: 'overheadPercent', max: 2 })));
+    print(
+      formatComparison(
+        compare(`observer off: numpy callback, ${size} element${size > 1 ? 's' : ''}`, 'same without hook checks', unobserved, hooked, 4000, {
+          kind: 'overheadPercent',
+          max: 2,
+        }),
+      ),
+    );
     const detachedRun = hooked;
     let detach = () => {};
-    const on = compare(`observer on: numpy callback, ${size} element${size > 1 ? 's' : ''}`, 'observer off', detachedRun, () => {
-      detach = addCallbackObserver({ onCallbackEnd: () => {} });
-      hooked();
-      detach();
-    }, 2000);
+    const on = compare(
+      `observer on: numpy callback, ${size} element${size > 1 ? 's' : ''}`,
+      'observer off',
+      detachedRun,
+      () => {
+        detach = addCallbackObserver({ onCallbackEnd: () => {} });
+        hooked();
+        detach();
+      },
+      2000,
+    );
     print(formatComparison(on));
     x.dispose();
   }
@@ -192,7 +243,29 @@ function summaryBenchmark(print: (line: string) => void): void {
   const exact = tf.randomUniform([ONE_M], -1, 1, 'float32', 11);
   const quarter = tf.randomUniform([12_500_000], -1, 1, 'float32', 12);
   const full = tf.randomUniform([50_000_000], -1, 1, 'float32', 13);
-  print(formatComparison(compare('summary: sampled, 50M elements', 'exact, 2^20 elements', () => summarizeTensor(exact), () => summarizeTensor(full), 3, { kind: 'ratio', max: 3 })));
-  print(formatComparison(compare('summary: sampled, 50M elements', 'sampled, 12.5M elements', () => summarizeTensor(quarter), () => summarizeTensor(full), 3, { kind: 'ratio', max: 4 })));
+  print(
+    formatComparison(
+      compare(
+        'summary: sampled, 50M elements',
+        'exact, 2^20 elements',
+        () => summarizeTensor(exact),
+        () => summarizeTensor(full),
+        3,
+        { kind: 'ratio', max: 3 },
+      ),
+    ),
+  );
+  print(
+    formatComparison(
+      compare(
+        'summary: sampled, 50M elements',
+        'sampled, 12.5M elements',
+        () => summarizeTensor(quarter),
+        () => summarizeTensor(full),
+        3,
+        { kind: 'ratio', max: 4 },
+      ),
+    ),
+  );
   tf.dispose([exact, quarter, full]);
 }

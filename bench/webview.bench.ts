@@ -71,7 +71,10 @@ export async function webviewBenchmarks(print: (line: string) => void): Promise<
   const harness = await startHarness();
   try {
     const page = await harness.open(fixtures);
-    const times = new Map<Case, number[]>([[big, []], [small, []]]);
+    const times = new Map<Case, number[]>([
+      [big, []],
+      [small, []],
+    ]);
     for (const c of [big, small]) await firstRender(page, bigEvent(c.firstId, c.rows, c.cols)); // warm-up
     // Alternating, so drift hits both alike.
     for (let k = 1; k <= ROUNDS; k++) {

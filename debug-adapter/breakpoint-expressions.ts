@@ -31,7 +31,13 @@ export async function logMessage(cdp: CdpConnection, template: string, callFrame
 }
 
 /** Whether `condition` holds with the inputs of invocation `id` bound to its parameter names (`argN` where a name is not one). */
-export async function callbackConditionHolds(cdp: CdpConnection, condition: string, id: number, parameterNames: readonly string[], callFrameId: string): Promise<boolean> {
+export async function callbackConditionHolds(
+  cdp: CdpConnection,
+  condition: string,
+  id: number,
+  parameterNames: readonly string[],
+  callFrameId: string,
+): Promise<boolean> {
   const params = parameterNames.map((p, i) => (/^[A-Za-z_$][\w$]*$/.test(p) ? p : `arg${i}`));
   const args = agentExpression((agent, invocation: number) => agent.live(invocation)?.args, String(id));
   const expression = `(function (${params.join(', ')}) { return !!(${condition}); }).apply(null, ${args})`;

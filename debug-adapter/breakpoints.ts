@@ -191,9 +191,7 @@ export class BreakpointManager {
 }
 
 /** What a DAP hit condition says: which hits stop, or why it cannot be read. */
-export type ParsedHitCondition =
-  | { readonly ok: true; readonly met: (hits: number) => boolean }
-  | { readonly ok: false; readonly message: string };
+export type ParsedHitCondition = { readonly ok: true; readonly met: (hits: number) => boolean } | { readonly ok: false; readonly message: string };
 
 /** js-debug's operators (`HitCondition.parse`); a bare count here means `>=`, as it always has in this adapter. */
 const HIT_CONDITION = /^(>=|<=|={1,3}|>|<|%)?\s*(\d+)$/;
@@ -211,14 +209,21 @@ export function parseHitCondition(condition: string | undefined): ParsedHitCondi
   if (!match) return refused(condition, 'is not understood');
   const n = Number(match[2]);
   switch (match[1]) {
-    case '>': return { ok: true, met: (hits) => hits > n };
-    case '<': return { ok: true, met: (hits) => hits < n };
-    case '<=': return { ok: true, met: (hits) => hits <= n };
-    case '=': case '==': case '===': return { ok: true, met: (hits) => hits === n };
+    case '>':
+      return { ok: true, met: (hits) => hits > n };
+    case '<':
+      return { ok: true, met: (hits) => hits < n };
+    case '<=':
+      return { ok: true, met: (hits) => hits <= n };
+    case '=':
+    case '==':
+    case '===':
+      return { ok: true, met: (hits) => hits === n };
     case '%':
       if (n === 0) return refused(condition, 'would never stop (every 0th hit)');
       return { ok: true, met: (hits) => hits % n === 0 };
-    default: return { ok: true, met: (hits) => hits >= n };
+    default:
+      return { ok: true, met: (hits) => hits >= n };
   }
 }
 

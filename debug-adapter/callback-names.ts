@@ -41,7 +41,11 @@ export class CallbackNames {
    * and warnings for names (function breakpoints', then `breakOnCallbacks` entries) no callback
    * answers to: a likely typo at once, any other at the end (`final`).
    */
-  report(breakpoints: readonly { id: number; name: string }[], launchNames: readonly string[], final: boolean): { changed: FunctionBreakpointStatus[]; warnings: string[] } {
+  report(
+    breakpoints: readonly { id: number; name: string }[],
+    launchNames: readonly string[],
+    final: boolean,
+  ): { changed: FunctionBreakpointStatus[]; warnings: string[] } {
     const changed: FunctionBreakpointStatus[] = [];
     for (const bp of breakpoints) {
       const status = this.status(bp);
@@ -50,7 +54,10 @@ export class CallbackNames {
       this.reported.set(bp.id, key);
       changed.push(status);
     }
-    const wanted = [...breakpoints.map((bp) => [bp.name, 'Function breakpoint'] as const), ...launchNames.map((name) => [name, 'breakOnCallbacks entry'] as const)];
+    const wanted = [
+      ...breakpoints.map((bp) => [bp.name, 'Function breakpoint'] as const),
+      ...launchNames.map((name) => [name, 'breakOnCallbacks entry'] as const),
+    ];
     const warnings = wanted.map(([name, what]) => this.warning(name, what, final)).filter((w): w is string => w !== undefined);
     return { changed, warnings };
   }

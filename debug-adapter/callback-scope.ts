@@ -37,7 +37,7 @@ export function inputExpression(id: number, index: number): string {
 export function outputsExpression(id: number): string {
   return agentExpression((agent, invocation: number) => {
     const live = agent.live(invocation);
-    return live && (live.outputs && live.outputs.length ? live.outputs : live.returned);
+    return live && (live.outputs?.length ? live.outputs : live.returned);
   }, String(id));
 }
 
@@ -78,12 +78,27 @@ export function callbackBindings(active: ActiveSnapshot, inOwnFrame: boolean): C
   if (active.phase === 'returned') out.push({ name: outputsName(active), value: outputsExpression(active.id) });
   const check = active.toutCheck;
   const mismatches = check?.mismatches ?? [];
-  if (mismatches.some((m) => m.index !== undefined)) out.push({ name: 'mismatch', value: byIndex(mismatches.filter((m) => m.index !== undefined), (m) => m.index!, mismatchText) });
+  if (mismatches.some((m) => m.index !== undefined))
+    out.push({
+      name: 'mismatch',
+      value: byIndex(
+        mismatches.filter((m) => m.index !== undefined),
+        (m) => m.index!,
+        mismatchText,
+      ),
+    });
   else if (mismatches.length > 0) out.push({ name: 'mismatch', value: JSON.stringify(mismatchText(mismatches[0]!)) });
   if (check && check.narrowed.length > 0) out.push({ name: 'narrowed', value: byIndex(check.narrowed, (n) => n.index, narrowedText) });
   if (check && check.conversions.length > 0) out.push({ name: 'converted', value: byIndex(check.conversions, (c) => c.index, convertedText) });
   if (active.error) out.push({ name: 'error', value: JSON.stringify(errorText(active.error)) });
-  const attrs = { op: active.op, token: active.callback.token, kind: active.callback.kind, stateful: active.callback.stateful, ...(active.node !== undefined ? { node: active.node } : {}), ...(active.graph !== undefined ? { graph: active.graph } : {}) };
+  const attrs = {
+    op: active.op,
+    token: active.callback.token,
+    kind: active.callback.kind,
+    stateful: active.callback.stateful,
+    ...(active.node !== undefined ? { node: active.node } : {}),
+    ...(active.graph !== undefined ? { graph: active.graph } : {}),
+  };
   out.push({ name: NODE_ATTRS, value: JSON.stringify(attrs) });
   return out;
 }

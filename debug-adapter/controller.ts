@@ -4,7 +4,6 @@
  * nothing of DAP; session.ts translates.
  */
 import { EventEmitter } from 'node:events';
-import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
 import { BreakpointManager, hitConditionMet, parseHitCondition, type SourceBreakpoint, type SourceBreakpointSpec } from './breakpoints.js';
 import { AgentClient, AgentMissingError } from './agent-client.js';
@@ -55,6 +54,7 @@ export declare interface Controller {
   on(event: 'functionBreakpoint', listener: (status: FunctionBreakpointStatus) => void): this;
 }
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only types the events' on() overloads
 export class Controller extends EventEmitter {
   readonly scripts = new Scripts(() => this.cdp);
   readonly breakpoints: BreakpointManager;
@@ -86,7 +86,11 @@ export class Controller extends EventEmitter {
 
   constructor() {
     super();
-    this.breakpoints = new BreakpointManager(() => (this.debuggerActive ? this.cdp : undefined), this.scripts.sources, (bp) => this.emit('breakpoint', bp));
+    this.breakpoints = new BreakpointManager(
+      () => (this.debuggerActive ? this.cdp : undefined),
+      this.scripts.sources,
+      (bp) => this.emit('breakpoint', bp),
+    );
   }
 
   /**
@@ -105,9 +109,11 @@ export class Controller extends EventEmitter {
     this.stopOnEntryFile = options.stopOnEntryFile;
     cdp.on('Debugger.scriptParsed', (e) => void this.scripts.sources.add(e));
     cdp.on('Debugger.paused', (e) => {
-      this.pauseQueue = this.pauseQueue.then(() => this.onPaused(e)).catch((err) => {
-        this.emit('output', 'stderr', `debugger: ${(err as Error).message}\n`);
-      });
+      this.pauseQueue = this.pauseQueue
+        .then(() => this.onPaused(e))
+        .catch((err) => {
+          this.emit('output', 'stderr', `debugger: ${(err as Error).message}\n`);
+        });
     });
     cdp.on('Debugger.resumed', () => {
       if (this.paused) {
@@ -137,7 +143,14 @@ export class Controller extends EventEmitter {
       this.debuggerActive = true;
       // Stepping skips the runtime's and libraries' frames; pauses on exceptions there are ignored.
       await cdp.send('Debugger.setBlackboxPatterns', {
-        patterns: [escapeRegExp(adapterPaths.runtimeDir), escapeRegExp(adapterPaths.agent), AGENT_SOURCE_URL.replace('.', '\\.'), '/node_modules/', '^node:', '^wasm:'],
+        patterns: [
+          escapeRegExp(adapterPaths.runtimeDir),
+          escapeRegExp(adapterPaths.agent),
+          AGENT_SOURCE_URL.replace('.', '\\.'),
+          '/node_modules/',
+          '^node:',
+          '^wasm:',
+        ],
       });
       await this.setAgentBreakpoint();
       await this.breakpoints.bindAll();
@@ -293,7 +306,11 @@ export class Controller extends EventEmitter {
   private async configureAgent(): Promise<void> {
     if (!this.cdp) return;
     const names = new Set([...this.filters.breakOnCallbacks, ...this.functionBreakpoints.map((f) => f.name)]);
-    const config: AgentConfig = { breakOnCallbacks: [...names], breakOnToutMismatch: this.filters.breakOnToutMismatch, breakOnNonFinite: this.filters.breakOnNonFinite };
+    const config: AgentConfig = {
+      breakOnCallbacks: [...names],
+      breakOnToutMismatch: this.filters.breakOnToutMismatch,
+      breakOnNonFinite: this.filters.breakOnNonFinite,
+    };
     try {
       await this.agent.call((agent, c) => void agent.configure(c), { ...config });
     } catch (err) {
@@ -379,7 +396,8 @@ export class Controller extends EventEmitter {
     }
     const reason = this.nextStepReason ?? 'pause';
     // V8 reports a `debugger` statement as 'other', with no step or pause asked for.
-    const description = reason === 'step' ? 'Paused after step' : this.nextStepReason === undefined && event.reason === 'other' ? 'Paused on debugger statement' : 'Paused';
+    const description =
+      reason === 'step' ? 'Paused after step' : this.nextStepReason === undefined && event.reason === 'other' ? 'Paused on debugger statement' : 'Paused';
     return this.stopped(event, { reason, description });
   }
 
@@ -395,13 +413,20 @@ export class Controller extends EventEmitter {
     const where = entry.node !== undefined ? `${entry.graph} › ${entry.node} (${entry.op})` : `${name} (${entry.op})`;
     if (why.reason === 'toutMismatch') {
       const full = entry.toutCheck?.mismatches.map((m) => m.message).join('\n') ?? '';
-      const first = (entry.toutCheck?.mismatches[0]?.message ?? '').split('\n')[0]!.replace(`returned by ${entry.callback.name} `, '').replace(`${entry.callback.name} `, '');
-      return this.stopped(event, {
-        reason: 'exception',
-        description: `Tout mismatch in ${name}: ${first}`,
-        text: `Tout mismatch in ${where}`,
-        exception: { id: 'ToutMismatch', description: `Tout mismatch in ${name}: ${first}`, details: full },
-      }, { active, details });
+      const first = (entry.toutCheck?.mismatches[0]?.message ?? '')
+        .split('\n')[0]!
+        .replace(`returned by ${entry.callback.name} `, '')
+        .replace(`${entry.callback.name} `, '');
+      return this.stopped(
+        event,
+        {
+          reason: 'exception',
+          description: `Tout mismatch in ${name}: ${first}`,
+          text: `Tout mismatch in ${where}`,
+          exception: { id: 'ToutMismatch', description: `Tout mismatch in ${name}: ${first}`, details: full },
+        },
+        { active, details },
+      );
     }
     if (why.reason === 'nonFinite') {
       const description = `NaN/Inf in an output of ${name}`;

@@ -48,16 +48,19 @@ export class Evaluator {
     const options = { silent: context !== 'repl', generatePreview: true, timeout, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) };
     const topFrame = paused?.event.callFrames[0]?.callFrameId;
     try {
-      const result = paused && callFrameId
-        ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression, ...options })
-        : paused && topFrame && context !== 'hover'
-          ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId: topFrame, expression: `(0, eval)(${JSON.stringify(expression)})`, ...options })
-          : await cdp.send('Runtime.evaluate', { expression, ...options });
+      const result =
+        paused && callFrameId
+          ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression, ...options })
+          : paused && topFrame && context !== 'hover'
+            ? await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId: topFrame, expression: `(0, eval)(${JSON.stringify(expression)})`, ...options })
+            : await cdp.send('Runtime.evaluate', { expression, ...options });
       if (result.exceptionDetails) throw new Error(evaluationError(result.exceptionDetails));
       return result.result;
     } catch (err) {
       if (/Execution was terminated/.test(messageOf(err))) {
-        throw new Error(`evaluation ran over ${timeout / 1000} s and was stopped (${JSON.stringify(expression.slice(0, 60))}); the program ${paused ? 'is still paused where it was' : 'goes on'}`);
+        throw new Error(
+          `evaluation ran over ${timeout / 1000} s and was stopped (${JSON.stringify(expression.slice(0, 60))}); the program ${paused ? 'is still paused where it was' : 'goes on'}`,
+        );
       }
       throw err;
     }

@@ -23,8 +23,7 @@ function* tokens(src: string, from: number): Generator<Token> {
   // Open braces: 'template' for a template literal's `${`, whose `}` resumes the literal.
   const braces: ('code' | 'template')[] = [];
   let prev: Token | undefined;
-  const regexAllowed = () =>
-    !prev || (prev.kind === 'word' ? BEFORE_EXPRESSION.has(prev.text) : prev.kind === 'punct' && !')]}'.includes(prev.text));
+  const regexAllowed = () => !prev || (prev.kind === 'word' ? BEFORE_EXPRESSION.has(prev.text) : prev.kind === 'punct' && !')]}'.includes(prev.text));
   while (i < src.length) {
     const c = src[i]!;
     const start = i;
@@ -125,7 +124,7 @@ export function inTryWithCatch(src: string, functionStart: number, at: number): 
     if (justClosed) {
       justClosed.hasCatch = t.kind === 'word' && t.text === 'catch';
       justClosed = undefined;
-      if (watching && watching.every((b) => b.hasCatch !== undefined)) break;
+      if (watching?.every((b) => b.hasCatch !== undefined)) break;
     }
     if (!watching && t.at >= at) {
       watching = blocks.filter((b) => b.isTry);

@@ -41,6 +41,8 @@ export interface LaunchPlan {
   readonly entry: string;
   readonly args: readonly string[];
   readonly env: Record<string, string>;
+  /** Variables the configuration removes (`null`): an empty string given is kept as one. */
+  readonly envRemoved: readonly string[];
   readonly stopOnEntry: boolean;
   readonly filters: FilterConfig;
   /** The user's own code the launch runs first: the program, or a model's callbacks module. */
@@ -85,8 +87,9 @@ export function planLaunch(args: LaunchArguments, cliEntry: string): LaunchPlan 
     }
     env.TFJS_BACKEND = args.backend;
   }
-  const removed = Object.entries(args.env ?? {}).filter(([, v]) => v === null).map(([k]) => k);
-  for (const k of removed) env[k] = '';
+  const removed = Object.entries(args.env ?? {})
+    .filter(([, v]) => v === null)
+    .map(([k]) => k);
   const filters = filtersOf(args);
   if (args.model) {
     if (args.program) throw new ConfigurationError('Give either program or model, not both.');
@@ -95,12 +98,12 @@ export function planLaunch(args: LaunchArguments, cliEntry: string): LaunchPlan 
     const callbacks = args.callbacks ? mustExist(resolve(args.callbacks), 'callbacks') : undefined;
     if (callbacks) cliArgs.push('--callbacks', callbacks);
     if (args.inputs) cliArgs.push('--inputs', mustExist(resolve(args.inputs), 'inputs'));
-    return { cwd, entry: cliEntry, args: cliArgs, env, stopOnEntry: false, filters, userCode: callbacks ? [callbacks] : [] };
+    return { cwd, entry: cliEntry, args: cliArgs, env, envRemoved: removed, stopOnEntry: false, filters, userCode: callbacks ? [callbacks] : [] };
   }
   if (!args.program) throw new ConfigurationError('Set "program" to the graph program to debug (or "model" to a model.json).');
   if (args.callbacks || args.inputs) throw new ConfigurationError('"callbacks" and "inputs" apply to a "model" launch.');
   const entry = mustExist(resolve(args.program), 'program');
-  return { cwd, entry, args: args.args ?? [], env, stopOnEntry: args.stopOnEntry ?? false, filters, userCode: [entry] };
+  return { cwd, entry, args: args.args ?? [], env, envRemoved: removed, stopOnEntry: args.stopOnEntry ?? false, filters, userCode: [entry] };
 }
 
 /** The launch arguments JSON can get wrong: a wrong type here would fail later and less clearly (a string `args` spread into letters). */

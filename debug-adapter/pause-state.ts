@@ -28,4 +28,3 @@ export interface PausedState {
   /** Summaries of the innermost invocation's inputs and outputs, fetched with the stop. */
   readonly details?: InvocationDetails;
 }
-

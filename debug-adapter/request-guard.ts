@@ -60,7 +60,9 @@ export function argumentProblem(command: string, args: unknown): string | undefi
   const fields = ARGUMENTS[command];
   if (!fields) return undefined;
   if (args === undefined || args === null) {
-    const required = Object.entries(fields).filter(([, f]) => !f.optional).map(([name]) => name);
+    const required = Object.entries(fields)
+      .filter(([, f]) => !f.optional)
+      .map(([name]) => name);
     if (required.length === 0 && command !== 'launch' && command !== 'attach' && command !== 'initialize') return undefined;
     return `${command} needs arguments${required.length ? ` (${required.join(', ')})` : ''}; it got ${args === null ? 'null' : 'none'}`;
   }

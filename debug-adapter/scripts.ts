@@ -20,7 +20,12 @@ export class Scripts {
     let source = this.texts.get(scriptId);
     if (!source) {
       const cdp = this.cdp();
-      source = cdp ? cdp.send('Debugger.getScriptSource', { scriptId }).then((r) => r.scriptSource, () => undefined) : Promise.resolve(undefined);
+      source = cdp
+        ? cdp.send('Debugger.getScriptSource', { scriptId }).then(
+            (r) => r.scriptSource,
+            () => undefined,
+          )
+        : Promise.resolve(undefined);
       this.texts.set(scriptId, source);
     }
     return source;

@@ -3,7 +3,18 @@
  * responds; each controller event becomes one DAP event. Nothing here knows tensors.
  */
 import {
-  BreakpointEvent, ExitedEvent, InitializedEvent, LoggingDebugSession, OutputEvent, Response, Source, StoppedEvent, TerminatedEvent, Thread, Event, Handles,
+  BreakpointEvent,
+  ExitedEvent,
+  InitializedEvent,
+  LoggingDebugSession,
+  OutputEvent,
+  Response,
+  Source,
+  StoppedEvent,
+  TerminatedEvent,
+  Thread,
+  Event,
+  Handles,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BridgeListener } from './cdp/transports.js';
@@ -24,16 +35,37 @@ const THREAD_ID = 1;
 
 /** The handlers guardHandlers wraps: every request this session answers itself. */
 const HANDLERS = [
-  'initializeRequest', 'configurationDoneRequest', 'launchRequest', 'attachRequest', 'setBreakPointsRequest', 'setFunctionBreakPointsRequest',
-  'setExceptionBreakPointsRequest', 'threadsRequest', 'stackTraceRequest', 'scopesRequest', 'variablesRequest', 'evaluateRequest',
-  'setVariableRequest', 'exceptionInfoRequest', 'continueRequest', 'nextRequest', 'stepInRequest', 'stepOutRequest', 'pauseRequest',
-  'customRequest', 'terminateRequest', 'disconnectRequest',
+  'initializeRequest',
+  'configurationDoneRequest',
+  'launchRequest',
+  'attachRequest',
+  'setBreakPointsRequest',
+  'setFunctionBreakPointsRequest',
+  'setExceptionBreakPointsRequest',
+  'threadsRequest',
+  'stackTraceRequest',
+  'scopesRequest',
+  'variablesRequest',
+  'evaluateRequest',
+  'setVariableRequest',
+  'exceptionInfoRequest',
+  'continueRequest',
+  'nextRequest',
+  'stepInRequest',
+  'stepOutRequest',
+  'pauseRequest',
+  'customRequest',
+  'terminateRequest',
+  'disconnectRequest',
 ] as const;
 
 export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private readonly controller = new Controller();
   private readonly store = new VariableStore(() => this.controller.connection());
-  private readonly evaluator = new Evaluator(() => this.controller.connection(), () => this.controller.paused);
+  private readonly evaluator = new Evaluator(
+    () => this.controller.connection(),
+    () => this.controller.paused,
+  );
   private readonly frames = new Handles<StackFrameEntry>();
   private stack: StackFrameEntry[] | undefined;
   private debuggee: Debuggee | undefined;
@@ -57,18 +89,34 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.controller.on('stopped', (state) => void this.onStopped(state));
     this.controller.on('output', (category, text) => this.sendEvent(new OutputEvent(text, category)));
     this.controller.on('breakpoint', (bp) => {
-      this.sendEvent(new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, line: bp.line, ...(bp.message ? { message: bp.message } : {}) } as DebugProtocol.Breakpoint));
+      this.sendEvent(
+        new BreakpointEvent('changed', {
+          id: bp.id,
+          verified: bp.verified,
+          line: bp.line,
+          ...(bp.message ? { message: bp.message } : {}),
+        } as DebugProtocol.Breakpoint),
+      );
     });
     this.controller.on('functionBreakpoint', (bp) => {
-      this.sendEvent(new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, ...(bp.message ? { message: bp.message } : {}) } as DebugProtocol.Breakpoint));
+      this.sendEvent(
+        new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, ...(bp.message ? { message: bp.message } : {}) } as DebugProtocol.Breakpoint),
+      );
     });
   }
 
   /** Arguments DAP requires are checked first: a handler never sees a missing or mistyped one. */
   protected override dispatchRequest(request: DebugProtocol.Request): void {
     const problem = argumentProblem(request.command, request.arguments);
-    if (!problem) return super.dispatchRequest(request);
-    this.sendErrorResponse(new Response(request), { id: 1101, format: `${problem}. See the Debug Adapter Protocol's ${request.command} request.`, showUser: false });
+    if (!problem) {
+      super.dispatchRequest(request);
+      return;
+    }
+    this.sendErrorResponse(new Response(request), {
+      id: 1101,
+      format: `${problem}. See the Debug Adapter Protocol's ${request.command} request.`,
+      showUser: false,
+    });
   }
 
   override sendResponse(response: DebugProtocol.Response): void {
@@ -95,7 +143,12 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       supportsTerminateRequest: true,
       supportsExceptionInfoRequest: true,
       exceptionBreakpointFilters: [
-        { filter: 'toutMismatch', label: 'Tout mismatch', description: "A callback's outputs do not match Tout: stop before the error is raised.", default: true },
+        {
+          filter: 'toutMismatch',
+          label: 'Tout mismatch',
+          description: "A callback's outputs do not match Tout: stop before the error is raised.",
+          default: true,
+        },
         { filter: 'nonFinite', label: 'NaN/Inf in a callback output', default: false },
         { filter: 'uncaught', label: 'Uncaught exceptions', default: false },
         { filter: 'caught', label: 'Caught exceptions', default: false },
@@ -113,7 +166,11 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
     try {
       const plan = planLaunch(args, adapterPaths.cli);
-      this.launchFilters = pickDefined({ breakOnCallbacks: plan.filters.breakOnCallbacks, breakOnToutMismatch: args.breakOnToutMismatch, breakOnNonFinite: args.breakOnNonFinite });
+      this.launchFilters = pickDefined({
+        breakOnCallbacks: plan.filters.breakOnCallbacks,
+        breakOnToutMismatch: args.breakOnToutMismatch,
+        breakOnNonFinite: args.breakOnNonFinite,
+      });
       // The debuggee boots (held at its bridge) while the client sends its breakpoints.
       this.listener = new BridgeListener();
       const debuggee = startDebuggee(plan, this.listener.socketPath);
@@ -167,7 +224,12 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     // A breakpoint with no usable line is answered unverified, with why; the others are set.
     const requested = args.breakpoints ?? [];
     const problems = requested.map((b) => (typeof b === 'object' && b !== null ? lineProblem(b.line) : 'not a breakpoint (expected { line })'));
-    const specs = requested.filter((_, i) => !problems[i]).map((b) => ({ line: this.convertClientLineToDebugger(b.line), ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition, logMessage: b.logMessage }) }));
+    const specs = requested
+      .filter((_, i) => !problems[i])
+      .map((b) => ({
+        line: this.convertClientLineToDebugger(b.line),
+        ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition, logMessage: b.logMessage }),
+      }));
     const bps = await this.controller.setSourceBreakpoints(file, specs);
     const source = new Source(file.split('/').pop()!, file);
     let next = 0;
@@ -181,10 +243,16 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  protected override async setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): Promise<void> {
-    const named = (b: unknown): b is DebugProtocol.FunctionBreakpoint => typeof b === 'object' && b !== null && typeof (b as { name?: unknown }).name === 'string';
+  protected override async setFunctionBreakPointsRequest(
+    response: DebugProtocol.SetFunctionBreakpointsResponse,
+    args: DebugProtocol.SetFunctionBreakpointsArguments,
+  ): Promise<void> {
+    const named = (b: unknown): b is DebugProtocol.FunctionBreakpoint =>
+      typeof b === 'object' && b !== null && typeof (b as { name?: unknown }).name === 'string';
     const valid = args.breakpoints.filter(named);
-    const statuses = await this.controller.setFunctionBreakpoints(valid.map((b) => ({ name: b.name, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) })));
+    const statuses = await this.controller.setFunctionBreakpoints(
+      valid.map((b) => ({ name: b.name, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) })),
+    );
     let next = 0;
     response.body = {
       breakpoints: args.breakpoints.map((b) => {
@@ -196,7 +264,10 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  protected override async setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): Promise<void> {
+  protected override async setExceptionBreakPointsRequest(
+    response: DebugProtocol.SetExceptionBreakpointsResponse,
+    args: DebugProtocol.SetExceptionBreakpointsArguments,
+  ): Promise<void> {
     this.exceptionFilters = args.filters;
     if (!this.controller.closed) await this.applyExceptionFilters();
     this.sendResponse(response);
@@ -217,13 +288,14 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     const start = args.startFrame ?? 0;
     const frames = this.stack.slice(start, args.levels ? start + args.levels : undefined).map((f) => {
       const id = this.frames.create(f);
-      const source = f.source ? new Source(f.source.name, f.source.path, undefined, undefined, f.kind === 'js' && f.subtle ? 'deemphasize' : undefined) : undefined;
+      const source = f.source
+        ? new Source(f.source.name, f.source.path, undefined, undefined, f.kind === 'js' && f.subtle ? 'deemphasize' : undefined)
+        : undefined;
       const frame: DebugProtocol.StackFrame = { id, name: f.name, line: f.line, column: f.column, ...(source ? { source } : {}) };
       if (f.kind === 'graph') {
         frame.presentationHint = 'label';
         if (f.endLine !== undefined && f.endColumn !== undefined) Object.assign(frame, { endLine: f.endLine, endColumn: f.endColumn });
-      }
-      else if (f.subtle) frame.presentationHint = 'subtle';
+      } else if (f.subtle) frame.presentationHint = 'subtle';
       return frame;
     });
     response.body = { stackFrames: frames, totalFrames: this.stack.length };
@@ -256,7 +328,12 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     try {
       const value = await this.evaluator.evaluate(args.expression, this.frame(args.frameId), args.context);
       const v = await this.store.evaluated(value);
-      response.body = { result: v.value, variablesReference: v.variablesReference, ...(v.type ? { type: v.type } : {}), ...(v.indexedVariables ? { indexedVariables: v.indexedVariables } : {}) };
+      response.body = {
+        result: v.value,
+        variablesReference: v.variablesReference,
+        ...(v.type ? { type: v.type } : {}),
+        ...(v.indexedVariables ? { indexedVariables: v.indexedVariables } : {}),
+      };
       this.sendResponse(response);
     } catch (err) {
       this.sendErrorResponse(response, { id: 1004, format: (err as Error).message, showUser: false });

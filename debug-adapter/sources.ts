@@ -128,7 +128,7 @@ export class Sources {
     const map = script.map;
     if (!map || !script.sources) return undefined;
     const i = script.sources.indexOf(file);
-    return i >= 0 ? map.sources[i] ?? undefined : undefined;
+    return i >= 0 ? (map.sources[i] ?? undefined) : undefined;
   }
 
   private mapOf(script: ScriptInfo): TraceMap | null {

@@ -73,9 +73,10 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
     const onReturn = index === 0 && !library && !!script?.map && column > 0 && (await isReturnLocation(scripts, callFrame.location));
     const at = onReturn ? column - 1 : column;
     // Libraries' maps point at sources that are not installed: show their generated code.
-    const original = library && script?.file
-      ? { file: script.file, line: callFrame.location.lineNumber + 1, column }
-      : scripts.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, at);
+    const original =
+      library && script?.file
+        ? { file: script.file, line: callFrame.location.lineNumber + 1, column }
+        : scripts.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, at);
     const file = original?.file;
     const subtle = !file || library || isLibrary(file);
     js.push({
@@ -172,7 +173,11 @@ function sameLocation(a: Protocol.Debugger.Location | undefined, b: Protocol.Deb
  * wrapper that returned, the `return` statement that produced its values when the function has
  * just one; else where the callback function is defined.
  */
-async function graphSite(scripts: Scripts, active: ActiveSnapshot, location: Protocol.Debugger.Location | undefined): Promise<{ source?: SourceRef; line: number; column: number; endLine?: number; endColumn?: number }> {
+async function graphSite(
+  scripts: Scripts,
+  active: ActiveSnapshot,
+  location: Protocol.Debugger.Location | undefined,
+): Promise<{ source?: SourceRef; line: number; column: number; endLine?: number; endColumn?: number }> {
   if (active.node === undefined && active.phase === 'returned' && location) {
     const ret = await returnStatement(scripts, location);
     if (ret) return { source: { path: ret.file, name: path.basename(ret.file) }, line: ret.line, column: ret.column + 1 };

@@ -27,10 +27,17 @@ export async function tensorData(
   const target = args.expression;
   const value = await evaluate(target, args.frameId);
   if (!value.objectId) throw new Error(`${target} is not a tensor`);
-  const page = await agent.callOn(value.objectId, function (a, from, n) {
-    const info = a.info(this);
-    return info ? { info, start: from, values: a.slice(this, from, n) } : undefined;
-  }, start, count).catch(() => undefined);
+  const page = await agent
+    .callOn(
+      value.objectId,
+      function (a, from, n) {
+        const info = a.info(this);
+        return info ? { info, start: from, values: a.slice(this, from, n) } : undefined;
+      },
+      start,
+      count,
+    )
+    .catch(() => undefined);
   if (!page) throw new Error(`${target} is not a tensor, NdArray or typed array`);
   return page;
 }

@@ -62,7 +62,18 @@ export class VariableStore {
   }
 
   v8Scopes(callFrame: Protocol.Debugger.CallFrame): DebugProtocol.Scope[] {
-    const names: Record<string, string> = { local: 'Locals', closure: 'Closure', block: 'Block', catch: 'Catch', script: 'Script', module: 'Module', global: 'Global', with: 'With', eval: 'Eval', wasmExpressionStack: 'Wasm stack' };
+    const names: Record<string, string> = {
+      local: 'Locals',
+      closure: 'Closure',
+      block: 'Block',
+      catch: 'Catch',
+      script: 'Script',
+      module: 'Module',
+      global: 'Global',
+      with: 'With',
+      eval: 'Eval',
+      wasmExpressionStack: 'Wasm stack',
+    };
     return callFrame.scopeChain.map((scope, scopeNumber) => ({
       name: names[scope.type] ?? scope.type,
       ...(scope.type === 'local' ? { presentationHint: 'locals' } : {}),
@@ -101,7 +112,8 @@ export class VariableStore {
     }
     if (TENSOR_CLASSES.has(value.className ?? '')) {
       const description = await this.describe(value.objectId);
-      if (description) return { ...base, value: description, type: value.className!, variablesReference: this.handles.create({ kind: 'tensor', objectId: value.objectId }) };
+      if (description)
+        return { ...base, value: description, type: value.className!, variablesReference: this.handles.create({ kind: 'tensor', objectId: value.objectId }) };
     }
     if (value.subtype === 'typedarray' || value.subtype === 'array') {
       const length = Number(/\((\d+)\)/.exec(value.description ?? '')?.[1] ?? 0);
@@ -162,7 +174,9 @@ export class VariableStore {
       const name = active.parameterNames[i];
       const evaluateName = name !== undefined && /^[A-Za-z_$][\w$]*$/.test(name) ? name : inputExpression(active.id, i);
       const value = remote?.inputs.get(i);
-      out.push(value ? await this.toVariable(name ?? `input${i}`, value, evaluateName) : this.scopeVariable(name ?? `input${i}`, shown, active.id, i, evaluateName));
+      out.push(
+        value ? await this.toVariable(name ?? `input${i}`, value, evaluateName) : this.scopeVariable(name ?? `input${i}`, shown, active.id, i, evaluateName),
+      );
     }
     if (active.Tin.length > 0) out.push(text('Tin', `[${active.Tin.join(', ')}]`, 'Tin'));
     out.push(text('Tout', `[${active.Tout.join(', ')}]`, 'Tout'));
@@ -184,7 +198,12 @@ export class VariableStore {
       ...(active.node !== undefined ? [text('node', active.node)] : []),
       ...(active.graph !== undefined ? [text('graph', active.graph)] : []),
     ];
-    out.push({ name: 'node attrs', value: `${active.op} ${active.callback.token}`, evaluateName: NODE_ATTRS, variablesReference: this.handles.create({ kind: 'list', items: attrs }) });
+    out.push({
+      name: 'node attrs',
+      value: `${active.op} ${active.callback.token}`,
+      evaluateName: NODE_ATTRS,
+      variablesReference: this.handles.create({ kind: 'list', items: attrs }),
+    });
     return out;
   }
 
@@ -193,7 +212,12 @@ export class VariableStore {
     const base = { name, evaluateName };
     switch (shown.shown) {
       case 'tensor':
-        return { ...base, value: shown.description, type: shown.className, variablesReference: this.handles.create({ kind: 'input', id, index, info: shown.info }) };
+        return {
+          ...base,
+          value: shown.description,
+          type: shown.className,
+          variablesReference: this.handles.create({ kind: 'input', id, index, info: shown.info }),
+        };
       case 'typedarray':
         return {
           ...base,
@@ -210,14 +234,23 @@ export class VariableStore {
   }
 
   /** The inputs at `indexes` and (when it returned) the outputs, as remote objects: two round trips. */
-  private async remoteValues(id: number, indexes: number[], outputs: boolean): Promise<{ inputs: Map<number, Protocol.Runtime.RemoteObject>; outputs?: Protocol.Runtime.RemoteObject }> {
-    const list = await this.agent.callRemote((agent, invocation, wanted, withOutputs) => {
-      const live = agent.live(invocation);
-      if (!live) return [];
-      const values: unknown[] = wanted.map((i) => live.args[i]);
-      if (withOutputs) values.push(live.outputs && live.outputs.length ? live.outputs : live.returned);
-      return values;
-    }, id, indexes, outputs);
+  private async remoteValues(
+    id: number,
+    indexes: number[],
+    outputs: boolean,
+  ): Promise<{ inputs: Map<number, Protocol.Runtime.RemoteObject>; outputs?: Protocol.Runtime.RemoteObject }> {
+    const list = await this.agent.callRemote(
+      (agent, invocation, wanted, withOutputs) => {
+        const live = agent.live(invocation);
+        if (!live) return [];
+        const values: unknown[] = wanted.map((i) => live.args[i]);
+        if (withOutputs) values.push(live.outputs?.length ? live.outputs : live.returned);
+        return values;
+      },
+      id,
+      indexes,
+      outputs,
+    );
     const items = list.objectId ? (await this.cdp.send('Runtime.getProperties', { objectId: list.objectId, ownProperties: true })).result : [];
     const at = new Map(items.filter((p) => /^\d+$/.test(p.name) && p.value).map((p) => [Number(p.name), p.value!]));
     const inputs = new Map(indexes.flatMap((input, i) => (at.has(i) ? [[input, at.get(i)!] as const] : [])));
@@ -226,9 +259,11 @@ export class VariableStore {
   }
 
   private async tensorChildren(objectId: string): Promise<DebugProtocol.Variable[]> {
-    const info = await this.agent.callOn(objectId, function (agent) {
-      return agent.info(this);
-    }).catch(() => undefined);
+    const info = await this.agent
+      .callOn(objectId, function (agent) {
+        return agent.info(this);
+      })
+      .catch(() => undefined);
     if (!info) return [];
     const dataHolder = info.kind === 'NdArray' ? await this.member(objectId, 'data') : objectId;
     return this.tensorRows(info, { kind: 'indexed', objectId: dataHolder ?? objectId, length: info.size, shape: info.shape });
@@ -239,7 +274,8 @@ export class VariableStore {
     const vars: DebugProtocol.Variable[] = [text('dtype', info.dtype), text('shape', `[${info.shape.join(', ')}]`), text('size', String(info.size))];
     if (info.disposed) return [...vars, text('disposed', 'true')];
     for (const key of ['min', 'max', 'mean'] as const) if (info[key] !== undefined) vars.push(text(key, String(info[key])));
-    if (info.nanCount !== undefined) vars.push(text('NaN', String(info.nanCount)), text('Inf', String(info.infCount ?? 0)), text('zeros', String(info.zeroCount ?? 0)));
+    if (info.nanCount !== undefined)
+      vars.push(text('NaN', String(info.nanCount)), text('Inf', String(info.infCount ?? 0)), text('zeros', String(info.zeroCount ?? 0)));
     if (info.exact === false) vars.push(text('stats', `from a strided sample of ${info.counted} elements`));
     vars.push({ name: 'values', value: `${info.size} values`, variablesReference: this.handles.create(values), indexedVariables: info.size });
     return vars;
@@ -254,28 +290,47 @@ export class VariableStore {
       if ('error' in page) throw new Error(page.error);
       return page.values.map((v, i) => text(indexName(start + i, ref.shape), typeof v === 'string' ? JSON.stringify(v) : String(v)));
     }
-    const values = await this.agent.callOn(ref.objectId, function (agent, s, c) {
-      return Array.isArray(this) ? undefined : agent.slice(this, s, c);
-    }, start, end - start).catch(() => undefined);
+    const values = await this.agent
+      .callOn(
+        ref.objectId,
+        function (agent, s, c) {
+          return Array.isArray(this) ? undefined : agent.slice(this, s, c);
+        },
+        start,
+        end - start,
+      )
+      .catch(() => undefined);
     if (values) {
       return values.map((v, i) => text(indexName(start + i, ref.shape), typeof v === 'string' ? JSON.stringify(v) : String(v)));
     }
     // A plain array: its items may be objects, so page through a remote slice.
-    const slice = await this.cdp.send('Runtime.callFunctionOn', { objectId: ref.objectId, functionDeclaration: 'function (s, e) { return this.slice(s, e); }', arguments: [{ value: start }, { value: end }] });
-    const items = (await this.cdp.send('Runtime.getProperties', { objectId: slice.result.objectId!, ownProperties: true })).result.filter((p) => /^\d+$/.test(p.name));
+    const slice = await this.cdp.send('Runtime.callFunctionOn', {
+      objectId: ref.objectId,
+      functionDeclaration: 'function (s, e) { return this.slice(s, e); }',
+      arguments: [{ value: start }, { value: end }],
+    });
+    const items = (await this.cdp.send('Runtime.getProperties', { objectId: slice.result.objectId!, ownProperties: true })).result.filter((p) =>
+      /^\d+$/.test(p.name),
+    );
     return Promise.all(items.map((p) => this.toVariable(`[${start + Number(p.name)}]`, p.value!)));
   }
 
   private async member(objectId: string, name: string): Promise<string | undefined> {
-    const r = await this.cdp.send('Runtime.callFunctionOn', { objectId, functionDeclaration: 'function (k) { return this[k]; }', arguments: [{ value: name }] });
+    const r = await this.cdp.send('Runtime.callFunctionOn', {
+      objectId,
+      functionDeclaration: 'function (k) { return this[k]; }',
+      arguments: [{ value: name }],
+    });
     return r.result.objectId;
   }
 
   /** The agent's one-line description of a tensor-like remote object; undefined for anything else. */
   private async describe(objectId: string): Promise<string | undefined> {
-    return this.agent.callOn(objectId, function (agent) {
-      return agent.describe(this);
-    }).catch(() => undefined);
+    return this.agent
+      .callOn(objectId, function (agent) {
+        return agent.describe(this);
+      })
+      .catch(() => undefined);
   }
 
   /** The call frame a scope belongs to (a new value for its variables is evaluated there). */
@@ -287,11 +342,19 @@ export class VariableStore {
   /** setVariable: a scope variable through V8, an object property by assignment. */
   async set(reference: number, name: string, value: Protocol.Runtime.RemoteObject): Promise<DebugProtocol.Variable> {
     const ref = this.handles.get(reference);
-    const argument: Protocol.Runtime.CallArgument = value.objectId ? { objectId: value.objectId } : value.unserializableValue ? { unserializableValue: value.unserializableValue } : { value: value.value };
+    const argument: Protocol.Runtime.CallArgument = value.objectId
+      ? { objectId: value.objectId }
+      : value.unserializableValue
+        ? { unserializableValue: value.unserializableValue }
+        : { value: value.value };
     if (ref?.kind === 'scope') {
       await this.cdp.send('Debugger.setVariableValue', { scopeNumber: ref.scopeNumber, variableName: name, newValue: argument, callFrameId: ref.callFrameId });
     } else if (ref?.kind === 'object') {
-      await this.cdp.send('Runtime.callFunctionOn', { objectId: ref.objectId, functionDeclaration: 'function (k, v) { this[k] = v; }', arguments: [{ value: name }, argument] });
+      await this.cdp.send('Runtime.callFunctionOn', {
+        objectId: ref.objectId,
+        functionDeclaration: 'function (k, v) { this[k] = v; }',
+        arguments: [{ value: name }, argument],
+      });
     } else {
       throw new Error(`${name} cannot be set here`);
     }

@@ -25,7 +25,11 @@ for (const [i, name] of Object.keys(captions).entries()) {
 }
 
 // A tiny tokenizer: <start> caption <end>, padded with 0 to MAX_LENGTH.
-const vocabulary = new Map<string, number>([['<pad>', 0], ['<start>', 1], ['<end>', 2]]);
+const vocabulary = new Map<string, number>([
+  ['<pad>', 0],
+  ['<start>', 1],
+  ['<end>', 2],
+]);
 function tokenize(caption: string): number[] {
   const words = ['<start>', ...caption.split(' ').slice(0, MAX_LENGTH - 2), '<end>'];
   const ids = words.map((w) => vocabulary.get(w) ?? vocabulary.set(w, vocabulary.size).get(w)!);

@@ -12,6 +12,8 @@ const modelPath = fileURLToPath(new URL('./models/standardize/model.json', impor
 const model = await loadCallbackModel(modelPath, { callbacks: { standardize } });
 const x = tf.randomNormal([4, 16], 0, 1, 'float32', 42);
 const y = model.execute(x) as tf.Tensor;
-console.log(`graph model '${model.name}': nodes ${model.callbackNodes.map((n) => `${n.node} (${n.op}, token ${n.token})`).join(', ')}; output ${y.dtype}[${y.shape}], mean ${y.mean().dataSync()[0]!.toFixed(3)}`);
+console.log(
+  `graph model '${model.name}': nodes ${model.callbackNodes.map((n) => `${n.node} (${n.op}, token ${n.token})`).join(', ')}; output ${y.dtype}[${y.shape}], mean ${y.mean().dataSync()[0]!.toFixed(3)}`,
+);
 tf.dispose([x, y]);
 model.dispose();

@@ -10,7 +10,12 @@ export function log_huber(x: tf.Tensor, m: tf.Tensor): tf.Tensor {
   if (tf.abs(x).lessEqual(m).dataSync()[0]) {
     return x.square();
   }
-  return m.square().mul(tf.scalar(1).sub(tf.scalar(2).mul(tf.log(m))).add(tf.log(x.square())));
+  return m.square().mul(
+    tf
+      .scalar(1)
+      .sub(tf.scalar(2).mul(tf.log(m)))
+      .add(tf.log(x.square())),
+  );
 }
 
 const x = tf.scalar(1);

@@ -3,7 +3,7 @@
  * float32. Running it fails with TensorFlow's own message:
  *   0-th value returned by normalize is double, but expects float
  */
-import { NdArray, numpyFunction, selectBackend, tf } from 'tfjs-callback-debugger/runtime';
+import { type NdArray, numpyFunction, selectBackend, tf } from 'tfjs-callback-debugger/runtime';
 
 await selectBackend();
 
@@ -12,6 +12,13 @@ function normalize(pixels: NdArray): Float64Array {
   return Float64Array.from(pixels.data as Float32Array, (v) => v / max); // should be Float32Array
 }
 
-const image = tf.tensor([[0, 64], [128, 255]], [2, 2], 'float32');
+const image = tf.tensor(
+  [
+    [0, 64],
+    [128, 255],
+  ],
+  [2, 2],
+  'float32',
+);
 const normalized = numpyFunction(normalize, [image], 'float32', { name: 'normalize' });
 console.log(normalized.dataSync());

@@ -30,7 +30,13 @@ export function registerDebugWiring(context: vscode.ExtensionContext): void {
           const ctx = editorContext(folder);
           return [
             { type: DEBUG_TYPE, request: 'launch', name: 'Debug graph program', program: '${file}', cwd: '${workspaceFolder}', backend: ctx.backend },
-            { type: DEBUG_TYPE, request: 'launch', name: 'Debug model callbacks', model: '${workspaceFolder}/model.json', callbacks: '${workspaceFolder}/callbacks.ts' },
+            {
+              type: DEBUG_TYPE,
+              request: 'launch',
+              name: 'Debug model callbacks',
+              model: '${workspaceFolder}/model.json',
+              callbacks: '${workspaceFolder}/callbacks.ts',
+            },
           ];
         },
       },

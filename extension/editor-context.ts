@@ -5,7 +5,10 @@ import type { Backend, EditorContext } from './config-resolution.js';
 export function editorContext(folder?: vscode.WorkspaceFolder): EditorContext {
   const settings = vscode.workspace.getConfiguration('tfjsCallbacks', folder);
   const active = vscode.window.activeTextEditor?.document;
-  const workspaceFolder = folder?.uri.fsPath ?? (active ? vscode.workspace.getWorkspaceFolder(active.uri)?.uri.fsPath : undefined) ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const workspaceFolder =
+    folder?.uri.fsPath ??
+    (active ? vscode.workspace.getWorkspaceFolder(active.uri)?.uri.fsPath : undefined) ??
+    vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const callbacksModule = settings.get<string>('callbacksModule') || undefined;
   return {
     ...(active && active.uri.scheme === 'file' ? { activeFile: active.uri.fsPath } : {}),

@@ -51,8 +51,18 @@ export function activate(context: vscode.ExtensionContext): void {
     if (!callback) {
       const found = await callbacksFound(client).catch(() => []);
       const picked = await vscode.window.showQuickPick(
-        [...found.map((c) => ({ label: c.functionName ?? c.name, description: `${c.kind} · ${vscode.workspace.asRelativePath(vscode.Uri.parse(c.uri))}:${c.line}${c.column ? `:${c.column}` : ''}` }))],
-        { title: 'TF.js Callbacks: Break on Callback', placeHolder: found.length ? 'Stop at the first line of this callback when it runs' : 'No callbacks found in open files: type a callback name or token' },
+        [
+          ...found.map((c) => ({
+            label: c.functionName ?? c.name,
+            description: `${c.kind} · ${vscode.workspace.asRelativePath(vscode.Uri.parse(c.uri))}:${c.line}${c.column ? `:${c.column}` : ''}`,
+          })),
+        ],
+        {
+          title: 'TF.js Callbacks: Break on Callback',
+          placeHolder: found.length
+            ? 'Stop at the first line of this callback when it runs'
+            : 'No callbacks found in open files: type a callback name or token',
+        },
       );
       callback = picked?.label;
       if (!callback && found.length === 0) callback = await vscode.window.showInputBox({ prompt: 'Callback name, function name or token (pyfunc_N)' });

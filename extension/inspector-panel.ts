@@ -155,7 +155,11 @@ export class InspectorPanel {
         }
         try {
           const args: InvocationDataArguments = {
-            invocationId: message.invocationId, side: message.side, index: message.index, start: message.start, count: message.count,
+            invocationId: message.invocationId,
+            side: message.side,
+            index: message.index,
+            start: message.start,
+            count: message.count,
           };
           const slice = (await session.customRequest(TENSOR_DATA_REQUEST, args)) as TensorDataResponseBody;
           this.post({ type: 'tensorData', requestId: message.requestId, slice });

@@ -1,13 +1,6 @@
 /** Starts the language server (extension/server/) over IPC with vscode-languageclient; its custom messages are server/protocol.ts's. */
 import * as vscode from 'vscode';
-import {
-  LanguageClient,
-  NotificationType,
-  RequestType,
-  TransportKind,
-  type LanguageClientOptions,
-  type ServerOptions,
-} from 'vscode-languageclient/node';
+import { LanguageClient, NotificationType, RequestType, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { extensionPaths } from './paths.js';
 import {
   CallbacksRequest,

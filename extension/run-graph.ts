@@ -44,7 +44,11 @@ export class GraphRunner {
   async pickTarget(uri?: vscode.Uri): Promise<string | undefined> {
     const file = uri?.fsPath ?? vscode.window.activeTextEditor?.document.uri.fsPath;
     if (file && (isGraphProgram(file) || isModelJson(file))) return file;
-    const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Graph program or model': ['ts', 'mts', 'js', 'mjs', 'json'] }, openLabel: 'Run graph' });
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      filters: { 'Graph program or model': ['ts', 'mts', 'js', 'mjs', 'json'] },
+      openLabel: 'Run graph',
+    });
     return picked?.[0]?.fsPath;
   }
 
@@ -93,9 +97,10 @@ export class GraphRunner {
       const line = Math.max(0, inv.callSite.line - 1);
       // A model node's span (its name in a one-line model.json), else the whole line.
       const { endLine, endColumn } = inv.callSite;
-      const range = endLine !== undefined && endColumn !== undefined
-        ? new vscode.Range(line, inv.callSite.column - 1, endLine - 1, endColumn - 1)
-        : new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER);
+      const range =
+        endLine !== undefined && endColumn !== undefined
+          ? new vscode.Range(line, inv.callSite.column - 1, endLine - 1, endColumn - 1)
+          : new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER);
       for (const m of inv.toutCheck.mismatches) {
         const d = new vscode.Diagnostic(range, m.message, vscode.DiagnosticSeverity.Error);
         d.source = 'tfjs-callbacks run';

@@ -39,7 +39,9 @@ export class BackendStatus {
       { title: 'TF.js Callbacks: Select Backend', placeHolder: `Backend for Run Graph and Debug Graph (now ${current})` },
     );
     if (!picked) return;
-    await vscode.workspace.getConfiguration('tfjsCallbacks').update('backend', picked.label, vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('tfjsCallbacks')
+      .update('backend', picked.label, vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
     this.lastUsed = undefined;
     this.update();
   }

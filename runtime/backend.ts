@@ -117,7 +117,10 @@ async function activateNative(projectDir: string): Promise<Attempt> {
   const loaded = async (pkg: string, where: string): Promise<Attempt> => {
     if (!(await tf.setBackend('tensorflow'))) return { ok: false, why: `${pkg} from ${where} loaded but its backend did not initialize` };
     const failed = problems.length ? `; ${problems.join('; ')}` : '';
-    return { ok: true, reason: `native TensorFlow from ${pkg}${pkg.endsWith('-gpu') ? ' (GPU build: CUDA when present)' : ' (CPU)'}${where === 'the project' ? '' : ` in ${where}`}${failed}` };
+    return {
+      ok: true,
+      reason: `native TensorFlow from ${pkg}${pkg.endsWith('-gpu') ? ' (GPU build: CUDA when present)' : ' (CPU)'}${where === 'the project' ? '' : ` in ${where}`}${failed}`,
+    };
   };
   for (const pkg of ['@tensorflow/tfjs-node-gpu', '@tensorflow/tfjs-node']) {
     for (const { where, load } of requirers) {
@@ -142,7 +145,10 @@ async function activateNative(projectDir: string): Promise<Attempt> {
       problems.push(`${where} failed to load (${(err as Error).message.split('\n')[0]}): run \`tfjs-callbacks setup-native\` again`);
     }
   }
-  return { ok: false, why: problems.length ? problems.join('; ') : '@tensorflow/tfjs-node is not installed (`tfjs-callbacks setup-native` builds it from a TensorFlow you have)' };
+  return {
+    ok: false,
+    why: problems.length ? problems.join('; ') : '@tensorflow/tfjs-node is not installed (`tfjs-callbacks setup-native` builds it from a TensorFlow you have)',
+  };
 }
 
 /** The engine's TensorFlow.js version: the tfjs-node to build and load is the same one. */

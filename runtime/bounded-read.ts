@@ -39,7 +39,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /** The whole file, checked to be a regular file within `maxBytes`. */
 export async function readBounded(file: string, options: ReadOptions): Promise<Buffer> {
-  let handle;
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(file, OPEN_FLAGS);
   } catch (err) {

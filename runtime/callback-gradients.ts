@@ -23,7 +23,7 @@ export function withGradients(converted: ConvertedOutputs, inputs: readonly Tens
 
 /** numpy callbacks have no gradient: asking for one must say which callback and what to use. */
 function notDifferentiable(output: Tensor, inputs: readonly Tensor[], spec: CallbackSpec): Tensor {
-  const wrapped = tf.customGrad((...xs: unknown[]) => ({
+  const wrapped = tf.customGrad((..._xs: unknown[]) => ({
     value: output.clone(),
     gradFunc: () => {
       throw new NotDifferentiableError(

@@ -36,7 +36,7 @@ export function describeTensor(tensor: Tensor): string {
  */
 export function installTensorDescription(): void {
   const proto = tf.Tensor.prototype as object;
-  if (Object.prototype.hasOwnProperty.call(proto, DEBUG_DESCRIPTION)) return;
+  if (Object.hasOwn(proto, DEBUG_DESCRIPTION)) return;
   Object.defineProperty(proto, DEBUG_DESCRIPTION, {
     value: function debugDescription(this: Tensor): string {
       return describeTensor(this);

@@ -24,7 +24,8 @@ export function declaredDTypeOf(tensor: Tensor): TfDType {
  */
 export function tensorFromArray(view: ArrayBufferView, shape: readonly number[], what: string): Tensor {
   const dtype = dtypeOfArray(view);
-  if (!dtype) throw new TypeError(`${what} is a ${view.constructor.name}, which has no TensorFlow dtype: use a Float32Array, Int32Array, Float64Array, … or a tensor.`);
+  if (!dtype)
+    throw new TypeError(`${what} is a ${view.constructor.name}, which has no TensorFlow dtype: use a Float32Array, Int32Array, Float64Array, … or a tensor.`);
   const storage = storageOf(dtype);
   const values = view as unknown as ArrayLike<number | bigint>;
   let tensor: Tensor;
@@ -34,7 +35,9 @@ export function tensorFromArray(view: ArrayBufferView, shape: readonly number[],
     for (let i = 0; i < values.length; i++) {
       const v = Number(values[i]);
       if (v < range[0] || v > range[1]) {
-        throw new RangeError(`${what} (${view.constructor.name}, ${dtype}) holds ${String(values[i])} at index ${i}, outside int32: TF.js holds ${dtype} as int32 and cannot keep it. Keep values within ±2147483647.`);
+        throw new RangeError(
+          `${what} (${view.constructor.name}, ${dtype}) holds ${String(values[i])} at index ${i}, outside int32: TF.js holds ${dtype} as int32 and cannot keep it. Keep values within ±2147483647.`,
+        );
       }
       out[i] = v;
     }

@@ -34,4 +34,3 @@ function convertible(actual: TfDType, expected: TfDType, from: 'array' | 'litera
   if (expected === 'complex64' || expected === 'complex128') return numeric(actual);
   return numeric(actual) && numeric(expected);
 }
-

@@ -9,10 +9,22 @@ import type { TfjsDType } from './tf.js';
 
 /** TensorFlow dtype names as Python spells them (`tf.float32.name`). */
 export type TfDType =
-  | 'float16' | 'bfloat16' | 'float32' | 'float64'
-  | 'int8' | 'int16' | 'int32' | 'int64'
-  | 'uint8' | 'uint16' | 'uint32' | 'uint64'
-  | 'bool' | 'string' | 'complex64' | 'complex128';
+  | 'float16'
+  | 'bfloat16'
+  | 'float32'
+  | 'float64'
+  | 'int8'
+  | 'int16'
+  | 'int32'
+  | 'int64'
+  | 'uint8'
+  | 'uint16'
+  | 'uint32'
+  | 'uint64'
+  | 'bool'
+  | 'string'
+  | 'complex64'
+  | 'complex128';
 
 interface DTypeInfo {
   /** TensorFlow's DataTypeString, used in its error texts ("float", "double"). */
@@ -91,9 +103,17 @@ export function isInteger(dtype: TfDType): boolean {
 
 /** The typed arrays numpy-style data comes in, one per element type. */
 export type NumericArray =
-  | Float32Array | Float64Array
-  | Int8Array | Int16Array | Int32Array | BigInt64Array
-  | Uint8Array | Uint8ClampedArray | Uint16Array | Uint32Array | BigUint64Array;
+  | Float32Array
+  | Float64Array
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | BigInt64Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Uint16Array
+  | Uint32Array
+  | BigUint64Array;
 
 type NumericArrayType = (new (length: number) => NumericArray) & { from(source: ArrayLike<unknown>, map: (v: unknown) => unknown): NumericArray };
 
@@ -104,9 +124,17 @@ type NumericArrayType = (new (length: number) => NumericArray) & { from(source: 
  * value's kind) read it by name: dtypeOfArrayName.
  */
 const ARRAY_TYPES: readonly (readonly [NumericArrayType, TfDType])[] = [
-  [Float32Array, 'float32'], [Float64Array, 'float64'], [Int32Array, 'int32'], [Int16Array, 'int16'],
-  [Int8Array, 'int8'], [Uint8Array, 'uint8'], [Uint8ClampedArray, 'uint8'], [Uint16Array, 'uint16'],
-  [Uint32Array, 'uint32'], [BigInt64Array, 'int64'], [BigUint64Array, 'uint64'],
+  [Float32Array, 'float32'],
+  [Float64Array, 'float64'],
+  [Int32Array, 'int32'],
+  [Int16Array, 'int16'],
+  [Int8Array, 'int8'],
+  [Uint8Array, 'uint8'],
+  [Uint8ClampedArray, 'uint8'],
+  [Uint16Array, 'uint16'],
+  [Uint32Array, 'uint32'],
+  [BigInt64Array, 'int64'],
+  [BigUint64Array, 'uint64'],
 ] as unknown as (readonly [NumericArrayType, TfDType])[];
 
 /** The dtype of a typed array (Uint8ClampedArray is uint8), or undefined for other views. */
@@ -128,11 +156,18 @@ export function dtypeOfArrayName(name: string): TfDType | undefined {
  */
 export function arrayTypeOf(dtype: TfDType): NumericArrayType | undefined {
   switch (dtype) {
-    case 'string': return undefined;
-    case 'bool': return Uint8Array as unknown as NumericArrayType;
-    case 'float16': case 'bfloat16': case 'complex64': return Float32Array as unknown as NumericArrayType;
-    case 'complex128': return Float64Array as unknown as NumericArrayType;
-    default: return ARRAY_TYPES.find(([, d]) => d === dtype)![0];
+    case 'string':
+      return undefined;
+    case 'bool':
+      return Uint8Array as unknown as NumericArrayType;
+    case 'float16':
+    case 'bfloat16':
+    case 'complex64':
+      return Float32Array as unknown as NumericArrayType;
+    case 'complex128':
+      return Float64Array as unknown as NumericArrayType;
+    default:
+      return ARRAY_TYPES.find(([, d]) => d === dtype)![0];
   }
 }
 
@@ -144,14 +179,23 @@ export function isBigIntDType(dtype: TfDType): boolean {
 /** The integer range a dtype holds, for checks before TF.js stores values in int32. */
 export function integerRange(dtype: TfDType): readonly [number, number] | undefined {
   switch (dtype) {
-    case 'int8': return [-128, 127];
-    case 'uint8': return [0, 255];
-    case 'int16': return [-32768, 32767];
-    case 'uint16': return [0, 65535];
-    case 'int32': return [-(2 ** 31), 2 ** 31 - 1];
-    case 'uint32': return [0, 2 ** 32 - 1];
-    case 'int64': return [-(2 ** 63), 2 ** 63 - 1];
-    case 'uint64': return [0, 2 ** 64 - 1];
-    default: return undefined;
+    case 'int8':
+      return [-128, 127];
+    case 'uint8':
+      return [0, 255];
+    case 'int16':
+      return [-32768, 32767];
+    case 'uint16':
+      return [0, 65535];
+    case 'int32':
+      return [-(2 ** 31), 2 ** 31 - 1];
+    case 'uint32':
+      return [0, 2 ** 32 - 1];
+    case 'int64':
+      return [-(2 ** 63), 2 ** 63 - 1];
+    case 'uint64':
+      return [0, 2 ** 64 - 1];
+    default:
+      return undefined;
   }
 }

@@ -28,7 +28,11 @@ export class InvalidArgumentError extends Error {
  */
 export class CallbackError extends Error {
   override name = 'CallbackError';
-  constructor(readonly callback: string, readonly kind: string, override readonly cause: unknown) {
+  constructor(
+    readonly callback: string,
+    readonly kind: string,
+    override readonly cause: unknown,
+  ) {
     super(`${kind} callback '${callback}' raised: ${describeThrown(cause)}${isError(cause) ? '' : NOT_AN_ERROR_HINT}`);
     // Keep the original frames: they point into the user's callback, which is what they debug.
     const original = isError(cause) ? (readSafely(() => cause.stack) ?? describeThrown(cause)) : describeThrown(cause);
@@ -36,7 +40,8 @@ export class CallbackError extends Error {
   }
 }
 
-const NOT_AN_ERROR_HINT = '. It is not an Error, so it carries no stack: throw an Error (throw new Error(\'why\')) to say what went wrong; the thrown value is kept as error.cause.';
+const NOT_AN_ERROR_HINT =
+  ". It is not an Error, so it carries no stack: throw an Error (throw new Error('why')) to say what went wrong; the thrown value is kept as error.cause.";
 
 /** A gradient was requested through a callback that cannot have one. */
 export class NotDifferentiableError extends Error {
@@ -46,7 +51,10 @@ export class NotDifferentiableError extends Error {
 /** A graph model has callback nodes no JS function is bound to. */
 export class UnboundCallbackError extends Error {
   override name = 'UnboundCallbackError';
-  constructor(message: string, readonly nodes: readonly { node: string; token: string; op: string }[]) {
+  constructor(
+    message: string,
+    readonly nodes: readonly { node: string; token: string; op: string }[],
+  ) {
     super(message);
   }
 }
@@ -76,7 +84,10 @@ export function describeThrown(value: unknown): string {
       return 'undefined (a bare `throw undefined`, or a rejection with no reason)';
     case 'string':
       return `the string ${clip(JSON.stringify(value))}`;
-    case 'number': case 'boolean': case 'bigint': case 'symbol':
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+    case 'symbol':
       return `the ${typeof value} ${String(value)}`;
     case 'function':
       return `a function ${readSafely(() => value.name) || '(anonymous)'}`;

@@ -9,12 +9,27 @@ export { loadCallbackModel, CallbackModel, type CallbackBindings, type LoadCallb
 export { findCallbackNodes, CALLBACK_OPS, type CallbackNode } from './graph-model/callback-nodes.js';
 export { readModelFiles, type ModelFiles } from './graph-model/model-files.js';
 export {
-  selectBackend, currentBackend, describeBackend, announceBackend, BACKEND_CHOICES,
-  type BackendChoice, type BackendName, type BackendReport, type SelectBackendOptions,
+  selectBackend,
+  currentBackend,
+  describeBackend,
+  announceBackend,
+  BACKEND_CHOICES,
+  type BackendChoice,
+  type BackendName,
+  type BackendReport,
+  type SelectBackendOptions,
 } from './backend.js';
 export { addCallbackObserver } from './hooks.js';
 export type {
-  CallbackObserver, CallbackStart, CallbackInvocation, CallbackIdentity, CallbackKind, CallbackOp, ToutCheck, LiveInvocation, KnownCallback,
+  CallbackObserver,
+  CallbackStart,
+  CallbackInvocation,
+  CallbackIdentity,
+  CallbackKind,
+  CallbackOp,
+  ToutCheck,
+  LiveInvocation,
+  KnownCallback,
 } from './events.js';
 export type { ToutMismatch, Narrowing, Conversion } from './tout-checks.js';
 export { summarizeTensor, signature, SUMMARY_SAMPLE_LIMIT, type TensorSummary } from './summary.js';

@@ -161,5 +161,8 @@ function checkOf(converted: ConvertedOutputs): CallbackInvocation['toutCheck'] {
 }
 
 const OK_CHECK: CallbackInvocation['toutCheck'] = Object.freeze({
-  ok: true, mismatches: Object.freeze([]), narrowed: Object.freeze([]), conversions: Object.freeze([]),
+  ok: true,
+  mismatches: Object.freeze([]),
+  narrowed: Object.freeze([]),
+  conversions: Object.freeze([]),
 });

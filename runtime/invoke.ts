@@ -89,7 +89,11 @@ function runSync(spec: CallbackSpec, inputs: readonly Tensor[], args: Args, obse
  * its rejection is raised as a CallbackError. Observers hear exactly one end, whatever happens.
  */
 function runAllowingAsync(
-  spec: CallbackSpec, inputs: readonly Tensor[], args: Args, observation: Observation, onSuccess: OnSuccess,
+  spec: CallbackSpec,
+  inputs: readonly Tensor[],
+  args: Args,
+  observation: Observation,
+  onSuccess: OnSuccess,
 ): Tensor[] | Promise<Tensor[]> {
   try {
     const firstNewTensorId = tensorIdWatermark();
@@ -119,8 +123,13 @@ function runAllowingAsync(
 
 /** The outputs of an async callback once its Promise settles; frees what it made and did not return. */
 function settleLater(
-  pending: Promise<unknown>, madeBeforeAwait: readonly Tensor[], firstNewTensorId: number,
-  spec: CallbackSpec, inputs: readonly Tensor[], observation: Observation, onSuccess: OnSuccess,
+  pending: Promise<unknown>,
+  madeBeforeAwait: readonly Tensor[],
+  firstNewTensorId: number,
+  spec: CallbackSpec,
+  inputs: readonly Tensor[],
+  observation: Observation,
+  onSuccess: OnSuccess,
 ): Promise<Tensor[]> {
   const freeUnused = (outputs: readonly Tensor[]) => tf.dispose(madeBeforeAwait.filter((t) => !outputs.includes(t)));
   return pending.then(
@@ -175,7 +184,8 @@ function refusePromise(ret: PromiseLike<unknown>, spec: CallbackSpec, observatio
 
 /** The new tensors an async callback returned, when none became an output (kept ones stay). */
 function freeReturned(converted: ConvertedOutputs | undefined, inputs: readonly Tensor[], firstNewTensorId: number): void {
-  const refused = (converted?.returned ?? []).map((r) => r.tensor)
+  const refused = (converted?.returned ?? [])
+    .map((r) => r.tensor)
     .filter((t): t is Tensor => t !== undefined && !t.isDisposed && !t.kept && t.id >= firstNewTensorId && !inputs.includes(t));
   tf.dispose(refused);
 }

@@ -36,7 +36,6 @@ const covered = new Set<string>();
 export function coverMissingKernels(backend: string, report: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): KernelCover {
   if (backend === 'cpu' || covered.has(backend)) return { servedByCpu: [], missing: [] };
   covered.add(backend);
-  const has = new Set(tf.getKernelsForBackend(backend).map((k) => k.kernelName));
   const cpu = tf.findBackend('cpu') as unknown as (BackendLike & { firstUse?: boolean }) | null;
   // The cpu backend greets Node users on first use; the report below replaces that banner.
   if (cpu) cpu.firstUse = false;
@@ -50,16 +49,32 @@ export function coverMissingKernels(backend: string, report: (line: string) => v
       // It has the kernel, but maybe not for every dtype (wasm's BatchMatMul refuses int32): what
       // it refuses as unsupported runs on cpu too.
       tf.unregisterKernel(name, backend);
-      tf.registerKernel({ ...own, kernelFunc: unlessUnsupported(own.kernelFunc as unknown as KernelFunc, onCpu(name, kernel.kernelFunc as unknown as KernelFunc, cpu, backend, report)) as never });
+      tf.registerKernel({
+        ...own,
+        kernelFunc: unlessUnsupported(
+          own.kernelFunc as unknown as KernelFunc,
+          onCpu(name, kernel.kernelFunc as unknown as KernelFunc, cpu, backend, report),
+        ) as never,
+      });
       continue;
     }
     if (own) continue;
     if (cpu && !NOT_SERVED.has(name)) {
       servedByCpu.push(name);
-      tf.registerKernel({ kernelName: name, backendName: backend, kernelFunc: onCpu(name, kernel.kernelFunc as unknown as KernelFunc, cpu, backend, report) as never });
+      tf.registerKernel({
+        kernelName: name,
+        backendName: backend,
+        kernelFunc: onCpu(name, kernel.kernelFunc as unknown as KernelFunc, cpu, backend, report) as never,
+      });
     } else {
       missing.push(name);
-      tf.registerKernel({ kernelName: name, backendName: backend, kernelFunc: (() => { throw missingKernelError(name, backend); }) as never });
+      tf.registerKernel({
+        kernelName: name,
+        backendName: backend,
+        kernelFunc: (() => {
+          throw missingKernelError(name, backend);
+        }) as never,
+      });
     }
   }
   return { servedByCpu, missing };
@@ -84,7 +99,9 @@ function onCpu(name: string, cpuKernel: KernelFunc, cpu: BackendLike, backendNam
     const what = refusal ? `'s kernel '${name}' refused its inputs ("${refusal}")` : ` has no kernel '${name}'`;
     if (!said.has(what)) {
       said.add(what);
-      report(`[tfjs-callbacks] ${backendName}${what}: it runs on cpu, its tensors copied over and back (slower). The cpu backend avoids the copies: TFJS_BACKEND=cpu, --backend cpu, or the tfjsCallbacks.backend setting.`);
+      report(
+        `[tfjs-callbacks] ${backendName}${what}: it runs on cpu, its tensors copied over and back (slower). The cpu backend avoids the copies: TFJS_BACKEND=cpu, --backend cpu, or the tfjsCallbacks.backend setting.`,
+      );
     }
     const from = backend as BackendLike;
     const made: object[] = [];

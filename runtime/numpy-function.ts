@@ -34,16 +34,37 @@ export type NumpyFunctionResult = ArrayResult | readonly ArrayResult[] | null | 
  * ```
  */
 export function numpyFunction(func: (...inputs: NdArray[]) => NumpyFunctionResult, inp: readonly Input[], Tout: string, options?: NumpyFunctionOptions): Tensor;
-export function numpyFunction(func: (...inputs: NdArray[]) => NumpyFunctionResult, inp: readonly Input[], Tout: readonly string[], options?: NumpyFunctionOptions): Tensor[];
-export function numpyFunction(func: (...inputs: NdArray[]) => NumpyFunctionResult, inp: readonly Input[], Tout: ToutSpec, options?: NumpyFunctionOptions): Tensor | Tensor[];
-export function numpyFunction(func: (...inputs: NdArray[]) => NumpyFunctionResult, inp: readonly Input[], Tout: ToutSpec, options: NumpyFunctionOptions = {}): Tensor | Tensor[] {
+export function numpyFunction(
+  func: (...inputs: NdArray[]) => NumpyFunctionResult,
+  inp: readonly Input[],
+  Tout: readonly string[],
+  options?: NumpyFunctionOptions,
+): Tensor[];
+export function numpyFunction(
+  func: (...inputs: NdArray[]) => NumpyFunctionResult,
+  inp: readonly Input[],
+  Tout: ToutSpec,
+  options?: NumpyFunctionOptions,
+): Tensor | Tensor[];
+export function numpyFunction(
+  func: (...inputs: NdArray[]) => NumpyFunctionResult,
+  inp: readonly Input[],
+  Tout: ToutSpec,
+  options: NumpyFunctionOptions = {},
+): Tensor | Tensor[] {
   const stateful = options.stateful ?? true;
   return runWrapped('numpy_function', stateful ? 'PyFunc' : 'PyFuncStateless', func, inp, Tout, stateful, options.name);
 }
 
 /** `tf.compat.v1.py_func(func, inp, Tout, stateful=True, name=None)`: numpyFunction's contract. */
 function pyFunc(func: (...inputs: NdArray[]) => NumpyFunctionResult, inp: readonly Input[], Tout: string, stateful?: boolean, name?: string): Tensor;
-function pyFunc(func: (...inputs: NdArray[]) => NumpyFunctionResult, inp: readonly Input[], Tout: readonly string[], stateful?: boolean, name?: string): Tensor[];
+function pyFunc(
+  func: (...inputs: NdArray[]) => NumpyFunctionResult,
+  inp: readonly Input[],
+  Tout: readonly string[],
+  stateful?: boolean,
+  name?: string,
+): Tensor[];
 function pyFunc(func: (...inputs: NdArray[]) => NumpyFunctionResult, inp: readonly Input[], Tout: ToutSpec, stateful = true, name?: string): Tensor | Tensor[] {
   return runWrapped('py_func', stateful ? 'PyFunc' : 'PyFuncStateless', func, inp, Tout, stateful, name);
 }

@@ -48,8 +48,12 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind:
     for (let i = 0; i < shown; i++) returned[i] = classify(values[i]);
   } catch (err) {
     // A revoked Proxy throws even from Array.isArray: the return value cannot be read at all.
-    mismatches.push({ problem: 'value', expected: tout.dtypes.join(','), actual: 'unreadable value',
-      message: `${callback} returned a value that cannot be read: reading it threw ${describeThrown(err)}.\n  Return a Tensor, NdArray, typed array, number or nested array per Tout entry.` });
+    mismatches.push({
+      problem: 'value',
+      expected: tout.dtypes.join(','),
+      actual: 'unreadable value',
+      message: `${callback} returned a value that cannot be read: reading it threw ${describeThrown(err)}.\n  Return a Tensor, NdArray, typed array, number or nested array per Tout entry.`,
+    });
     return { tensors: [], returned: [], mismatches, narrowed, conversions };
   }
   if (count !== expectedCount) {
@@ -80,8 +84,13 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind:
     } catch (err) {
       // The checks passed but TF.js refused the data: still a Tout error naming the output, never
       // a bare error from inside TF.js (the tensors made so far are freed by the caller's tidy).
-      mismatches.push({ problem: 'value', index: i, expected, actual: value.describe,
-        message: `${outputLead(i, callback)} cannot be made a ${expected} tensor: TensorFlow.js raised ${describeThrown(err)}\n  The value is ${value.describe} of shape [${value.shape.join(',')}]: return ${expected} data of that shape.` });
+      mismatches.push({
+        problem: 'value',
+        index: i,
+        expected,
+        actual: value.describe,
+        message: `${outputLead(i, callback)} cannot be made a ${expected} tensor: TensorFlow.js raised ${describeThrown(err)}\n  The value is ${value.describe} of shape [${value.shape.join(',')}]: return ${expected} data of that shape.`,
+      });
       return { tensors: [], returned, mismatches, narrowed, conversions };
     }
     // The same tensor returned twice must still give outputs the caller can dispose one by one.
@@ -101,8 +110,16 @@ function checkSafely(value: ReturnedValue, expected: TfDType, index: number, cal
   try {
     return checkValue(value, expected, index, callback, kind);
   } catch (err) {
-    return { ok: false, mismatch: { problem: 'value', index, expected, actual: value.describe,
-      message: `${outputLead(index, callback)} cannot be checked against ${expected}: ${describeThrown(err)}\n  Return ${expected} data: a Tensor, NdArray, typed array, number or nested array.` } };
+    return {
+      ok: false,
+      mismatch: {
+        problem: 'value',
+        index,
+        expected,
+        actual: value.describe,
+        message: `${outputLead(index, callback)} cannot be checked against ${expected}: ${describeThrown(err)}\n  Return ${expected} data: a Tensor, NdArray, typed array, number or nested array.`,
+      },
+    };
   }
 }
 

@@ -31,8 +31,23 @@ export type PyFunctionResult = ArrayResult | readonly ArrayResult[] | null | und
  * @returns one tensor when `Tout` is a dtype, else a list (`[]` for `Tout` `[]`).
  */
 export function pyFunction(func: (...inputs: Tensor[]) => PyFunctionResult, inp: readonly Input[], Tout: string, options?: PyFunctionOptions): Tensor;
-export function pyFunction(func: (...inputs: Tensor[]) => PyFunctionResult, inp: readonly Input[], Tout: readonly string[], options?: PyFunctionOptions): Tensor[];
-export function pyFunction(func: (...inputs: Tensor[]) => PyFunctionResult, inp: readonly Input[], Tout: ToutSpec, options?: PyFunctionOptions): Tensor | Tensor[];
-export function pyFunction(func: (...inputs: Tensor[]) => PyFunctionResult, inp: readonly Input[], Tout: ToutSpec, options: PyFunctionOptions = {}): Tensor | Tensor[] {
+export function pyFunction(
+  func: (...inputs: Tensor[]) => PyFunctionResult,
+  inp: readonly Input[],
+  Tout: readonly string[],
+  options?: PyFunctionOptions,
+): Tensor[];
+export function pyFunction(
+  func: (...inputs: Tensor[]) => PyFunctionResult,
+  inp: readonly Input[],
+  Tout: ToutSpec,
+  options?: PyFunctionOptions,
+): Tensor | Tensor[];
+export function pyFunction(
+  func: (...inputs: Tensor[]) => PyFunctionResult,
+  inp: readonly Input[],
+  Tout: ToutSpec,
+  options: PyFunctionOptions = {},
+): Tensor | Tensor[] {
   return runWrapped('py_function', 'EagerPyFunc', func, inp, Tout, true, options.name);
 }

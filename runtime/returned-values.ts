@@ -47,13 +47,20 @@ export function classify(value: unknown): ReturnedValue {
   try {
     return classifyValue(value);
   } catch (err) {
-    return bad('unreadable value', `reading it threw ${describeThrown(err)}. Return a Tensor, NdArray, typed array, number, boolean, string or nested array of plain values`);
+    return bad(
+      'unreadable value',
+      `reading it threw ${describeThrown(err)}. Return a Tensor, NdArray, typed array, number, boolean, string or nested array of plain values`,
+    );
   }
 }
 
 function classifyValue(value: unknown): ReturnedValue {
   if (value instanceof tf.Tensor) {
-    if (value.isDisposed) return bad('disposed Tensor', `it is a ${value.dtype}[${value.shape.join(',')}] tensor that was already disposed (return it before disposing it, or clone it)`);
+    if (value.isDisposed)
+      return bad(
+        'disposed Tensor',
+        `it is a ${value.dtype}[${value.shape.join(',')}] tensor that was already disposed (return it before disposing it, or clone it)`,
+      );
     return { dtype: value.dtype, shape: value.shape, describe: value instanceof tf.Variable ? 'Variable' : 'Tensor', tensor: value };
   }
   if (value instanceof NdArray) return classifyNdArray(value);
@@ -71,10 +78,16 @@ function classifyValue(value: unknown): ReturnedValue {
   if (Array.isArray(value)) return classifyNested(value);
   if (value === undefined || value === null) {
     const what = String(value);
-    return bad(what, `${what} is not a Tensor, NdArray, typed array, number, boolean, string or nested array. Return a value for every Tout entry (is an output missing, or Tout longer than what the callback returns?)`);
+    return bad(
+      what,
+      `${what} is not a Tensor, NdArray, typed array, number, boolean, string or nested array. Return a value for every Tout entry (is an output missing, or Tout longer than what the callback returns?)`,
+    );
   }
   if (typeof (value as { then?: unknown }).then === 'function') {
-    return bad('Promise', 'the callback returned a Promise. Wrapped callbacks run synchronously, as in TensorFlow; compute the value before returning (async callbacks are supported for graph model nodes run with executeAsync)');
+    return bad(
+      'Promise',
+      'the callback returned a Promise. Wrapped callbacks run synchronously, as in TensorFlow; compute the value before returning (async callbacks are supported for graph model nodes run with executeAsync)',
+    );
   }
   const what = `${typeof value}${typeof value === 'object' ? ` (${(value as object).constructor?.name ?? 'Object'})` : ''}`;
   return bad(what, `${what} is not a Tensor, NdArray, typed array, number, boolean, string or nested array`);
@@ -114,7 +127,8 @@ function ndDataProblem(data: unknown, dtype: TfDType): string | undefined {
   const wanted = arrayTypeOf(dtype)!;
   const actual = ArrayBuffer.isView(data) ? dtypeOfArray(data) : undefined;
   // The dtype's own array type, or what TF.js holds the dtype as (Float32Array for float64, …).
-  if (data instanceof wanted || (actual !== undefined && (actual === dtype || actual === storageOf(dtype) || (dtype === 'complex128' && actual === 'float32')))) return undefined;
+  if (data instanceof wanted || (actual !== undefined && (actual === dtype || actual === storageOf(dtype) || (dtype === 'complex128' && actual === 'float32'))))
+    return undefined;
   const instead = actual ? `, or give the NdArray the dtype its data has ('${actual}')` : '';
   return `its dtype is ${dtype} but its data is ${describeData(data)}: converting it would change values silently. Give ${dtype} data as ${withArticle(wanted.name)}${instead}`;
 }
@@ -149,13 +163,17 @@ function classifyNested(value: unknown[]): ReturnedValue {
   let size = 1;
   for (let level: unknown = value; Array.isArray(level); level = level[0]) {
     if (ancestors.includes(level)) return bad('nested array', CIRCULAR);
-    if (shape.length === MAX_NESTING) return bad('nested array', `it nests deeper than ${MAX_NESTING} levels; a tensor's rank is far less. Return a typed array or NdArray`);
+    if (shape.length === MAX_NESTING)
+      return bad('nested array', `it nests deeper than ${MAX_NESTING} levels; a tensor's rank is far less. Return a typed array or NdArray`);
     ancestors.push(level);
     shape.push(level.length);
     size *= level.length;
   }
   if (size > MAX_NESTED_VALUES) {
-    return bad('nested array', `its shape [${shape.join(',')}] holds ${size} values, more than the ${MAX_NESTED_VALUES} nested JS arrays may hold. Return a typed array or NdArray`);
+    return bad(
+      'nested array',
+      `its shape [${shape.join(',')}] holds ${size} values, more than the ${MAX_NESTED_VALUES} nested JS arrays may hold. Return a typed array or NdArray`,
+    );
   }
   const flat: unknown[] = [];
   const ragged = flattenInto(value, shape, 0, flat, []);

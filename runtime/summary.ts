@@ -107,9 +107,9 @@ export function valuesInPlace(tensor: Tensor): ArrayLike<unknown> | undefined {
   // The engine's registry, not tf.findBackend: that one starts a backend not yet started (wasm's
   // start is async and is retried on every call), which cost ~0.8 s a summary on tensorflow.
   const started = (tf.engine() as unknown as { registry?: Record<string, unknown> }).registry ?? {};
-  if (backend === started['cpu']) return tensor.dataSync();
+  if (backend === started.cpu) return tensor.dataSync();
   const wasm = backend as { typedArrayFromHeap?: (info: { shape: number[]; dtype: string; dataId: object }) => ArrayLike<unknown> };
-  if (backend === started['wasm'] && typeof wasm.typedArrayFromHeap === 'function') {
+  if (backend === started.wasm && typeof wasm.typedArrayFromHeap === 'function') {
     return wasm.typedArrayFromHeap({ shape: tensor.shape, dtype: tensor.dtype, dataId: tensor.dataId });
   }
   return undefined;
@@ -131,6 +131,7 @@ export function summarizeValues(values: RawValues, exact = true): TensorSummary 
   let zeroCount = 0;
   for (let i = 0; i < flat.length; i++) {
     const v = Number(flat[i]);
+    // biome-ignore lint/suspicious/noSelfCompare: the NaN test, in the hottest loop of a summary
     if (v !== v) nanCount++;
     else if (v === Infinity || v === -Infinity) infCount++;
     else {

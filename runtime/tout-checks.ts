@@ -50,9 +50,7 @@ export interface Conversion {
   readonly message: string;
 }
 
-export type ValueCheck =
-  | { readonly ok: true; readonly conversion?: Conversion }
-  | { readonly ok: false; readonly mismatch: ToutMismatch };
+export type ValueCheck = { readonly ok: true; readonly conversion?: Conversion } | { readonly ok: false; readonly mismatch: ToutMismatch };
 
 const OK: ValueCheck = Object.freeze({ ok: true });
 
@@ -75,17 +73,27 @@ function checkConverted(value: ReturnedValue, expected: TfDType, index: number, 
   const tensor = value.tensor;
   if (tensor) {
     if (tensor instanceof tf.Variable) {
-      return mismatch('value', index, expected, 'Variable',
+      return mismatch(
+        'value',
+        index,
+        expected,
+        'Variable',
         `Attempting to return a variable from an eagerly executed py_func. ` +
           `Only numeric data structures like Tensors or NumPy arrays should be returned; to return the value of a variable, ` +
           `make sure to obtain the Tensor backing it by calling \`.read_value()\` on the variable in question: ${tensorRepr(tensor)}\n` +
-          `  In TF.js: return tf.clone(variable) (${lead}).`);
+          `  In TF.js: return tf.clone(variable) (${lead}).`,
+      );
     }
     if (judgeDType('py_function', tensor.dtype, expected, 'tensor') === 'ok') return OK;
-    return mismatch('dtype', index, expected, tensor.dtype,
+    return mismatch(
+      'dtype',
+      index,
+      expected,
+      tensor.dtype,
       `Tensor conversion requested dtype ${expected} for Tensor with dtype ${tensor.dtype}: ${tensorRepr(tensor)}\n` +
         `  ${lead}: py_function converts returned arrays and numbers to Tout, never tensors. ` +
-        `Return tensor.cast('${storageOf(expected)}') or change Tout to '${tensor.dtype}'.`);
+        `Return tensor.cast('${storageOf(expected)}') or change Tout to '${tensor.dtype}'.`,
+    );
   }
   const actual = value.dtype ?? literalDType(value, expected);
   const verdict = judgeDType('py_function', actual, expected, fromOf(value));
@@ -133,11 +141,18 @@ function checkRange(value: ReturnedValue, expected: TfDType, index: number, lead
   for (let i = 0; i < flat.length; i++) {
     const v = Number(flat[i]);
     if (v >= min && v <= max) continue;
-    const why = Number.isNaN(v) ? `NaN is no ${expected} value`
-      : declared[1] > int32[1] && (v > int32[1] || v < int32[0]) ? `TF.js holds ${expected} as int32 and cannot keep it`
-      : `it is outside ${expected}`;
-    return mismatch('value', index, expected, value.dtype ?? 'number',
-      `${lead} holds ${String(flat[i])} at flat index ${i}: ${why}. Keep the values within [${min}, ${max}].`);
+    const why = Number.isNaN(v)
+      ? `NaN is no ${expected} value`
+      : declared[1] > int32[1] && (v > int32[1] || v < int32[0])
+        ? `TF.js holds ${expected} as int32 and cannot keep it`
+        : `it is outside ${expected}`;
+    return mismatch(
+      'value',
+      index,
+      expected,
+      value.dtype ?? 'number',
+      `${lead} holds ${String(flat[i])} at flat index ${i}: ${why}. Keep the values within [${min}, ${max}].`,
+    );
   }
   return OK;
 }
@@ -157,7 +172,6 @@ function mismatch(problem: ToutMismatch['problem'], index: number, expected: str
 function describeValue(value: ReturnedValue, actual: TfDType): string {
   return `the value is ${article(value.describe)} ${value.describe} of shape [${value.shape.join(',')}] and dtype ${actual}.`;
 }
-
 
 function valueRepr(value: ReturnedValue): string {
   const flat = value.flat ? Array.from(value.flat) : [];

@@ -20,7 +20,7 @@ const CACHE_LIMIT = 256;
 /** Parses Tout, or throws a TypeError naming the callback. Parsed Touts are cached by spelling. */
 export function parseTout(spec: ToutSpec, callback: string): Tout {
   // Read a list once: a getter or a Proxy must not show the cache one spelling and the parser another.
-  const read: ToutSpec = Array.isArray(spec) ? Array.from(spec as readonly unknown[]) as string[] : spec;
+  const read: ToutSpec = Array.isArray(spec) ? (Array.from(spec as readonly unknown[]) as string[]) : spec;
   const key = cacheKey(read);
   const cached = key === undefined ? undefined : parsed.get(key);
   if (cached) return cached;
@@ -43,7 +43,9 @@ function cacheKey(spec: ToutSpec): string | undefined {
 
 function parseUncached(spec: ToutSpec, callback: string): Tout {
   if (spec === undefined) {
-    throw new TypeError(`Missing required argument: 'Tout'\n  '${callback}' needs Tout: the dtype it returns ('float32'), a list of them, or [] when it returns nothing.`);
+    throw new TypeError(
+      `Missing required argument: 'Tout'\n  '${callback}' needs Tout: the dtype it returns ('float32'), a list of them, or [] when it returns nothing.`,
+    );
   }
   if (typeof spec !== 'string' && !Array.isArray(spec)) throw new TypeError(invalidToutMessage(spec, 'Tout', callback));
   const single = typeof spec === 'string';
@@ -62,7 +64,8 @@ function parseUncached(spec: ToutSpec, callback: string): Tout {
  * spellings are, and the nearest dtype to a misspelling. The editor's static check uses it too.
  */
 export function invalidToutMessage(spelling: unknown, where: string, callback: string): string {
-  const repr = typeof spelling === 'string' ? `'${spelling}'` : spelling === null ? 'None' : typeof spelling === 'object' ? JSON.stringify(spelling) : String(spelling);
+  const repr =
+    typeof spelling === 'string' ? `'${spelling}'` : spelling === null ? 'None' : typeof spelling === 'object' ? JSON.stringify(spelling) : String(spelling);
   const suggestion = typeof spelling === 'string' ? closestDType(spelling) : undefined;
   return (
     `Cannot convert the argument \`type_value\`: ${repr} to a TensorFlow DType.\n` +

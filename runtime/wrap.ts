@@ -28,7 +28,9 @@ export function runWrapped(
 ): Tensor | Tensor[] {
   // First lines as TensorFlow's: porters search for them.
   if (typeof func !== 'function') {
-    throw new TypeError(`Expected func to be callable. Received func=${describeArgument(func)} of type ${typeName(func)}.\n  ${kind}: func must be a function.`);
+    throw new TypeError(
+      `Expected func to be callable. Received func=${describeArgument(func)} of type ${typeName(func)}.\n  ${kind}: func must be a function.`,
+    );
   }
   if (inp === undefined) throw new TypeError(`Missing argument \`inp\`:\n  ${kind} needs the list of its func's input tensors ([] for none).`);
   if (!Array.isArray(inp)) throw new TypeError(`${kind}: inp must be a list of tensors, got ${typeName(inp)}.`);

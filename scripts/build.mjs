@@ -10,7 +10,15 @@ import { build } from 'esbuild';
 const alias = { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' };
 const common = { bundle: true, sourcemap: true, logLevel: 'warning', legalComments: 'none', alias };
 await Promise.all([
-  build({ ...common, entryPoints: ['extension/extension.ts'], platform: 'node', format: 'cjs', target: 'node20', outfile: 'out/extension.cjs', external: ['vscode'] }),
+  build({
+    ...common,
+    entryPoints: ['extension/extension.ts'],
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: 'out/extension.cjs',
+    external: ['vscode'],
+  }),
   build({ ...common, entryPoints: ['extension/server/server.ts'], platform: 'node', format: 'cjs', target: 'node20', outfile: 'out/server.cjs' }),
   build({
     ...common,

@@ -1,5 +1,5 @@
 // Benchmark program: a pipeline with 10,000 callback invocations and tf work around them.
-import { NdArray, numpyFunction, pyFunction, selectBackend, tf } from 'tfjs-callback-debugger/runtime';
+import { type NdArray, numpyFunction, pyFunction, selectBackend, tf } from 'tfjs-callback-debugger/runtime';
 
 await selectBackend({ quiet: true });
 

@@ -1,5 +1,5 @@
 // Benchmark program: start, pick the backend, run one numpyFunction callback, exit.
-import { NdArray, numpyFunction, selectBackend, tf } from 'tfjs-callback-debugger/runtime';
+import { type NdArray, numpyFunction, selectBackend, tf } from 'tfjs-callback-debugger/runtime';
 
 await selectBackend({ quiet: true });
 

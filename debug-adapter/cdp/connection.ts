@@ -17,7 +17,11 @@ export interface Transport {
 }
 
 export class CdpError extends Error {
-  constructor(readonly method: string, readonly code: number | string | undefined, message: string) {
+  constructor(
+    readonly method: string,
+    readonly code: number | string | undefined,
+    message: string,
+  ) {
     super(`${method}: ${message}`);
     this.name = 'CdpError';
   }
@@ -45,7 +49,10 @@ export class CdpConnection {
   private closeReason = 'the debuggee connection closed';
 
   /** `timeoutMs`: how long each command may go unanswered (attach uses a short one to start). */
-  constructor(private readonly transport: Transport, public timeoutMs = COMMAND_TIMEOUT_MS) {
+  constructor(
+    private readonly transport: Transport,
+    public timeoutMs = COMMAND_TIMEOUT_MS,
+  ) {
     this.events.setMaxListeners(50);
     transport.onMessage((text) => this.receive(text));
     transport.onClose(() => this.ended());
@@ -79,7 +86,9 @@ export class CdpConnection {
       const seconds = this.timeoutMs / 1000;
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new CdpError(method, 'timeout', `no answer from the debuggee within ${seconds} s (it may be blocked in native code, or not a Node.js inspector)`));
+        reject(
+          new CdpError(method, 'timeout', `no answer from the debuggee within ${seconds} s (it may be blocked in native code, or not a Node.js inspector)`),
+        );
       }, this.timeoutMs);
       timer.unref();
       this.pending.set(id, { method, resolve, reject, timer });

@@ -25,7 +25,7 @@ export function lineTransport(socket: net.Socket): Transport {
     for (const line of framer.push(chunk)) for (const l of messageListeners) l(line);
   });
   return {
-    send: (message) => void socket.write(message + '\n'),
+    send: (message) => void socket.write(`${message}\n`),
     onMessage: (listener) => void messageListeners.push(listener),
     onClose: (listener) => void socket.once('close', listener),
     close: () => socket.destroy(),
@@ -52,7 +52,10 @@ export class BridgeListener {
 
   /** Resolves with the bridge's transport, or rejects when `abort` settles first. */
   async accept(abort: Promise<unknown>): Promise<Transport> {
-    const socket = await Promise.race([this.connection, abort.then(() => Promise.reject(new Error('the program exited before its debugger bridge connected')))]);
+    const socket = await Promise.race([
+      this.connection,
+      abort.then(() => Promise.reject(new Error('the program exited before its debugger bridge connected'))),
+    ]);
     this.server.close();
     return lineTransport(socket);
   }
@@ -81,7 +84,9 @@ export async function inspectorWebSocket(host: string, port: number, timeoutMs =
   } catch {
     throw new Error(`${listUrl} did not answer with JSON (it starts ${JSON.stringify(text.slice(0, 40))}): is port ${port} a Node.js --inspect port?`);
   }
-  const target = Array.isArray(targets) ? (targets as { type?: unknown; webSocketDebuggerUrl?: unknown }[]).find((t) => t?.type === 'node' && typeof t.webSocketDebuggerUrl === 'string') : undefined;
+  const target = Array.isArray(targets)
+    ? (targets as { type?: unknown; webSocketDebuggerUrl?: unknown }[]).find((t) => t?.type === 'node' && typeof t.webSocketDebuggerUrl === 'string')
+    : undefined;
   if (!target) throw new Error(`no Node.js inspector target at ${host}:${port} (${listUrl} lists none)`);
   // No heartbeats: Node's inspector treats ping frames as errors and drops the connection.
   const ws = new WebSocket(target.webSocketDebuggerUrl as string, { perMessageDeflate: false, handshakeTimeout: timeoutMs });

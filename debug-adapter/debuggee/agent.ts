@@ -12,7 +12,18 @@
 import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, LiveInvocation as RuntimeLive } from '../../runtime/events.js';
 import type { RawValues, TensorSummary } from '../../runtime/summary.js';
 import type {
-  ActiveSnapshot, AgentConfig, BreakReason, CallbackScopeData, DebugAgent, FlatValue, KnownCallbackInfo, KnownNotice, LastBreak, ScopeValue, Side, ValueInfo,
+  ActiveSnapshot,
+  AgentConfig,
+  BreakReason,
+  CallbackScopeData,
+  DebugAgent,
+  FlatValue,
+  KnownCallbackInfo,
+  KnownNotice,
+  LastBreak,
+  ScopeValue,
+  Side,
+  ValueInfo,
 } from './agent-protocol.js';
 import type { AGENT_KEY as AgentKey, KNOWN_BINDING as KnownBinding } from './agent-protocol.js';
 
@@ -97,8 +108,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   const state = (holder[STATE] ??= { observers: [], nextToken: 0, nextInvocation: 1 }) as SharedState;
 
   const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
-  const isTensor = (v: unknown): v is TensorLike =>
-    isObject(v) && typeof v.dataSync === 'function' && Array.isArray(v.shape) && typeof v.dtype === 'string';
+  const isTensor = (v: unknown): v is TensorLike => isObject(v) && typeof v.dataSync === 'function' && Array.isArray(v.shape) && typeof v.dtype === 'string';
   const isNdArray = (v: unknown): v is NdArrayLike =>
     isObject(v) && !isTensor(v) && Array.isArray(v.shape) && typeof v.dtype === 'string' && v.data !== undefined;
   /** Summaries by data (a tensor's dataId, an NdArray's array): a stop asks for each one several times. */
@@ -181,8 +191,10 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     }
     const info = agent.info(v);
     const className = (v as { constructor?: { name?: string } }).constructor?.name ?? 'Object';
-    if (info && ArrayBuffer.isView(v)) return { shown: 'typedarray', description: agent.describe(v) ?? `${className}(${info.size})`, length: info.size, className };
-    if (info && (isTensor(v) || isNdArray(v)) && (className === 'Tensor' || className === 'Variable' || className === 'NdArray')) return { shown: 'tensor', description: agent.describe(v) ?? info.kind, info, className };
+    if (info && ArrayBuffer.isView(v))
+      return { shown: 'typedarray', description: agent.describe(v) ?? `${className}(${info.size})`, length: info.size, className };
+    if (info && (isTensor(v) || isNdArray(v)) && (className === 'Tensor' || className === 'Variable' || className === 'NdArray'))
+      return { shown: 'tensor', description: agent.describe(v) ?? info.kind, info, className };
     return { shown: 'remote' };
   };
 
@@ -228,7 +240,12 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       return active.map((e) => {
         const s = e.start;
         const snap: ActiveSnapshot = {
-          id: s.id, callback: { ...s.callback }, op: s.op, Tout: [...s.Tout], Tin: [...(s.Tin ?? [])], parameterNames: [...s.parameterNames],
+          id: s.id,
+          callback: { ...s.callback },
+          op: s.op,
+          Tout: [...s.Tout],
+          Tin: [...(s.Tin ?? [])],
+          parameterNames: [...s.parameterNames],
           phase: e.end ? 'returned' : 'running',
         };
         if (s.graph !== undefined) snap.graph = s.graph;
@@ -238,7 +255,9 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
           const check = e.end.toutCheck;
           snap.toutCheck = {
             ok: check.ok,
-            mismatches: check.mismatches.map((m) => ({ message: m.message, index: m.index, problem: m.problem }) as { message: string; index?: number; problem: string }),
+            mismatches: check.mismatches.map(
+              (m) => ({ message: m.message, index: m.index, problem: m.problem }) as { message: string; index?: number; problem: string },
+            ),
             narrowed: check.narrowed.map((n) => ({ ...n })),
             conversions: (check.conversions ?? []).map((c) => ({ ...c })),
           };
@@ -364,7 +383,9 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
    * node name's last part, its name in TensorFlow (StatefulPartitionedCall/log_huber: log_huber).
    */
   const answersTo = (wanted: string, name: string, token: string, functionName: string | undefined, node: string | undefined): boolean =>
-    wanted === name || wanted === token || (functionName !== undefined && wanted === functionName) ||
+    wanted === name ||
+    wanted === token ||
+    (functionName !== undefined && wanted === functionName) ||
     (node !== undefined && (wanted === node || wanted === node.slice(node.lastIndexOf('/') + 1)));
 
   const matches = (start: CallbackStart) => {

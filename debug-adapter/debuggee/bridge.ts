@@ -111,7 +111,9 @@ if (new URL(import.meta.url).search === '?hold') {
       if (Atomics.load(debuggerOn, 0) === 1) return;
       worker.postMessage('need-debugger');
       if (Atomics.wait(debuggerOn, 0, 0, DEBUGGER_WAIT_MS) === 'timed-out') {
-        process.stderr.write(`tfjs-callbacks debugger: the adapter did not turn the debugger on within ${DEBUGGER_WAIT_MS / 1000} s; the program goes on without stopping here.\n`);
+        process.stderr.write(
+          `tfjs-callbacks debugger: the adapter did not turn the debugger on within ${DEBUGGER_WAIT_MS / 1000} s; the program goes on without stopping here.\n`,
+        );
       }
     };
     holder[HOLD] = new Promise<void>((resolve, reject) => {

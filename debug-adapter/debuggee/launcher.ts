@@ -37,7 +37,7 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
     // ...and the runtime loads before it, so a CommonJS require() of it gets that one instance.
     TFJS_CALLBACKS_PRELOAD_RUNTIME: '1',
   };
-  for (const [k, v] of Object.entries(plan.env)) if (v === '') delete env[k];
+  for (const k of plan.envRemoved) delete env[k];
   const child = spawn(process.execPath, [...preloads.flatMap((p) => ['--import', p]), plan.entry, ...plan.args], {
     cwd: plan.cwd,
     env,
@@ -91,7 +91,10 @@ function recordedChildren(file: string): number[] {
   } catch {
     return [];
   }
-  return text.split('\n').map(Number).filter((pid) => Number.isInteger(pid) && pid > 1);
+  return text
+    .split('\n')
+    .map(Number)
+    .filter((pid) => Number.isInteger(pid) && pid > 1);
 }
 
 /**

@@ -11,7 +11,6 @@ import ts from 'typescript';
 import { CALLBACKS_MODULE_NAMES, callbacksModuleSetting, conventionalCallbacksModule } from '../../runtime/graph-model/model-path.js';
 import { propertyName, unwrap } from './wrapper-calls.js';
 
-
 export interface CallbacksModule {
   readonly file: string;
   readonly keys: ReadonlySet<string>;

@@ -27,7 +27,8 @@ export function wrapperHover(analysis: ProgramAnalysis, position: Position, matc
   } else {
     const who = observed.callbacks.map((c) => escapeMarkdown(c.name === c.token ? c.token : `${c.name} [${c.token}]`)).join(', ');
     lines.push('', `**Last run** · ${observed.calls} call${observed.calls === 1 ? '' : 's'} of ${who} · mean ${observed.meanMs.toFixed(2)} ms`);
-    for (const s of observed.signatures.slice(0, 5)) lines.push(`- in ${codeSpan(s.inputs)} → out ${codeSpan(s.outputs)}${observed.signatures.length > 1 ? ` (${s.count}×)` : ''}`);
+    for (const s of observed.signatures.slice(0, 5))
+      lines.push(`- in ${codeSpan(s.inputs)} → out ${codeSpan(s.outputs)}${observed.signatures.length > 1 ? ` (${s.count}×)` : ''}`);
     if (observed.signatures.length > 5) lines.push(`- … ${observed.signatures.length - 5} more signatures`);
     if (observed.lastMismatch) {
       lines.push('', `**Last Tout mismatch** (${observed.mismatchedCalls} of ${observed.calls} calls):`, '', ...codeBlock(observed.lastMismatch));
@@ -42,9 +43,9 @@ function header(call: WrapperCall): string {
   const tout = call.tout ? readTout(call.tout, undefined) : undefined;
   const toutText = tout
     ? tout.single
-      ? tout.entries[0]!.spelling ?? '?'
+      ? (tout.entries[0]!.spelling ?? '?')
       : `[${tout.entries.map((e) => e.spelling ?? '?').join(', ')}]`
-    : call.tout?.getText() ?? '?';
+    : (call.tout?.getText() ?? '?');
   const fn = call.functionName && call.functionName !== name ? ` (function ${escapeMarkdown(call.functionName)})` : '';
   return `**${call.api}** (${call.kind}) · callback ${name === undefined ? '`anonymous`' : codeSpan(name)}${fn} · Tout ${codeSpan(toutText)}`;
 }

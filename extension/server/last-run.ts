@@ -31,7 +31,10 @@ export function lastRunFileDiagnostics(file: string, text: string, store: TraceS
     const bySpan = new Map<string, { range: Range; invocations: TracedInvocation[] }>();
     for (const inv of invocations) {
       const site = inv.callSite!;
-      const span = site.endLine !== undefined && site.endColumn !== undefined ? textRangeToLsp({ line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn }) : undefined;
+      const span =
+        site.endLine !== undefined && site.endColumn !== undefined
+          ? textRangeToLsp({ line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn })
+          : undefined;
       const key = span ? `${site.column}:${site.endLine}:${site.endColumn}` : '';
       const group = bySpan.get(key) ?? { range: span ?? lineRange(line1 - 1, (lines ??= new LineIndex(text))), invocations: [] };
       group.invocations.push(inv);

@@ -80,7 +80,14 @@ export class ProgramAnalyzer {
     });
     if (budget.firstSkipped) diagnostics.push(budgetDiagnostic(budget, sourceFile));
     const analysis: ProgramAnalysis = {
-      uri: doc.uri, version: doc.version, fileName, sourceFile, calls, diagnostics, ms: performance.now() - started, program,
+      uri: doc.uri,
+      version: doc.version,
+      fileName,
+      sourceFile,
+      calls,
+      diagnostics,
+      ms: performance.now() - started,
+      program,
       typeChecked: { calls: budget.typed, skipped: budget.untyped },
     };
     this.cache.set(doc.uri, analysis);

@@ -32,7 +32,12 @@ export class Settings {
   }
 
   changeFolders(added: readonly WorkspaceFolder[], removed: readonly WorkspaceFolder[]): void {
-    const gone = new Set(removed.map((f) => uriToPath(f.uri)).filter(Boolean).map((p) => pathKey(p!)));
+    const gone = new Set(
+      removed
+        .map((f) => uriToPath(f.uri))
+        .filter(Boolean)
+        .map((p) => pathKey(p!)),
+    );
     const kept = this.folders.filter((f) => !gone.has(pathKey(f)));
     this.folders = [...kept, ...added.map((f) => uriToPath(f.uri)).filter((p): p is string => p !== undefined)];
   }

@@ -105,9 +105,10 @@ function checkArity(call: WrapperCall, length: number | undefined, name: string,
   const count = inp.elements.length;
   if (count === length) return undefined;
   const func = unwrap(call.func!);
-  const range = ts.isArrowFunction(func) || ts.isFunctionExpression(func)
-    ? { start: sf.getLineAndCharacterOfPosition(func.getStart(sf)), end: sf.getLineAndCharacterOfPosition(func.parameters.end) }
-    : rangeOf(func, sf);
+  const range =
+    ts.isArrowFunction(func) || ts.isFunctionExpression(func)
+      ? { start: sf.getLineAndCharacterOfPosition(func.getStart(sf)), end: sf.getLineAndCharacterOfPosition(func.parameters.end) }
+      : rangeOf(func, sf);
   return {
     severity: DiagnosticSeverity.Error,
     range,

@@ -62,7 +62,14 @@ export class TraceStore {
     for (const inv of parsed.invocations) {
       const site = inv?.callSite;
       // Only well-formed entries: hovers and diagnostics read these fields without further checks.
-      if (!site || typeof site.file !== 'string' || !Number.isInteger(site.line) || typeof inv.callback?.name !== 'string' || typeof inv.callback.token !== 'string') continue;
+      if (
+        !site ||
+        typeof site.file !== 'string' ||
+        !Number.isInteger(site.line) ||
+        typeof inv.callback?.name !== 'string' ||
+        typeof inv.callback.token !== 'string'
+      )
+        continue;
       const key = pathKey(path.resolve(base, site.file));
       let lines = this.byFile.get(key);
       if (!lines) this.byFile.set(key, (lines = new Map()));

@@ -149,7 +149,15 @@ class Project {
       useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
       resolveModuleNameLiterals: (literals, containingFile, redirected, options, containingSourceFile) =>
         literals.map((literal) =>
-          ts.resolveModuleName(literal.text, containingFile, options, host, this.moduleCache, redirected, ts.getModeForUsageLocation(containingSourceFile, literal, options)),
+          ts.resolveModuleName(
+            literal.text,
+            containingFile,
+            options,
+            host,
+            this.moduleCache,
+            redirected,
+            ts.getModeForUsageLocation(containingSourceFile, literal, options),
+          ),
         ),
       resolveTypeReferenceDirectiveReferences: (references, containingFile, redirected, options, containingSourceFile) =>
         references.map((ref) => {
@@ -223,7 +231,13 @@ export class TsProjects {
     let project = this.projects.get(key);
     if (!project) {
       const dir = config ? path.dirname(config) : path.dirname(fileName);
-      project = new Project(dir, config ? readOptions(config, this.open.readFile) : { ...DEFAULT_OPTIONS, allowJs: true, noEmit: true }, this.open, this.libDir, this.registry);
+      project = new Project(
+        dir,
+        config ? readOptions(config, this.open.readFile) : { ...DEFAULT_OPTIONS, allowJs: true, noEmit: true },
+        this.open,
+        this.libDir,
+        this.registry,
+      );
       this.projects.set(key, project);
     }
     return project;
@@ -244,7 +258,8 @@ function readOptions(configFile: string, readFile: (file: string) => string | un
   const parsed = ts.getParsedCommandLineOfConfigFile(configFile, {}, host);
   const options = parsed ? { ...parsed.options } : { ...DEFAULT_OPTIONS };
   // Analysis only: never emit, and read JS graph programs too.
-  for (const key of ['composite', 'incremental', 'tsBuildInfoFile', 'declaration', 'declarationMap', 'emitDeclarationOnly', 'outDir', 'outFile'] as const) delete options[key];
+  for (const key of ['composite', 'incremental', 'tsBuildInfoFile', 'declaration', 'declarationMap', 'emitDeclarationOnly', 'outDir', 'outFile'] as const)
+    delete options[key];
   return { ...options, noEmit: true, allowJs: true };
 }
 

@@ -41,7 +41,8 @@ export class Validator {
     const stem = SCRIPT_LANGUAGES.has(doc.languageId) ? path.basename(uriToPath(doc.uri) ?? doc.uri).replace(/\.[^.]*$/, '') : undefined;
     for (const other of this.documents.all()) {
       if (other.uri === doc.uri) continue;
-      const dependent = isModelJson(other.uri, other.languageId) || (stem !== undefined && SCRIPT_LANGUAGES.has(other.languageId) && other.getText().includes(stem));
+      const dependent =
+        isModelJson(other.uri, other.languageId) || (stem !== undefined && SCRIPT_LANGUAGES.has(other.languageId) && other.getText().includes(stem));
       if (dependent) this.schedule(other.uri, DEPENDENTS_DELAY_MS);
     }
   }

@@ -194,7 +194,13 @@ function functionNameOf(func: ts.Expression, bindings: Bindings): string | undef
 /** Strips parentheses, `!`, `as`, `satisfies` and type assertions. */
 export function unwrap(expr: ts.Expression): ts.Expression {
   let e = expr;
-  while (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isTypeAssertionExpression(e)) {
+  while (
+    ts.isParenthesizedExpression(e) ||
+    ts.isNonNullExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isSatisfiesExpression(e) ||
+    ts.isTypeAssertionExpression(e)
+  ) {
     e = e.expression;
   }
   return e;

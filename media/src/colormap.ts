@@ -3,8 +3,15 @@
  * readers) as a 256-entry lookup table, interpolated from 9 stops.
  */
 const STOPS: readonly (readonly [number, number, number])[] = [
-  [68, 1, 84], [71, 44, 122], [59, 81, 139], [44, 113, 142], [33, 144, 141],
-  [39, 173, 129], [92, 200, 99], [170, 220, 50], [253, 231, 37],
+  [68, 1, 84],
+  [71, 44, 122],
+  [59, 81, 139],
+  [44, 113, 142],
+  [33, 144, 141],
+  [39, 173, 129],
+  [92, 200, 99],
+  [170, 220, 50],
+  [253, 231, 37],
 ];
 
 export const VIRIDIS: Uint8ClampedArray = (() => {

@@ -52,7 +52,12 @@ export function button(label: string, onClick: () => void, props: Omit<Props, 'o
   return b;
 }
 
-export function select(options: readonly { readonly value: string; readonly label: string }[], value: string, onChange: (value: string) => void, label: string): HTMLSelectElement {
+export function select(
+  options: readonly { readonly value: string; readonly label: string }[],
+  value: string,
+  onChange: (value: string) => void,
+  label: string,
+): HTMLSelectElement {
   const s = h('select', { attrs: { 'aria-label': label } });
   for (const o of options) {
     const opt = h('option', null, o.label);

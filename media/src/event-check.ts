@@ -123,7 +123,8 @@ function tensorInfo(r: Reader, v: unknown, where: string): TensorInfo | null {
   if (o.opaque === true) return { kind, dtype: '', shape: [], size: 0, disposed: o.disposed === true, opaque: true };
   const dtype = r.text(o.dtype, `${where}.dtype`);
   const shape = shapeOf(r, o.shape, `${where}.shape`);
-  const size = typeof o.size === 'number' && Number.isSafeInteger(o.size) && o.size >= 0 ? o.size : r.fail(`${where}.size`, `expected a count, got ${describe(o.size)}`);
+  const size =
+    typeof o.size === 'number' && Number.isSafeInteger(o.size) && o.size >= 0 ? o.size : r.fail(`${where}.size`, `expected a count, got ${describe(o.size)}`);
   if (dtype === undefined || shape === undefined || size === undefined) {
     return { kind: `${kind} (its summary could not be shown)`, dtype: '', shape: [], size: 0, disposed: false, opaque: true };
   }
@@ -134,7 +135,9 @@ function tensorInfo(r: Reader, v: unknown, where: string): TensorInfo | null {
     if (n === undefined || n === null) return undefined;
     return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : r.fail(`${where}.${key}`, `expected a count, got ${describe(n)}`);
   };
-  const preview = Array.isArray(o.preview) ? o.preview.slice(0, size).map((x) => (typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string' ? x : Number.NaN)) : undefined;
+  const preview = Array.isArray(o.preview)
+    ? o.preview.slice(0, size).map((x) => (typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string' ? x : Number.NaN))
+    : undefined;
   const info: TensorInfo = {
     kind,
     dtype,
@@ -157,7 +160,8 @@ function tensorInfo(r: Reader, v: unknown, where: string): TensorInfo | null {
 function shapeOf(r: Reader, v: unknown, where: string): number[] | undefined {
   if (!Array.isArray(v)) return r.fail(where, `expected a list of sizes, got ${describe(v)}`);
   if (v.length > 64) return r.fail(where, `${v.length} dimensions, more than the 64 shown`);
-  if (!v.every((d) => typeof d === 'number' && Number.isSafeInteger(d) && d >= 0)) return r.fail(where, `expected sizes (whole numbers ≥ 0), got [${v.map(describe).join(', ')}]`);
+  if (!v.every((d) => typeof d === 'number' && Number.isSafeInteger(d) && d >= 0))
+    return r.fail(where, `expected sizes (whole numbers ≥ 0), got [${v.map(describe).join(', ')}]`);
   return v as number[];
 }
 
@@ -177,11 +181,19 @@ function toutCheck(r: Reader, v: unknown): InvocationSnapshot['toutCheck'] {
   const mismatches = r.list(o.mismatches ?? [], 'Tout check mismatches', (m, where) => {
     const mo = r.object(m, where) ?? {};
     const index = mo.index === undefined ? undefined : r.integer(mo.index, `${where}.index`);
-    return { message: r.text(mo.message, `${where}.message`) ?? '(no message)', problem: typeof mo.problem === 'string' ? mo.problem : '?', ...optional('index', index) };
+    return {
+      message: r.text(mo.message, `${where}.message`) ?? '(no message)',
+      problem: typeof mo.problem === 'string' ? mo.problem : '?',
+      ...optional('index', index),
+    };
   });
   const narrowed = r.list(o.narrowed ?? [], 'Tout check narrowed', (n, where) => {
     const no = r.object(n, where) ?? {};
-    return { index: r.integer(no.index, `${where}.index`) ?? -1, declared: r.text(no.declared, `${where}.declared`) ?? '?', storedAs: r.text(no.storedAs, `${where}.storedAs`) ?? '?' };
+    return {
+      index: r.integer(no.index, `${where}.index`) ?? -1,
+      declared: r.text(no.declared, `${where}.declared`) ?? '?',
+      storedAs: r.text(no.storedAs, `${where}.storedAs`) ?? '?',
+    };
   });
   const conversions =
     o.conversions === undefined

@@ -107,15 +107,7 @@ export function renderHeatmap(m: Matrix, data: RegionData, options: HeatmapOptio
     canvas.classList.add('pickable');
     canvas.addEventListener('click', (e) => pick(...cellAt(e)));
   }
-  figure.append(
-    canvas,
-    h(
-      'figcaption',
-      null,
-      legend(),
-      range ? `${formatNumber(range.min)} … ${formatNumber(range.max)}` : 'no finite values',
-    ),
-  );
+  figure.append(canvas, h('figcaption', null, legend(), range ? `${formatNumber(range.min)} … ${formatNumber(range.max)}` : 'no finite values'));
   return figure;
 }
 

@@ -91,7 +91,11 @@ export function renderHistogram(data: RegionData): HTMLElement {
     const label = bins.integers ? formatNumber(bins.min + i) : `[${formatNumber(bins.min + i * width)}, ${formatNumber(bins.min + (i + 1) * width)})`;
     canvas.title = n > 0 ? `${label}: ${formatCount(bins.counts[i]!)}` : '';
   });
-  const extra = [bins.nan ? `${formatCount(bins.nan)} NaN` : '', bins.posInf ? `${formatCount(bins.posInf)} +∞` : '', bins.negInf ? `${formatCount(bins.negInf)} -∞` : '']
+  const extra = [
+    bins.nan ? `${formatCount(bins.nan)} NaN` : '',
+    bins.posInf ? `${formatCount(bins.posInf)} +∞` : '',
+    bins.negInf ? `${formatCount(bins.negInf)} -∞` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   figure.append(

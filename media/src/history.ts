@@ -57,7 +57,12 @@ export function renderHistory(history: readonly HistoryEntry[], currentKey: stri
   return h(
     'aside',
     { className: 'history', attrs: { 'aria-label': 'history' } },
-    h('h2', null, `History (${history.length})`, history.length > 1 ? button('Clear', handlers.onClear, { className: 'link', title: 'Forget all but the shown invocation' }) : null),
+    h(
+      'h2',
+      null,
+      `History (${history.length})`,
+      history.length > 1 ? button('Clear', handlers.onClear, { className: 'link', title: 'Forget all but the shown invocation' }) : null,
+    ),
     history.length === 0 ? h('p', { className: 'note' }, 'No invocations yet.') : list,
   );
 }

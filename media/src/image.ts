@@ -48,7 +48,17 @@ export function imageLayout(shape: readonly number[], dtype: string): ImageLayou
   const [height, width] = [shape[o]!, shape[o + 1]!];
   const batches = rank === 4 ? shape[0]! : 1;
   if ((channels !== 3 && channels !== 4) || height < MIN_SIDE || width < MIN_SIDE || batches < 1) return undefined;
-  return { ...(rank === 4 ? { batchAxis: 0 } : {}), heightAxis: o, widthAxis: o + 1, channelAxis: o + 2, batches, height, width, channels, size: height * width * channels };
+  return {
+    ...(rank === 4 ? { batchAxis: 0 } : {}),
+    heightAxis: o,
+    widthAxis: o + 1,
+    channelAxis: o + 2,
+    batches,
+    height,
+    width,
+    channels,
+    size: height * width * channels,
+  };
 }
 
 export interface PixelScale {
@@ -217,7 +227,13 @@ export function imageControls(
           { className: 'fixed-index' },
           'image ',
           focus(
-            numberInput(view.fixed[layout.batchAxis] ?? 0, 0, layout.batches - 1, (v) => onView({ ...view, fixed: view.fixed.map((x, i) => (i === layout.batchAxis ? v : x)) }), 'image in the batch'),
+            numberInput(
+              view.fixed[layout.batchAxis] ?? 0,
+              0,
+              layout.batches - 1,
+              (v) => onView({ ...view, fixed: view.fixed.map((x, i) => (i === layout.batchAxis ? v : x)) }),
+              'image in the batch',
+            ),
             'batch-index',
           ),
           h('span', { className: 'note' }, ` / ${layout.batches}`),

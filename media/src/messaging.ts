@@ -63,9 +63,10 @@ export function asHostMessage(data: unknown): HostMessage | undefined {
   if (m.type === 'invocation') {
     // Its event is checked field by field when it is shown (event-check.ts): a malformed one still shows what it can.
     const i = data as { sessionId?: unknown; event?: unknown };
-    return typeof i.sessionId === 'string' && !!i.event && typeof i.event === 'object' ? (data as HostMessage) : undefined;
+    return typeof i.sessionId === 'string' && i.event && typeof i.event === 'object' ? (data as HostMessage) : undefined;
   }
   if (m.type === 'tensorData') return typeof (data as { requestId?: unknown }).requestId === 'number' ? (data as HostMessage) : undefined;
-  if (m.type === 'sessionEnded' || m.type === 'sessionStarted') return typeof (data as { sessionId?: unknown }).sessionId === 'string' ? (data as HostMessage) : undefined;
+  if (m.type === 'sessionEnded' || m.type === 'sessionStarted')
+    return typeof (data as { sessionId?: unknown }).sessionId === 'string' ? (data as HostMessage) : undefined;
   return undefined;
 }

@@ -64,7 +64,9 @@ export function restoreState(saved: unknown): InspectorState {
   if (!saved || typeof saved !== 'object') return initialState();
   const s = saved as Partial<InspectorState>;
   if (s.version !== 1 || !Array.isArray(s.history)) return initialState();
-  const history = s.history.filter((e): e is HistoryEntry => !!e && typeof e === 'object' && typeof e.key === 'string' && typeof e.sessionId === 'string').map(restoreEntry);
+  const history = s.history
+    .filter((e): e is HistoryEntry => !!e && typeof e === 'object' && typeof e.key === 'string' && typeof e.sessionId === 'string')
+    .map(restoreEntry);
   return {
     version: 1,
     history,
@@ -80,7 +82,8 @@ function restoreEntry(e: HistoryEntry): HistoryEntry {
   const saved = Array.isArray(e.problems) ? e.problems.filter((p): p is string => typeof p === 'string').slice(0, 500) : [];
   const problems = [...saved, ...checked.problems.filter((p) => !saved.includes(p))];
   const event = checked.event;
-  const selection = e.selection && (e.selection.side === 'inputs' || e.selection.side === 'outputs') && Number.isSafeInteger(e.selection.index) ? e.selection : undefined;
+  const selection =
+    e.selection && (e.selection.side === 'inputs' || e.selection.side === 'outputs') && Number.isSafeInteger(e.selection.index) ? e.selection : undefined;
   return {
     key: e.key,
     sessionId: e.sessionId,
@@ -123,7 +126,14 @@ export function reduce(state: InspectorState, message: HostMessage, now = Date.n
 }
 
 /** A stop: shown, and added to the history (a later stop in the same invocation updates its entry). */
-function addInvocation(state: InspectorState, sessionId: string, event: TensorCallbackEvent, live: boolean, now: number, problems: readonly string[]): InspectorState {
+function addInvocation(
+  state: InspectorState,
+  sessionId: string,
+  event: TensorCallbackEvent,
+  live: boolean,
+  now: number,
+  problems: readonly string[],
+): InspectorState {
   const key = entryKey(sessionId, event.invocation.id);
   const existing = state.history.find((e) => e.key === key);
   const history = state.history.map((e) => (live && e.sessionId === sessionId && e.key !== key && e.live ? { ...e, live: false } : e));
@@ -131,7 +141,16 @@ function addInvocation(state: InspectorState, sessionId: string, event: TensorCa
   if (existing) {
     const selection = existing.selection && refExists(event, existing.selection) ? existing.selection : undefined;
     const sameTensor = selection && sameShape(existing.event, event, selection);
-    const updated: HistoryEntry = { ...existing, event, live, ended: false, receivedAt: now, selection, view: sameTensor ? existing.view : undefined, problems: problems.length > 0 ? problems : undefined };
+    const updated: HistoryEntry = {
+      ...existing,
+      event,
+      live,
+      ended: false,
+      receivedAt: now,
+      selection,
+      view: sameTensor ? existing.view : undefined,
+      problems: problems.length > 0 ? problems : undefined,
+    };
     next = history.map((e) => (e.key === key ? updated : e));
   } else {
     next = [...history, { key, sessionId, event, live, ended: false, receivedAt: now, ...(problems.length > 0 ? { problems } : {}) }];

@@ -16,20 +16,26 @@ export function renderHeader(entry: HistoryEntry): HTMLElement {
   const fn = cb.functionName && cb.functionName !== cb.name ? ` (${cb.functionName})` : '';
   const site = inv.callSite ? `${inv.callSite.file}:${inv.callSite.line}:${inv.callSite.column}` : undefined;
   const banners: Child[] = [];
-  if (entry.ended) banners.push(h('p', { className: 'banner ended' }, 'This debug session has ended: values can no longer be fetched (summaries and previews only).'));
+  if (entry.ended)
+    banners.push(h('p', { className: 'banner ended' }, 'This debug session has ended: values can no longer be fetched (summaries and previews only).'));
   else if (!entry.live) banners.push(h('p', { className: 'banner stale' }, 'The program has moved on from this stop: values may no longer be available.'));
   if (entry.problems && entry.problems.length > 0) {
     banners.push(
       h(
         'div',
         { className: 'banner error event-problems' },
-        h('strong', null, `${entry.problems.length === 1 ? 'A value' : `${entry.problems.length} values`} of this stop as the debugger sent ${entry.problems.length === 1 ? 'it' : 'them'}:`),
+        h(
+          'strong',
+          null,
+          `${entry.problems.length === 1 ? 'A value' : `${entry.problems.length} values`} of this stop as the debugger sent ${entry.problems.length === 1 ? 'it' : 'them'}:`,
+        ),
         h('ul', null, ...entry.problems.slice(0, 50).map((p) => h('li', { className: 'message' }, p))),
         entry.problems.length > 50 ? h('p', { className: 'note' }, `… and ${entry.problems.length - 50} more.`) : null,
       ),
     );
   }
-  if (inv.error) banners.push(h('div', { className: 'banner error' }, h('strong', null, `✗ ${inv.error.name}: `), h('span', { className: 'message' }, inv.error.message)));
+  if (inv.error)
+    banners.push(h('div', { className: 'banner error' }, h('strong', null, `✗ ${inv.error.name}: `), h('span', { className: 'message' }, inv.error.message)));
   return h(
     'header',
     { className: 'invocation-header' },
@@ -71,12 +77,19 @@ export function renderSummary(entry: HistoryEntry, selected: TensorRef | undefin
   event.inputs.forEach((info, i) => {
     const name = event.invocation.parameterNames[i] ?? `input ${i}`;
     const input = inputChecks[i] ?? {};
-    const check: OutputCheck | undefined = input.narrowing ? { status: 'narrowed', declared: input.declared, messages: [], narrowing: input.narrowing } : undefined;
+    const check: OutputCheck | undefined = input.narrowing
+      ? { status: 'narrowed', declared: input.declared, messages: [], narrowing: input.narrowing }
+      : undefined;
     body.append(tensorRow('inputs', i, name, info, check, selected, onSelect, input.declared));
     if (input.narrowing) body.append(noteRow('narrowed', [`${input.narrowing}.`]));
   });
   const pending = event.invocation.phase === 'running' && event.outputs.length === 0;
-  body.append(sideHeading('Outputs', pending ? '(not returned yet)' : event.invocation.error ? '(the callback threw)' : report.outputs.length === 0 ? '(none)' : undefined));
+  body.append(
+    sideHeading(
+      'Outputs',
+      pending ? '(not returned yet)' : event.invocation.error ? '(the callback threw)' : report.outputs.length === 0 ? '(none)' : undefined,
+    ),
+  );
   report.outputs.forEach((check, i) => {
     body.append(tensorRow('outputs', i, `output ${i}`, event.outputs[i], check, selected, onSelect));
     const notes = [
@@ -87,16 +100,31 @@ export function renderSummary(entry: HistoryEntry, selected: TensorRef | undefin
     if (notes.length > 0) body.append(noteRow(check.status, notes));
   });
   const table = h('table', { className: 'summary' }, h('thead', null, h('tr', null, ...COLUMNS.map((c) => h('th', { attrs: { scope: 'col' } }, c)))), body);
-  const general = report.general.map((m) => h('div', { className: 'banner error count-mismatch' }, h('strong', null, '✗ Tout count mismatch: '), h('span', { className: 'message' }, m)));
-  return h('section', { className: 'summary-section', attrs: { 'aria-label': 'inputs and outputs' } }, ...general, h('div', { className: 'table-scroll' }, table));
+  const general = report.general.map((m) =>
+    h('div', { className: 'banner error count-mismatch' }, h('strong', null, '✗ Tout count mismatch: '), h('span', { className: 'message' }, m)),
+  );
+  return h(
+    'section',
+    { className: 'summary-section', attrs: { 'aria-label': 'inputs and outputs' } },
+    ...general,
+    h('div', { className: 'table-scroll' }, table),
+  );
 }
 
 function noteRow(status: string, notes: readonly string[]): HTMLTableRowElement {
-  return h('tr', { className: `check-message ${status}` }, h('td', { attrs: { colspan: String(COLUMNS.length) } }, ...notes.map((n) => h('div', { className: 'message' }, n))));
+  return h(
+    'tr',
+    { className: `check-message ${status}` },
+    h('td', { attrs: { colspan: String(COLUMNS.length) } }, ...notes.map((n) => h('div', { className: 'message' }, n))),
+  );
 }
 
 function sideHeading(label: string, note?: string): HTMLTableRowElement {
-  return h('tr', { className: 'side-heading' }, h('th', { attrs: { colspan: String(COLUMNS.length), scope: 'rowgroup' } }, label, note ? h('span', { className: 'note' }, ` ${note}`) : null));
+  return h(
+    'tr',
+    { className: 'side-heading' },
+    h('th', { attrs: { colspan: String(COLUMNS.length), scope: 'rowgroup' } }, label, note ? h('span', { className: 'note' }, ` ${note}`) : null),
+  );
 }
 
 function tensorRow(
@@ -118,14 +146,16 @@ function tensorRow(
     dataset: { side, index: String(index) },
   });
   const sampled = info?.exact === false ? `sampled: ${formatCount(info.counted ?? 0)} of ${formatCount(info.size)} values` : undefined;
-  const cells: Child[] = [
-    h('td', { className: 'marker' }, isSelected ? '▸' : ''),
-    h('td', { className: 'name' }, name),
-  ];
+  const cells: Child[] = [h('td', { className: 'marker' }, isSelected ? '▸' : ''), h('td', { className: 'name' }, name)];
   if (selectable) {
     cells.push(
       h('td', { className: 'kind' }, info.kind, info.disposed ? h('span', { className: 'note' }, ' (disposed)') : null),
-      h('td', { className: 'dtype' }, info.dtype, normalizeDtype(info.dtype) !== info.dtype ? h('span', { className: 'note' }, ` (${normalizeDtype(info.dtype)})`) : null),
+      h(
+        'td',
+        { className: 'dtype' },
+        info.dtype,
+        normalizeDtype(info.dtype) !== info.dtype ? h('span', { className: 'note' }, ` (${normalizeDtype(info.dtype)})`) : null,
+      ),
       h('td', { className: 'shape' }, formatShape(info.shape)),
       ...(['min', 'max', 'mean'] as const).map((k) => h('td', { className: `num ${k}`, title: sampled }, statText(info, k))),
       h('td', { className: `num nan${info.nanCount ? ' warn' : ''}` }, countText(info.nanCount)),
@@ -134,7 +164,10 @@ function tensorRow(
     );
   } else if (info) {
     // An object, a Promise, null, a ragged array…: what it is, and that it has no values to show.
-    cells.push(h('td', { className: 'kind opaque' }, info.kind), h('td', { className: 'none', attrs: { colspan: '9' } }, 'not a tensor value: no dtype, shape or values'));
+    cells.push(
+      h('td', { className: 'kind opaque' }, info.kind),
+      h('td', { className: 'none', attrs: { colspan: '9' } }, 'not a tensor value: no dtype, shape or values'),
+    );
   } else {
     const text = check?.status === 'missing' ? 'missing: the callback returned fewer values' : 'not a tensor, NdArray or typed array';
     cells.push(h('td', { className: 'kind none', attrs: { colspan: '10' } }, text));

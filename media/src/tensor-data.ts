@@ -84,7 +84,14 @@ export class TensorData {
 
   /** Flat values [start, start+count) as one row (an image's whole [H, W, C] block). */
   block(source: TensorSource, start: number, count: number): Promise<RegionData> {
-    const row: Matrix = { rows: 1, cols: count, flatIndex: (_r, c) => start + c, rowLabel: () => '', colLabel: String, description: `[${start}:${start + count}]` };
+    const row: Matrix = {
+      rows: 1,
+      cols: count,
+      flatIndex: (_r, c) => start + c,
+      rowLabel: () => '',
+      colLabel: String,
+      description: `[${start}:${start + count}]`,
+    };
     return this.region(source, row, { r0: 0, r1: 1, c0: 0, c1: count });
   }
 

@@ -92,9 +92,20 @@ export class TensorView {
     const page = pageRegion(m, view, pageRows, pageCols);
     const whole: Region = { r0: 0, r1: m.rows, c0: 0, c1: m.cols };
     const heatRegion = regionSize(whole) <= WHOLE_HEATMAP_MAX ? whole : page;
-    replaceChildren(this.controls, image ? imageControls(view, image, 'grid', this.handlers.onView, withFocus, tooLarge) : null, this.slicing(model, m), this.paging(model, m, page));
+    replaceChildren(
+      this.controls,
+      image ? imageControls(view, image, 'grid', this.handlers.onView, withFocus, tooLarge) : null,
+      this.slicing(model, m),
+      this.paging(model, m, page),
+    );
     if (info.disposed) {
-      this.dataArea.replaceChildren(h('p', { className: 'note disposed' }, `Disposed: this ${info.kind.toLowerCase()} was disposed before the stop, so its values are gone (its dtype and shape are above).`));
+      this.dataArea.replaceChildren(
+        h(
+          'p',
+          { className: 'note disposed' },
+          `Disposed: this ${info.kind.toLowerCase()} was disposed before the stop, so its values are gone (its dtype and shape are above).`,
+        ),
+      );
       this.done('ready');
       return;
     }
@@ -131,10 +142,19 @@ export class TensorView {
     this.data.block(model.source, batch * layout.size, layout.size).then(
       (data) => {
         if (token !== this.token) return;
-        const figure = renderImage(layout, data, { dtype: info.dtype, channel: view.channel, onPick: (y, x) => this.handlers.onView(gridAt(view, layout, y, x)) });
+        const figure = renderImage(layout, data, {
+          dtype: info.dtype,
+          channel: view.channel,
+          onPick: (y, x) => this.handlers.onView(gridAt(view, layout, y, x)),
+        });
         const shown = view.channel === undefined ? data : channelData(layout, data, view.channel);
         const which = layout.batchAxis === undefined ? '' : ` of image ${batch}`;
-        const charts = h('div', { className: 'charts' }, h('h3', null, `${view.channel === undefined ? 'All channels' : `Channel ${'RGBA'[view.channel]}`}${which}`), renderHistogram(shown));
+        const charts = h(
+          'div',
+          { className: 'charts' },
+          h('h3', null, `${view.channel === undefined ? 'All channels' : `Channel ${'RGBA'[view.channel]}`}${which}`),
+          renderHistogram(shown),
+        );
         this.shown(started, data.problem, figure, charts);
       },
       (err: unknown) => this.failed(token, err),
@@ -170,7 +190,10 @@ export class TensorView {
     const setAxis = (which: 'rowAxis' | 'colAxis', axis: number) => {
       const other = which === 'rowAxis' ? view.colAxis : view.rowAxis;
       // Choosing the other role's axis swaps the two (a transpose).
-      const next = axis === other ? { rowAxis: which === 'rowAxis' ? axis : view.colAxis, colAxis: which === 'colAxis' ? axis : view.rowAxis } : { ...pick(view), [which]: axis };
+      const next =
+        axis === other
+          ? { rowAxis: which === 'rowAxis' ? axis : view.colAxis, colAxis: which === 'colAxis' ? axis : view.rowAxis }
+          : { ...pick(view), [which]: axis };
       this.handlers.onView({ ...view, ...next, rowOffset: 0, colOffset: 0 });
     };
     const fixedInputs = info.shape.flatMap((d, i) =>
@@ -182,7 +205,13 @@ export class TensorView {
               { className: 'fixed-index' },
               `axis ${i}: `,
               withFocus(
-                numberInput(view.fixed[i] ?? 0, 0, d - 1, (v) => this.handlers.onView({ ...view, fixed: view.fixed.map((x, k) => (k === i ? v : x)) }), `index on axis ${i}`),
+                numberInput(
+                  view.fixed[i] ?? 0,
+                  0,
+                  d - 1,
+                  (v) => this.handlers.onView({ ...view, fixed: view.fixed.map((x, k) => (k === i ? v : x)) }),
+                  `index on axis ${i}`,
+                ),
                 `fixed-${i}`,
               ),
               h('span', { className: 'note' }, ` / ${d}`),
@@ -192,8 +221,24 @@ export class TensorView {
     return h(
       'div',
       { className: 'slicing' },
-      h('label', null, 'rows: ', withFocus(select(axes, String(view.rowAxis), (v) => setAxis('rowAxis', Number(v)), 'axis shown as rows'), 'row-axis')),
-      h('label', null, 'columns: ', withFocus(select(axes, String(view.colAxis), (v) => setAxis('colAxis', Number(v)), 'axis shown as columns'), 'col-axis')),
+      h(
+        'label',
+        null,
+        'rows: ',
+        withFocus(
+          select(axes, String(view.rowAxis), (v) => setAxis('rowAxis', Number(v)), 'axis shown as rows'),
+          'row-axis',
+        ),
+      ),
+      h(
+        'label',
+        null,
+        'columns: ',
+        withFocus(
+          select(axes, String(view.colAxis), (v) => setAxis('colAxis', Number(v)), 'axis shown as columns'),
+          'col-axis',
+        ),
+      ),
       ...fixedInputs,
       h('span', { className: 'slice-desc' }, `slice ${m.description}`),
     );
@@ -217,20 +262,46 @@ export class TensorView {
       return h(
         'span',
         { className: `pager pager-${axis}` },
-        button('«', () => move(0), { title: `first ${label}`, attrs: { 'aria-label': `first ${label}` }, disabled: offset === 0, dataset: { focusId: `${axis}-first` } }),
-        button('‹', () => move(Math.max(0, offset - step)), { title: `previous ${label}`, attrs: { 'aria-label': `previous ${label}` }, disabled: offset === 0, dataset: { focusId: `${axis}-prev` } }),
+        button('«', () => move(0), {
+          title: `first ${label}`,
+          attrs: { 'aria-label': `first ${label}` },
+          disabled: offset === 0,
+          dataset: { focusId: `${axis}-first` },
+        }),
+        button('‹', () => move(Math.max(0, offset - step)), {
+          title: `previous ${label}`,
+          attrs: { 'aria-label': `previous ${label}` },
+          disabled: offset === 0,
+          dataset: { focusId: `${axis}-prev` },
+        }),
         h('span', { className: 'range' }, `${label} ${formatCount(lo)}–${formatCount(Math.max(lo, hi - 1))} of ${formatCount(total)}`),
-        button('›', () => move(Math.min(last, offset + step)), { title: `next ${label}`, attrs: { 'aria-label': `next ${label}` }, disabled: offset >= last, dataset: { focusId: `${axis}-next` } }),
-        button('»', () => move(last), { title: `last ${label}`, attrs: { 'aria-label': `last ${label}` }, disabled: offset >= last, dataset: { focusId: `${axis}-last` } }),
+        button('›', () => move(Math.min(last, offset + step)), {
+          title: `next ${label}`,
+          attrs: { 'aria-label': `next ${label}` },
+          disabled: offset >= last,
+          dataset: { focusId: `${axis}-next` },
+        }),
+        button('»', () => move(last), {
+          title: `last ${label}`,
+          attrs: { 'aria-label': `last ${label}` },
+          disabled: offset >= last,
+          dataset: { focusId: `${axis}-last` },
+        }),
       );
     };
     const sizes = h(
       'span',
       { className: 'page-size' },
       'page ',
-      withFocus(select(PAGE_ROWS.map(opt), String(pageRows), (v) => this.handlers.onPageSize(Number(v), pageCols), 'rows per page'), 'page-rows'),
+      withFocus(
+        select(PAGE_ROWS.map(opt), String(pageRows), (v) => this.handlers.onPageSize(Number(v), pageCols), 'rows per page'),
+        'page-rows',
+      ),
       ' × ',
-      withFocus(select(PAGE_COLS.map(opt), String(pageCols), (v) => this.handlers.onPageSize(pageRows, Number(v)), 'columns per page'), 'page-cols'),
+      withFocus(
+        select(PAGE_COLS.map(opt), String(pageCols), (v) => this.handlers.onPageSize(pageRows, Number(v)), 'columns per page'),
+        'page-cols',
+      ),
     );
     return h('div', { className: 'paging' }, nav('rows'), m.cols > pageCols ? nav('cols') : null, sizes);
   }
@@ -242,7 +313,9 @@ export class TensorView {
     try {
       const result = await tensorAsJson(this.data, model.source, model.name);
       this.handlers.onCopy(result.text);
-      status.textContent = result.truncated ? `Copied the first ${formatCount(result.count)} of ${formatCount(model.info.size)} values` : `Copied ${formatCount(result.count)} values`;
+      status.textContent = result.truncated
+        ? `Copied the first ${formatCount(result.count)} of ${formatCount(model.info.size)} values`
+        : `Copied ${formatCount(result.count)} values`;
     } catch (err) {
       status.textContent = `Copy failed: ${(err as Error).message}`;
       status.className = 'copy-status error';

@@ -39,7 +39,11 @@ async function setupNativeCommand(argv: string[]): Promise<number> {
   const { setupNative, undoNative, describeSetup, NativeSetupError } = await import('../native/setup.js');
   if (args.undo) {
     const removed = undoNative({});
-    console.log(removed ? `removed ${removed}: auto no longer finds that native backend` : 'nothing to undo: setup-native has built nothing for this @tensorflow/tfjs version');
+    console.log(
+      removed
+        ? `removed ${removed}: auto no longer finds that native backend`
+        : 'nothing to undo: setup-native has built nothing for this @tensorflow/tfjs version',
+    );
     return 0;
   }
   try {
@@ -58,7 +62,9 @@ async function setupNativeCommand(argv: string[]): Promise<number> {
 let settled = false;
 process.on('exit', () => {
   if (settled) return;
-  console.error('tfjs-callbacks: the run never finished: Node ran out of work while the CLI was still waiting (a promise nothing resolves). This is a bug in tfjs-callbacks if no program or callback was running: please report it.');
+  console.error(
+    'tfjs-callbacks: the run never finished: Node ran out of work while the CLI was still waiting (a promise nothing resolves). This is a bug in tfjs-callbacks if no program or callback was running: please report it.',
+  );
   process.exitCode = 1;
 });
 

@@ -30,7 +30,10 @@ export async function readModelInputs(file: string, model: CallbackModel): Promi
   const inputs = model.inputNames.map((key, i) => ({ key, node: model.graphModel.inputs[i]?.name ?? key }));
   const describe = (input: { key: string; node: string }) => (input.key === input.node ? input.key : `${input.node} (or ${input.key})`);
   const unknown = Object.keys(parsed).filter((k) => !inputs.some((input) => input.key === k || input.node === k));
-  if (unknown.length) throw new InputsError(`${file} names ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is not an input' : 'are not inputs'} of the model; its inputs are ${inputs.map(describe).join(', ')}.`);
+  if (unknown.length)
+    throw new InputsError(
+      `${file} names ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is not an input' : 'are not inputs'} of the model; its inputs are ${inputs.map(describe).join(', ')}.`,
+    );
   const missing = inputs.filter((input) => !(input.key in parsed) && !(input.node in parsed));
   if (missing.length) throw new InputsError(`${file} lacks the model input${missing.length === 1 ? '' : 's'} ${missing.map(describe).join(', ')}.`);
   const map: tf.NamedTensorMap = {};
@@ -48,7 +51,9 @@ function toTensor(name: string, spec: InputSpec, file: string): Tensor {
     return tf.tensor(spec as tf.TensorLike, shape);
   }
   if (spec === null || typeof spec !== 'object' || !Array.isArray(spec.data)) {
-    throw new InputsError(`${where} is ${spec === null ? 'null' : typeof spec}: give nested lists ([[1, 2, 3]]) or {"dtype": "float32", "shape": [3], "data": [1, 2, 3]}.`);
+    throw new InputsError(
+      `${where} is ${spec === null ? 'null' : typeof spec}: give nested lists ([[1, 2, 3]]) or {"dtype": "float32", "shape": [3], "data": [1, 2, 3]}.`,
+    );
   }
   const dataShape = rectangularShape(spec.data, where, `${name}.data`, spec.dtype === 'string');
   if (spec.shape !== undefined) {
@@ -57,7 +62,10 @@ function toTensor(name: string, spec: InputSpec, file: string): Tensor {
     }
     const size = spec.shape.reduce((a, b) => a * b, 1);
     const count = dataShape.reduce((a, b) => a * b, 1);
-    if (size !== count) throw new InputsError(`${where} has ${count} value${count === 1 ? '' : 's'} in data, but its shape [${spec.shape.join(', ')}] holds ${size}: give ${size} values or fix the shape.`);
+    if (size !== count)
+      throw new InputsError(
+        `${where} has ${count} value${count === 1 ? '' : 's'} in data, but its shape [${spec.shape.join(', ')}] holds ${size}: give ${size} values or fix the shape.`,
+      );
   }
   try {
     return tf.tensor(spec.data as tf.TensorLike, spec.shape ?? dataShape, spec.dtype);
@@ -76,12 +84,17 @@ function rectangularShape(value: unknown[], where: string, label: string, string
   const walk = (item: unknown, depth: number, at: string): void => {
     if (depth === shape.length) {
       const ok = strings ? typeof item === 'string' : typeof item === 'number' || typeof item === 'boolean';
-      if (!ok) throw new InputsError(`${where}: ${at} is ${Array.isArray(item) ? 'a list' : JSON.stringify(item)}, not a ${strings ? 'string' : 'number'} (the rows before it are ${shape.length}-deep lists of ${strings ? 'strings' : 'numbers'}).`);
+      if (!ok)
+        throw new InputsError(
+          `${where}: ${at} is ${Array.isArray(item) ? 'a list' : JSON.stringify(item)}, not a ${strings ? 'string' : 'number'} (the rows before it are ${shape.length}-deep lists of ${strings ? 'strings' : 'numbers'}).`,
+        );
       return;
     }
     if (!Array.isArray(item) || item.length !== shape[depth]) {
       const got = Array.isArray(item) ? `has ${item.length} element${item.length === 1 ? '' : 's'}` : `is ${JSON.stringify(item)}`;
-      throw new InputsError(`${where} is ragged: row ${at} ${got}, but ${label}${'[0]'.repeat(depth)} has ${shape[depth]}. Every row at one level must have the same length (shape [${shape.join(', ')}]).`);
+      throw new InputsError(
+        `${where} is ragged: row ${at} ${got}, but ${label}${'[0]'.repeat(depth)} has ${shape[depth]}. Every row at one level must have the same length (shape [${shape.join(', ')}]).`,
+      );
     }
     item.forEach((child, i) => walk(child, depth + 1, `${at}[${i}]`));
   };
@@ -96,7 +109,14 @@ export function seededModelInputs(model: CallbackModel): tf.NamedTensorMap {
     const shape = (input.shape ?? []).map((d) => (d < 0 ? 1 : d));
     const size = shape.reduce((a, b) => a * b, 1);
     const values = Float32Array.from({ length: size }, (_, i) => Math.sin(i + 1));
-    map[input.name] = input.dtype === 'int32' ? tf.tensor(Int32Array.from(values, (v) => Math.round(v * 10)), shape, 'int32') : tf.tensor(values, shape, input.dtype);
+    map[input.name] =
+      input.dtype === 'int32'
+        ? tf.tensor(
+            Int32Array.from(values, (v) => Math.round(v * 10)),
+            shape,
+            'int32',
+          )
+        : tf.tensor(values, shape, input.dtype);
   }
   return map;
 }

@@ -59,6 +59,6 @@ export class TraceRecorder implements CallbackObserver {
 
   write(file: string, target: string, backend: BackendReport | undefined, failure?: Error): void {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    writeFileSync(file, JSON.stringify(this.toJSON(target, backend, failure), null, 2) + '\n');
+    writeFileSync(file, `${JSON.stringify(this.toJSON(target, backend, failure), null, 2)}\n`);
   }
 }

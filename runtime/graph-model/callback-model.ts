@@ -53,7 +53,9 @@ async function asModelFormatError<T>(file: string, load: () => T | Promise<T>): 
   } catch (err) {
     if (err instanceof ModelFormatError) throw new ModelFormatError(`${file}: ${err.message}`);
     const error = err instanceof Error ? err : new Error(String(err));
-    throw new ModelFormatError(`TF.js cannot build a graph from ${file}: ${error.name}: ${error.message}. Is it a model.json as tensorflowjs_converter writes it? Re-convert the model.`);
+    throw new ModelFormatError(
+      `TF.js cannot build a graph from ${file}: ${error.name}: ${error.message}. Is it a model.json as tensorflowjs_converter writes it? Re-convert the model.`,
+    );
   }
 }
 
@@ -152,12 +154,14 @@ export class CallbackModel {
   /** The node that makes these inputs → outputs need executeAsync, if one does. */
   private asyncOnlyNode(inputs: ModelInputs, outputs: string | string[] | undefined): InternalNode | undefined {
     const signature = this.files.json.signature as ModelSignature | undefined;
-    const inputNames = inputs instanceof tf.Tensor || Array.isArray(inputs)
-      ? this.graphModel.inputs.map((i) => i.name)
-      : Object.keys(inputs).map((key) => signature?.inputs?.[key]?.name ?? key);
-    const outputNames = outputs === undefined
-      ? this.graphModel.outputs.map((o) => o.name)
-      : (Array.isArray(outputs) ? outputs : [outputs]).map((key) => signature?.outputs?.[key]?.name ?? key);
+    const inputNames =
+      inputs instanceof tf.Tensor || Array.isArray(inputs)
+        ? this.graphModel.inputs.map((i) => i.name)
+        : Object.keys(inputs).map((key) => signature?.inputs?.[key]?.name ?? key);
+    const outputNames =
+      outputs === undefined
+        ? this.graphModel.outputs.map((o) => o.name)
+        : (Array.isArray(outputs) ? outputs : [outputs]).map((key) => signature?.outputs?.[key]?.name ?? key);
     return firstAsyncOnlyNode(this.graphModel, inputNames, outputNames);
   }
 

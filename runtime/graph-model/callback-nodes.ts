@@ -52,9 +52,22 @@ export function isBoundBy(node: CallbackNode, keys: ReadonlySet<string>): boolea
 
 /** GraphDef's DataType enum numbers, for models that write them as numbers. */
 const ENUM_NUMBERS: Record<number, string> = {
-  1: 'DT_FLOAT', 2: 'DT_DOUBLE', 3: 'DT_INT32', 4: 'DT_UINT8', 5: 'DT_INT16', 6: 'DT_INT8', 7: 'DT_STRING',
-  8: 'DT_COMPLEX64', 9: 'DT_INT64', 10: 'DT_BOOL', 14: 'DT_BFLOAT16', 17: 'DT_UINT16', 18: 'DT_COMPLEX128',
-  19: 'DT_HALF', 22: 'DT_UINT32', 23: 'DT_UINT64',
+  1: 'DT_FLOAT',
+  2: 'DT_DOUBLE',
+  3: 'DT_INT32',
+  4: 'DT_UINT8',
+  5: 'DT_INT16',
+  6: 'DT_INT8',
+  7: 'DT_STRING',
+  8: 'DT_COMPLEX64',
+  9: 'DT_INT64',
+  10: 'DT_BOOL',
+  14: 'DT_BFLOAT16',
+  17: 'DT_UINT16',
+  18: 'DT_COMPLEX128',
+  19: 'DT_HALF',
+  22: 'DT_UINT32',
+  23: 'DT_UINT64',
 };
 
 export function findCallbackNodes(json: ModelJson, text?: string): CallbackNode[] {
@@ -62,7 +75,7 @@ export function findCallbackNodes(json: ModelJson, text?: string): CallbackNode[
   const found: CallbackNode[] = [];
   let locations: NodeLocations | undefined;
   // Scanned only when the model has callback nodes: most models in a workspace have none.
-  const locate = (name: string, inFunction?: string) => text === undefined ? undefined : (locations ??= locateNodes(text)).find(name, inFunction);
+  const locate = (name: string, inFunction?: string) => (text === undefined ? undefined : (locations ??= locateNodes(text)).find(name, inFunction));
   for (const node of listOf(topology.node, 'modelTopology.node')) collect(node, undefined, found, locate);
   for (const fn of listOf(topology.library?.function, 'modelTopology.library.function')) {
     for (const node of listOf(fn?.nodeDef, `library function '${fn?.signature?.name}' nodeDef`)) collect(node, fn.signature?.name, found, locate);
@@ -73,16 +86,26 @@ export function findCallbackNodes(json: ModelJson, text?: string): CallbackNode[
 /** A node list of the model, [] when absent; a text editor shows a half-written model.json too. */
 function listOf<T>(value: T[] | undefined, field: string): T[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new ModelFormatError(`${field} is ${value === null ? 'null' : typeof value}, not a list: it is not a model.json as tensorflowjs_converter writes it.`);
+  if (!Array.isArray(value))
+    throw new ModelFormatError(
+      `${field} is ${value === null ? 'null' : typeof value}, not a list: it is not a model.json as tensorflowjs_converter writes it.`,
+    );
   return value;
 }
 
-function collect(node: GraphDefNode, inFunction: string | undefined, out: CallbackNode[], locate: (name: string, inFunction?: string) => TextRange | undefined): void {
+function collect(
+  node: GraphDefNode,
+  inFunction: string | undefined,
+  out: CallbackNode[],
+  locate: (name: string, inFunction?: string) => TextRange | undefined,
+): void {
   if (node === null || typeof node !== 'object' || !(CALLBACK_OPS as readonly string[]).includes(node.op)) return;
   const attr = node.attr ?? {};
   // TensorFlow always writes Tout ({"list": {}} for none): without it the outputs are unknown, not none.
   if (attr.Tout?.list === undefined && attr.Tout?.type === undefined) {
-    throw new ModelFormatError(`Callback node '${node.name}' (${node.op}) has no Tout attr: TensorFlow always writes the outputs' dtypes there ({"list": {"type": ["DT_FLOAT"]}}, or {"list": {}} for none). Re-convert the model, or add the attr.`);
+    throw new ModelFormatError(
+      `Callback node '${node.name}' (${node.op}) has no Tout attr: TensorFlow always writes the outputs' dtypes there ({"list": {"type": ["DT_FLOAT"]}}, or {"list": {}} for none). Re-convert the model, or add the attr.`,
+    );
   }
   const Tout = dtypeList(attr.Tout, node, 'Tout');
   const location = locate(node.name, inFunction);

@@ -32,7 +32,10 @@ export function findCycle(nodes: readonly GraphDefNode[]): string[] | undefined 
       else if (seen === 1) {
         // Inputs point backwards along data flow: reverse so the cycle reads producer → consumer.
         const from = path.findIndex((p) => p.name === input);
-        const cycle = path.slice(from).map((p) => p.name).reverse();
+        const cycle = path
+          .slice(from)
+          .map((p) => p.name)
+          .reverse();
         return [...cycle, cycle[0]!];
       }
     }
@@ -58,5 +61,8 @@ function producersOf(node: GraphDefNode, byName: ReadonlyMap<string, GraphDefNod
 /** "a → b → a", shortened past `max` nodes. */
 export function describeCycle(cycle: readonly string[], max = 12): string {
   const shown = cycle.length > max ? [...cycle.slice(0, max - 1), `… (${cycle.length - max} more)`, cycle.at(-1)!] : cycle;
-  return shown.map((n) => `'${n}'`).join(' → ').replace(/'… \((\d+) more\)'/, '… ($1 more)');
+  return shown
+    .map((n) => `'${n}'`)
+    .join(' → ')
+    .replace(/'… \((\d+) more\)'/, '… ($1 more)');
 }

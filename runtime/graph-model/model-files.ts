@@ -54,10 +54,14 @@ export async function readModelFiles(modelJsonPath: string): Promise<ModelFiles>
     throw new ModelFormatError(`${file} is not valid JSON (${(err as Error).message}). Point to the model.json written by tensorflowjs_converter.`);
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json) || !json.modelTopology || typeof json.modelTopology !== 'object') {
-    throw new ModelFormatError(`${file} has no modelTopology: it is not a TF.js model. Convert the SavedModel with tensorflowjs_converter --output_format=tfjs_graph_model.`);
+    throw new ModelFormatError(
+      `${file} has no modelTopology: it is not a TF.js model. Convert the SavedModel with tensorflowjs_converter --output_format=tfjs_graph_model.`,
+    );
   }
   if (json.format === 'layers-model' || (json.modelTopology.node === undefined && json.format !== 'graph-model')) {
-    throw new ModelFormatError(`${file} is not a graph model (format ${JSON.stringify(json.format ?? 'unknown')}, no modelTopology.node list). Callback nodes live in graph models: convert with --output_format=tfjs_graph_model.`);
+    throw new ModelFormatError(
+      `${file} is not a graph model (format ${JSON.stringify(json.format ?? 'unknown')}, no modelTopology.node list). Callback nodes live in graph models: convert with --output_format=tfjs_graph_model.`,
+    );
   }
   checkFields(json, file);
   checkAcyclic(json, file);

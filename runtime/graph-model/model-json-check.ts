@@ -63,7 +63,8 @@ function checkInputsExist(nodes: readonly Record<string, Json>[], args: readonly
     ((node.input ?? []) as string[]).forEach((input, k) => {
       // `^name` (control), `name:1` (main graph), `name:output:0` (function body).
       const name = input.replace(/^\^/, '').split(':')[0]!;
-      if (!names.has(name)) throw new ModelFieldError(`${field}[${i}].input[${k}]`, `is ${JSON.stringify(input)}, which names no node of the graph (node '${node.name}' reads it)`);
+      if (!names.has(name))
+        throw new ModelFieldError(`${field}[${i}].input[${k}]`, `is ${JSON.stringify(input)}, which names no node of the graph (node '${node.name}' reads it)`);
     });
   });
 }
@@ -158,10 +159,12 @@ function checkWeightEntry(value: Json, field: string): void {
   array(weight.shape, `${field}.shape`, 'a list of dimensions').forEach((d, i) => {
     if (!Number.isInteger(d) || (d as number) < 0) throw new ModelFieldError(`${field}.shape[${i}]`, `is ${describe(d)}, not a dimension (a whole number ≥ 0)`);
   });
-  if (!WEIGHT_DTYPES.includes(weight.dtype as string)) throw new ModelFieldError(`${field}.dtype`, `is ${describe(weight.dtype)}, not one of ${WEIGHT_DTYPES.join(', ')}`);
+  if (!WEIGHT_DTYPES.includes(weight.dtype as string))
+    throw new ModelFieldError(`${field}.dtype`, `is ${describe(weight.dtype)}, not one of ${WEIGHT_DTYPES.join(', ')}`);
   if (weight.quantization !== undefined) {
     const q = object(weight.quantization, `${field}.quantization`, 'an object');
-    if (!QUANTIZED_DTYPES.includes(q.dtype as string)) throw new ModelFieldError(`${field}.quantization.dtype`, `is ${describe(q.dtype)}, not one of ${QUANTIZED_DTYPES.join(', ')}`);
+    if (!QUANTIZED_DTYPES.includes(q.dtype as string))
+      throw new ModelFieldError(`${field}.quantization.dtype`, `is ${describe(q.dtype)}, not one of ${QUANTIZED_DTYPES.join(', ')}`);
   }
 }
 
@@ -202,11 +205,15 @@ function boolean(value: Json, field: string): void {
 
 /** int64 fields are JSON strings in proto3 JSON ("12"); older writers use numbers. */
 function integerLike(value: Json, field: string): void {
-  if (!(Number.isInteger(value) || (typeof value === 'string' && /^-?\d+$/.test(value)))) throw new ModelFieldError(field, `is ${describe(value)}, not an integer`);
+  if (!(Number.isInteger(value) || (typeof value === 'string' && /^-?\d+$/.test(value))))
+    throw new ModelFieldError(field, `is ${describe(value)}, not an integer`);
 }
 
 function numberLike(value: Json, field: string): void {
-  const ok = typeof value === 'number' || (typeof value === 'string' && ['NaN', 'Infinity', '-Infinity'].includes(value)) || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)));
+  const ok =
+    typeof value === 'number' ||
+    (typeof value === 'string' && ['NaN', 'Infinity', '-Infinity'].includes(value)) ||
+    (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)));
   if (!ok) throw new ModelFieldError(field, `is ${describe(value)}, not a number`);
 }
 

@@ -31,7 +31,7 @@ export function locateNodes(text: string): NodeLocations {
     onObjectProperty(name) {
       property = name;
     },
-    onLiteralValue(value, offset, length, startLine, startCharacter, pathSupplier) {
+    onLiteralValue(value, _offset, length, startLine, startCharacter, pathSupplier) {
       if (property !== 'name' || typeof value !== 'string') return;
       const where = graphOf(pathSupplier());
       if (where === undefined) return;
@@ -42,7 +42,8 @@ export function locateNodes(text: string): NodeLocations {
       let nodes = byGraph.get(where.graph);
       if (!nodes) byGraph.set(where.graph, (nodes = new Map()));
       // A string literal never spans lines in valid JSON.
-      if (!nodes.has(value)) nodes.set(value, { line: startLine + 1, column: startCharacter + 1, endLine: startLine + 1, endColumn: startCharacter + 1 + length });
+      if (!nodes.has(value))
+        nodes.set(value, { line: startLine + 1, column: startCharacter + 1, endLine: startLine + 1, endColumn: startCharacter + 1 + length });
     },
   });
   return {

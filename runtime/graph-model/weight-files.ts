@@ -53,7 +53,9 @@ async function shardFile(weightPath: string, dir: string, modelFile: string): Pr
   const listed = `weight path ${JSON.stringify(weightPath)} in ${modelFile}'s weightsManifest`;
   const keep = `Keep the .bin files in the model's folder and list them by file name, as tensorflowjs_converter does.`;
   if (/^[a-z][a-z0-9+.-]+:/i.test(weightPath) && !path.win32.isAbsolute(weightPath)) {
-    throw new ModelFormatError(`The ${listed} is a URL: weights are read from the model's folder (${dir}) only. Download the file there and list it by name. ${keep}`);
+    throw new ModelFormatError(
+      `The ${listed} is a URL: weights are read from the model's folder (${dir}) only. Download the file there and list it by name. ${keep}`,
+    );
   }
   if (path.isAbsolute(weightPath) || path.win32.isAbsolute(weightPath)) {
     throw new ModelFormatError(`The ${listed} is an absolute path: weights are read from the model's folder (${dir}) only. ${keep}`);

@@ -53,8 +53,14 @@ register(new URL(`./resolve-hooks${extension}`, import.meta.url), { data });
 type ResolveFilename = (request: string, parent: { filename?: string | null } | undefined, isMain: boolean, options?: unknown) => string;
 const moduleInternals = Module as unknown as { _resolveFilename: ResolveFilename };
 const original = moduleInternals._resolveFilename;
-const projectParent = { filename: path.join(projectDir, 'noop.js'), paths: (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(projectDir) };
-const packageParent = { filename: path.join(packageDir, 'noop.js'), paths: (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(packageDir) };
+const projectParent = {
+  filename: path.join(projectDir, 'noop.js'),
+  paths: (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(projectDir),
+};
+const packageParent = {
+  filename: path.join(packageDir, 'noop.js'),
+  paths: (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(packageDir),
+};
 moduleInternals._resolveFilename = function (request, parent, isMain, options) {
   if (RUNTIME_SPECIFIERS.includes(request)) return runtimeForRequire;
   if (!request.startsWith('@tensorflow/')) return original.call(this, request, parent, isMain, options);

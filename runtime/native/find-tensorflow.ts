@@ -46,7 +46,12 @@ export function fromPython(python?: string): FoundTensorFlow {
   let tried = '';
   for (const exe of candidates) {
     try {
-      answer = JSON.parse(execFileSync(exe, ['-c', LOCATE], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n').at(-1)!);
+      answer = JSON.parse(
+        execFileSync(exe, ['-c', LOCATE], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] })
+          .trim()
+          .split('\n')
+          .at(-1)!,
+      );
       break;
     } catch (err) {
       const e = err as NodeJS.ErrnoException & { stderr?: string };
@@ -63,7 +68,12 @@ export function fromPython(python?: string): FoundTensorFlow {
       `${answer.python} has no TensorFlow package. Install it there (${answer.python} -m pip install tensorflow-cpu), or pass --python with the Python of an environment that has it, or --wheel <tensorflow-*.whl>.`,
     );
   }
-  return checked({ version: answer.version ?? 'unknown', libDir: answer.dir, includeDir: path.join(answer.dir, 'include'), from: `${answer.python} (${answer.dir})` });
+  return checked({
+    version: answer.version ?? 'unknown',
+    libDir: answer.dir,
+    includeDir: path.join(answer.dir, 'include'),
+    from: `${answer.python} (${answer.dir})`,
+  });
 }
 
 /** TensorFlow from a wheel file: its libraries and headers unpacked into `into`. */
@@ -71,7 +81,8 @@ export function fromWheel(wheel: string, into: string): FoundTensorFlow {
   const file = path.resolve(wheel);
   if (!existsSync(file)) throw new NativeSetupError(`--wheel ${wheel}: no such file.`);
   const version = /^tensorflow(?:[-_](?:cpu|gpu|intel))?-(\d[^-]*)-/.exec(path.basename(file))?.[1];
-  if (!version) throw new NativeSetupError(`--wheel ${wheel}: not a TensorFlow wheel (expected a name like tensorflow_cpu-2.21.0-cp311-cp311-manylinux_2_27_x86_64.whl).`);
+  if (!version)
+    throw new NativeSetupError(`--wheel ${wheel}: not a TensorFlow wheel (expected a name like tensorflow_cpu-2.21.0-cp311-cp311-manylinux_2_27_x86_64.whl).`);
   supported(version, file);
   mkdirSync(into, { recursive: true });
   // Only what the build needs: the two libraries and the headers (a wheel is ~250 MB unpacked).
@@ -80,7 +91,9 @@ export function fromWheel(wheel: string, into: string): FoundTensorFlow {
     execFileSync('unzip', ['-q', '-o', file, ...wanted, '-d', into], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
   } catch (err) {
     const e = err as NodeJS.ErrnoException & { stderr?: Buffer };
-    throw new NativeSetupError(`--wheel ${wheel}: could not unpack it (${e.code === 'ENOENT' ? 'no `unzip` command: install unzip' : (e.stderr?.toString().trim() ?? e.message)}).`);
+    throw new NativeSetupError(
+      `--wheel ${wheel}: could not unpack it (${e.code === 'ENOENT' ? 'no `unzip` command: install unzip' : (e.stderr?.toString().trim() ?? e.message)}).`,
+    );
   }
   const dir = path.join(into, 'tensorflow');
   return checked({ version, libDir: dir, includeDir: path.join(dir, 'include'), from: file });
@@ -90,16 +103,22 @@ export function fromWheel(wheel: string, into: string): FoundTensorFlow {
 function supported(version: string, from: string): void {
   const [major, minor] = version.split('.').map(Number);
   if (major !== 2 || minor === undefined || minor < MIN_MINOR) {
-    throw new NativeSetupError(`TensorFlow ${version} at ${from} is not supported: setup-native builds against TensorFlow 2.${MIN_MINOR} or newer 2.x (pip install "tensorflow-cpu>=2.${MIN_MINOR},<3").`);
+    throw new NativeSetupError(
+      `TensorFlow ${version} at ${from} is not supported: setup-native builds against TensorFlow 2.${MIN_MINOR} or newer 2.x (pip install "tensorflow-cpu>=2.${MIN_MINOR},<3").`,
+    );
   }
 }
 
 /** A supported version whose libraries and headers are there. */
 function checked(found: FoundTensorFlow): FoundTensorFlow {
   supported(found.version, found.from);
-  const missing = [...LIBRARIES.map((l) => path.join(found.libDir, l)), path.join(found.includeDir, 'tensorflow', 'c', 'c_api.h')].filter((f) => !existsSync(f));
+  const missing = [...LIBRARIES.map((l) => path.join(found.libDir, l)), path.join(found.includeDir, 'tensorflow', 'c', 'c_api.h')].filter(
+    (f) => !existsSync(f),
+  );
   if (missing.length > 0) {
-    throw new NativeSetupError(`TensorFlow ${found.version} at ${found.from} lacks ${missing.join(', ')}: it is not a full Linux TensorFlow package (a pip install of tensorflow or tensorflow-cpu has them).`);
+    throw new NativeSetupError(
+      `TensorFlow ${found.version} at ${found.from} lacks ${missing.join(', ')}: it is not a full Linux TensorFlow package (a pip install of tensorflow or tensorflow-cpu has them).`,
+    );
   }
   return found;
 }

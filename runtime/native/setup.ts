@@ -45,7 +45,9 @@ export async function setupNative(options: SetupOptions): Promise<SetupResult> {
   const started = Date.now();
   const { say } = options;
   if (process.platform !== 'linux') {
-    throw new NativeSetupError(`setup-native builds on Linux only (this is ${process.platform}). On macOS and Windows, npm install @tensorflow/tfjs-node uses its prebuilt binary.`);
+    throw new NativeSetupError(
+      `setup-native builds on Linux only (this is ${process.platform}). On macOS and Windows, npm install @tensorflow/tfjs-node uses its prebuilt binary.`,
+    );
   }
   const version = tfjsVersion(options.projectDir ?? process.cwd());
   const root = nativeRoot(options.env);
@@ -54,8 +56,14 @@ export async function setupNative(options: SetupOptions): Promise<SetupResult> {
 
   const tf = options.wheel ? fromWheel(options.wheel, path.join(build, 'wheel')) : fromPython(options.python);
   say(`TensorFlow ${tf.version}: ${tf.from}`);
-  for (const [tool, hint] of [['g++', 'a C++ compiler'], ['make', 'make']] as const) {
-    if (!runs(tool, ['--version'])) throw new NativeSetupError(`No ${tool} on the PATH: the binding is C++ built with node-gyp and needs ${hint} (Debian/Ubuntu: sudo apt-get install -y build-essential).`);
+  for (const [tool, hint] of [
+    ['g++', 'a C++ compiler'],
+    ['make', 'make'],
+  ] as const) {
+    if (!runs(tool, ['--version']))
+      throw new NativeSetupError(
+        `No ${tool} on the PATH: the binding is C++ built with node-gyp and needs ${hint} (Debian/Ubuntu: sudo apt-get install -y build-essential).`,
+      );
   }
 
   const pkg = packageDir(build);
@@ -124,12 +132,20 @@ function runs(command: string, args: string[]): boolean {
 }
 
 function installPackage(build: string, version: string): void {
-  const result = spawnSync('npm', ['install', '--prefix', build, '--ignore-scripts', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `@tensorflow/tfjs-node@${version}`], {
-    encoding: 'utf8',
-    timeout: 600_000,
-  });
+  const result = spawnSync(
+    'npm',
+    ['install', '--prefix', build, '--ignore-scripts', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `@tensorflow/tfjs-node@${version}`],
+    {
+      encoding: 'utf8',
+      timeout: 600_000,
+    },
+  );
   if (result.status !== 0) {
-    const why = result.error ? (result.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'npm is not on the PATH' : result.error.message : lastLines(result.stderr, 3);
+    const why = result.error
+      ? (result.error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'npm is not on the PATH'
+        : result.error.message
+      : lastLines(result.stderr, 3);
     throw new NativeSetupError(`Could not fetch @tensorflow/tfjs-node@${version} from the npm registry: ${why}`);
   }
 }
@@ -176,7 +192,9 @@ function compile(pkg: string, napi: number): void {
   if (result.status === 0) return;
   const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}`;
   const firstError = output.split('\n').find((l) => /\berror\b/i.test(l) && !/^gyp (ERR|info)/.test(l));
-  throw new NativeSetupError(`The binding did not build: ${firstError?.trim() ?? lastLines(output, 5)} (in ${pkg}; the whole log: cd there and run ${args.join(' ')})`);
+  throw new NativeSetupError(
+    `The binding did not build: ${firstError?.trim() ?? lastLines(output, 5)} (in ${pkg}; the whole log: cd there and run ${args.join(' ')})`,
+  );
 }
 
 /**

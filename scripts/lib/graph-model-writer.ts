@@ -24,17 +24,24 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const dims = (shape: number[]) => ({ dim: shape.map((size) => ({ size: String(size) })) });
 
 export const placeholder = (name: string, shape: number[], dtype: DT = 'DT_FLOAT'): NodeDef => ({
-  name, op: 'Placeholder', attr: { dtype: { type: dtype }, shape: { shape: dims(shape) } },
+  name,
+  op: 'Placeholder',
+  attr: { dtype: { type: dtype }, shape: { shape: dims(shape) } },
 });
 
 export const constWeight = (name: string, shape: number[]): NodeDef => ({
-  name, op: 'Const', attr: { value: { tensor: { dtype: 'DT_FLOAT', tensorShape: dims(shape) } }, dtype: { type: 'DT_FLOAT' } },
+  name,
+  op: 'Const',
+  attr: { value: { tensor: { dtype: 'DT_FLOAT', tensorShape: dims(shape) } }, dtype: { type: 'DT_FLOAT' } },
 });
 
 export const unary = (name: string, op: string, input: string): NodeDef => ({ name, op, input: [input], attr: { T: { type: 'DT_FLOAT' } } });
 
 export const matMul = (name: string, a: string, b: string): NodeDef => ({
-  name, op: 'MatMul', input: [a, b], attr: { T: { type: 'DT_FLOAT' }, transpose_a: { b: false }, transpose_b: { b: false } },
+  name,
+  op: 'MatMul',
+  input: [a, b],
+  attr: { T: { type: 'DT_FLOAT' }, transpose_a: { b: false }, transpose_b: { b: false } },
 });
 
 /**
@@ -50,7 +57,9 @@ export const callbackNode = (
   Tin: DT[],
   Tout: DT[],
 ): NodeDef => ({
-  name, op, input: inputs,
+  name,
+  op,
+  input: inputs,
   attr: {
     token: { s: b64(token) },
     Tin: { list: Tin.length ? { type: Tin } : {} },
@@ -62,7 +71,10 @@ export const callbackNode = (
 
 /** A NoOp that only orders: runs after `after` (control inputs), as the converter writes them. */
 export const noOp = (name: string, after: string[]): NodeDef => ({
-  name, op: 'NoOp', input: after.map((n) => `^${n}`), attr: { _has_manual_control_dependencies: { b: true } },
+  name,
+  op: 'NoOp',
+  input: after.map((n) => `^${n}`),
+  attr: { _has_manual_control_dependencies: { b: true } },
 });
 
 /** A library function (FunctionDef), as control flow v2 writes a branch or loop body. */
@@ -84,7 +96,7 @@ export function writeGraphModel(dir: string, nodes: NodeDef[], weights: Weight[]
     weightsManifest: [{ paths: weights.length ? [weightFile] : [], weights: weights.map((w) => ({ name: w.name, shape: w.shape, dtype: 'float32' })) }],
   };
   const file = path.join(dir, 'model.json');
-  writeFileSync(file, JSON.stringify(model, null, 2) + '\n');
+  writeFileSync(file, `${JSON.stringify(model, null, 2)}\n`);
   if (weights.length) {
     const bytes = Buffer.concat(weights.map((w) => Buffer.from(w.values.buffer, w.values.byteOffset, w.values.byteLength)));
     writeFileSync(path.join(dir, weightFile), bytes);

@@ -21,7 +21,14 @@ const TYPED_ARRAYS = Object.getOwnPropertyNames(globalThis)
 
 /** An agent on a global of its own, with the runtime's summaries. */
 function freshAgent(): any {
-  const g: any = { [Symbol.for('tfjs-callback-debugger.runtime.state')]: { observers: [], nextToken: 0, nextInvocation: 1, tools: { summarizeTensor, summarizeValues, dtypeOfArray } } };
+  const g: any = {
+    [Symbol.for('tfjs-callback-debugger.runtime.state')]: {
+      observers: [],
+      nextToken: 0,
+      nextInvocation: 1,
+      tools: { summarizeTensor, summarizeValues, dtypeOfArray },
+    },
+  };
   return installAgent(g);
 }
 
@@ -56,7 +63,10 @@ describe('valueInfo, slice and describe', () => {
     const agent = freshAgent();
     const f64 = Float64Array.from([1, 2, 3, 4, 5, 6]);
     const info = agent.valueInfo(f64, 'float32');
-    assert.deepEqual([info.kind, info.dtype, info.shape, info.size, info.min, info.max, info.mean, info.nanCount], ['Float64Array', 'float64', [6], 6, 1, 6, 3.5, 0]);
+    assert.deepEqual(
+      [info.kind, info.dtype, info.shape, info.size, info.min, info.max, info.mean, info.nanCount],
+      ['Float64Array', 'float64', [6], 6, 1, 6, 3.5, 0],
+    );
     assert.equal(agent.describe(f64), 'Float64Array float64[6] min=1 max=6 mean=3.5 NaN=0');
     const big = BigInt64Array.from([-(2n ** 40n), 0n, 7n]);
     const bigInfo = agent.valueInfo(big);
@@ -68,14 +78,41 @@ describe('valueInfo, slice and describe', () => {
 
   test('nested arrays: shape from the nesting, values row-major, the dtype they take for Tout', () => {
     const agent = freshAgent();
-    const nested = [[[1.5, 2], [3, 4]], [[5, 6], [7, NaN]]];
+    const nested = [
+      [
+        [1.5, 2],
+        [3, 4],
+      ],
+      [
+        [5, 6],
+        [7, NaN],
+      ],
+    ];
     const info = agent.valueInfo(nested, 'float32');
     assert.deepEqual([info.kind, info.dtype, info.shape, info.size, info.min, info.max, info.nanCount], ['Array', 'float32', [2, 2, 2], 8, 1.5, 7, 1]);
     assert.deepEqual(agent.slice(nested, 2, 3), [3, 4, 5]);
     assert.equal(agent.valueInfo(nested, 'int32').dtype, 'float64', 'non-integers for an integer Tout are double (the mismatch)');
     assert.equal(agent.valueInfo(nested).dtype, 'float64');
-    assert.equal(agent.valueInfo([[1, 2], [3, 4]], 'int64').dtype, 'int64');
-    assert.equal(agent.valueInfo([[1, 2], [3, 4]], 'string').dtype, 'int32');
+    assert.equal(
+      agent.valueInfo(
+        [
+          [1, 2],
+          [3, 4],
+        ],
+        'int64',
+      ).dtype,
+      'int64',
+    );
+    assert.equal(
+      agent.valueInfo(
+        [
+          [1, 2],
+          [3, 4],
+        ],
+        'string',
+      ).dtype,
+      'int32',
+    );
     assert.equal(agent.valueInfo([true, false], 'float32').dtype, 'bool');
     const strings = agent.valueInfo([['a', 'b']], 'string');
     assert.deepEqual([strings.kind, strings.dtype, strings.shape, strings.min, strings.preview], ['Array', 'string', [1, 2], undefined, ['a', 'b']]);
@@ -98,7 +135,10 @@ describe('valueInfo, slice and describe', () => {
 
   test('tensors, string tensors, disposed tensors and NdArrays', () => {
     const agent = freshAgent();
-    const t = tf.tensor2d([[1, 2], [3, 4]]);
+    const t = tf.tensor2d([
+      [1, 2],
+      [3, 4],
+    ]);
     assert.deepEqual(agent.slice(t, 1, 2), [2, 3]);
     assert.equal(agent.valueInfo(t).max, 4);
     const s = tf.tensor1d(['x', 'y'], 'string');
@@ -116,7 +156,10 @@ describe('valueInfo, slice and describe', () => {
     const agent = freshAgent();
     const promise = Promise.resolve(1);
     const kinds = [promise, { a: 1 }, null, undefined, 5n, [[1, 2], [3]], [1, 'a'], new Map(), () => 1].map((v) => agent.valueInfo(v));
-    assert.deepEqual(kinds.map((i) => i.kind), ['Promise', 'Object', 'null', 'undefined', 'bigint', 'Array', 'Array', 'Map', 'function']);
+    assert.deepEqual(
+      kinds.map((i) => i.kind),
+      ['Promise', 'Object', 'null', 'undefined', 'bigint', 'Array', 'Array', 'Map', 'function'],
+    );
     for (const i of kinds) assert.equal(i.opaque, true);
     assert.deepEqual(agent.slice({ a: 1 }, 0, 1), []);
   });
@@ -152,19 +195,40 @@ describe('details and page at a stop in the runtime', () => {
 
   test('a Float64Array for float32', () => {
     const { details, pages } = stopOn(() => numpyFunction(() => Float64Array.from([1, 2, 3, 4, 5, 6]), [x()], 'float32'));
-    assert.deepEqual([details.outputs[0].kind, details.outputs[0].dtype, details.outputs[0].shape, details.outputs[0].mean], ['Float64Array', 'float64', [6], 3.5]);
+    assert.deepEqual(
+      [details.outputs[0].kind, details.outputs[0].dtype, details.outputs[0].shape, details.outputs[0].mean],
+      ['Float64Array', 'float64', [6], 3.5],
+    );
     assert.deepEqual(pages[0].values, [1, 2, 3, 4, 5, 6]);
     assert.equal(details.inputs[0].kind, 'NdArray');
   });
 
   test('a nested array for a single int32 Tout is one output; for a list Tout, the list of outputs', () => {
-    let r = stopOn(() => numpyFunction(() => [[0.5, 1], [2, 3]], [x()], 'int32'));
+    let r = stopOn(() =>
+      numpyFunction(
+        () => [
+          [0.5, 1],
+          [2, 3],
+        ],
+        [x()],
+        'int32',
+      ),
+    );
     assert.equal(r.details.outputs.length, 1);
     assert.deepEqual([r.details.outputs[0].kind, r.details.outputs[0].dtype, r.details.outputs[0].shape], ['Array', 'float64', [2, 2]]);
     assert.deepEqual(r.pages[0].values, [0.5, 1, 2, 3]);
     r = stopOn(() => numpyFunction(() => [1.5, 'a'], [x()], ['int32', 'float32']));
-    assert.deepEqual(r.details.outputs.map((o: any) => [o.kind, o.dtype, o.shape]), [['number', 'float64', []], ['string', 'string', []]]);
-    assert.deepEqual(r.pages.map((p: any) => p.values), [[1.5], ['a']]);
+    assert.deepEqual(
+      r.details.outputs.map((o: any) => [o.kind, o.dtype, o.shape]),
+      [
+        ['number', 'float64', []],
+        ['string', 'string', []],
+      ],
+    );
+    assert.deepEqual(
+      r.pages.map((p: any) => p.values),
+      [[1.5], ['a']],
+    );
   });
 
   test('a BigInt64Array for float32, and an object', () => {

@@ -19,10 +19,14 @@ after(() => {
 
 /** Starts the fixture under --inspect on a random port; resolves with the port it listens on. */
 function startInspected(): Promise<{ port: number; output: () => string; exited: Promise<number> }> {
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '--import', 'tsx', '--import', path.join(root, 'dist', 'runtime', 'loader', 'register.js'), fixture('attach-program.ts')], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--inspect=127.0.0.1:0', '--import', 'tsx', '--import', path.join(root, 'dist', 'runtime', 'loader', 'register.js'), fixture('attach-program.ts')],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   program = child;
   let stdout = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -58,7 +62,10 @@ test('attach by port stops in a callback with its inputs, and disconnect leaves 
     const frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
     assert.equal(frames[0]!.name, 'tick');
     assert.equal(frames[0]!.line, lineOf(fixture('attach-program.ts'), '@tick-body'));
-    assert.ok(frames.some((f) => f.name === 'eager › tick (PyFunc)'), frames.map((f) => f.name).join(' | '));
+    assert.ok(
+      frames.some((f) => f.name === 'eager › tick (PyFunc)'),
+      frames.map((f) => f.name).join(' | '),
+    );
     const scopes = (await dc.scopesRequest({ frameId: frames[0]!.id })).body.scopes;
     assert.equal(scopes[0]!.name, 'Callback');
     const vars = (await dc.variablesRequest({ variablesReference: scopes[0]!.variablesReference })).body.variables;

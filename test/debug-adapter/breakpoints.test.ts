@@ -70,15 +70,22 @@ describe('source breakpoints', () => {
         const values = x.get('values');
         assert.equal(values.indexedVariables, 6);
         const page = await s.variables(values.variablesReference, 0, 6);
-        assert.deepEqual(page.list.map((v) => Number(v.value)), [1, 2, 3, 4, 5, 6]);
-        assert.deepEqual(page.list.map((v) => v.name), ['[0, 0]', '[0, 1]', '[0, 2]', '[1, 0]', '[1, 1]', '[1, 2]']);
+        assert.deepEqual(
+          page.list.map((v) => Number(v.value)),
+          [1, 2, 3, 4, 5, 6],
+        );
+        assert.deepEqual(
+          page.list.map((v) => v.name),
+          ['[0, 0]', '[0, 1]', '[0, 2]', '[1, 0]', '[1, 1]', '[1, 2]'],
+        );
 
         const locals = await s.scope(top.id, 'Locals');
         assert.equal(locals.get('factor').value, '2');
         // Said on stdout: it is information, not an error (the Debug Console shows stderr in red).
         assert.match(s.output('stdout'), new RegExp(`backend: ${backend}`));
         assert.doesNotMatch(s.output('stderr'), /backend: /);
-      }));
+      }),
+    );
   }
 
   test('a breakpoint set before launch is unverified at first, then a "changed" event verifies it before it is hit', T, () =>
@@ -99,20 +106,28 @@ describe('source breakpoints', () => {
       // The verification comes before the stop.
       const order = s.events.filter((e) => e.event === 'stopped' || (e.event === 'breakpoint' && e.body.breakpoint.verified));
       assert.equal(order[0]?.event, 'breakpoint', s.summary());
-    }));
+    }),
+  );
 
   test('a breakpoint set while the program runs (at a stop) is verified in its response', T, () =>
     withSession(async (s) => {
       await s.launch({ program: NUMPY }, (dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY }] }));
       await s.stopped();
       const r = await s.dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: SCALE_ROWS_BODY }, { line: LOG_HUBER_FIRST }] });
-      assert.deepEqual(r.body.breakpoints.map((b) => [b.verified, b.line]), [[true, SCALE_ROWS_BODY], [true, LOG_HUBER_FIRST]]);
+      assert.deepEqual(
+        r.body.breakpoints.map((b) => [b.verified, b.line]),
+        [
+          [true, SCALE_ROWS_BODY],
+          [true, LOG_HUBER_FIRST],
+        ],
+      );
       await s.dc.continueRequest({ threadId: THREAD });
       const stop = await s.stopped();
       assert.equal(stop.body.reason, 'breakpoint');
       assert.deepEqual(stop.body.hitBreakpointIds, [r.body.breakpoints[1]!.id]);
       await assertInLogHuber(s);
-    }));
+    }),
+  );
 
   test('a breakpoint on a comment line moves to the next line with code and stops there', T, () =>
     withSession(async (s) => {
@@ -127,7 +142,8 @@ describe('source breakpoints', () => {
       assert.equal(top.line, MAP_BODY);
       const verified = s.all('breakpoint').filter((e) => e.body.breakpoint.id === bp!.id && e.body.breakpoint.verified);
       assert.equal(verified.at(-1)?.body.breakpoint.line, MAP_BODY, 'the breakpoint event reports the line it moved to');
-    }));
+    }),
+  );
 
   test('a breakpoint on a blank line moves to the next line with code (set while running)', T, () =>
     withSession(async (s) => {
@@ -137,9 +153,13 @@ describe('source breakpoints', () => {
       const [backendLine, inputLine] = [lineOf(NUMPY, '@select-backend'), lineOf(NUMPY, '@input')];
       const blank = [blankLineAbove(NUMPY, '@select-backend'), blankLineAbove(NUMPY, '@input')];
       const r = await s.dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: blank.map((line) => ({ line })) });
-      assert.deepEqual(r.body.breakpoints.map((b) => b.line), [backendLine, inputLine]);
+      assert.deepEqual(
+        r.body.breakpoints.map((b) => b.line),
+        [backendLine, inputLine],
+      );
       assert.ok(r.body.breakpoints.every((b) => b.verified));
-    }));
+    }),
+  );
 
   test('a conditional breakpoint (v > 3) inside the map callback stops only when the condition holds', T, () =>
     withSession(async (s) => {
@@ -156,7 +176,8 @@ describe('source breakpoints', () => {
       }
       assert.deepEqual(seen, [4, 5, 6]);
       assert.match(s.output('stdout'), /doubled 2,4,6,8,10,12/);
-    }));
+    }),
+  );
 
   test('a hit count ("3") stops from the 3rd hit on', T, () =>
     withSession(async (s) => {
@@ -174,7 +195,8 @@ describe('source breakpoints', () => {
         await s.dc.continueRequest({ threadId: THREAD });
       }
       assert.deepEqual(seen, [3, 4, 5, 6]);
-    }));
+    }),
+  );
 
   test('clearing the breakpoints at a stop lets the program run to its end', T, () =>
     withSession(async (s) => {
@@ -186,7 +208,8 @@ describe('source breakpoints', () => {
       await s.dc.continueRequest({ threadId: THREAD });
       assert.equal(await s.nextStop(), undefined, `no more stops after the breakpoints were cleared: ${s.summary()}`);
       assert.match(s.output('stdout'), /doubled 2,4,6,8,10,12/);
-    }));
+    }),
+  );
 
   test('stopOnEntry stops before the program runs, at its first line', T, () =>
     withSession(async (s) => {
@@ -196,7 +219,8 @@ describe('source breakpoints', () => {
       const top = await topFrame(s);
       assert.equal(top.source?.path, NUMPY);
       assert.doesNotMatch(s.output('stdout'), /scaled/, 'nothing of the program ran yet');
-    }));
+    }),
+  );
 
   test('a logpoint prints its message with {expressions} interpolated and does not stop', T, () =>
     withSession(async (s) => {
@@ -211,7 +235,8 @@ describe('source breakpoints', () => {
       assert.equal(logged[0]!.body.output, 'x is [2,3]\n');
       assert.equal(logged[0]!.body.category, 'console');
       assert.match(s.output('stdout'), /done/);
-    }));
+    }),
+  );
 });
 
 describe('function breakpoints', () => {
@@ -229,7 +254,8 @@ describe('function breakpoints', () => {
       const frames = await s.stack();
       assert.match(frames[1]!.name, /› .*\(EagerPyFunc\)$/, describeFrames(frames));
       assert.equal(frames[1]!.presentationHint, 'label');
-    }));
+    }),
+  );
 
   test('by token: the token the adapter reports for log_huber stops there too', T, async () => {
     // The token depends on call order; read it from a first run's tensorCallback event.
@@ -260,7 +286,8 @@ describe('function breakpoints', () => {
       const stop = await s.stopped();
       assert.equal(stop.body.reason, 'function breakpoint');
       await assertInLogHuber(s);
-    }));
+    }),
+  );
 
   test('a function breakpoint condition sees the callback inputs by parameter name', T, async () => {
     await withSession(async (s) => {
@@ -289,5 +316,6 @@ describe('function breakpoints', () => {
       const exited = await s.terminated();
       assert.equal(s.all('stopped').length, 0, s.summary());
       assert.equal(exited?.body.exitCode, 0);
-    }));
+    }),
+  );
 });

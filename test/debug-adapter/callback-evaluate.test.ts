@@ -25,7 +25,10 @@ describe('the Callback scope, evaluated', () => {
       const graph = frames[0]!;
       assert.equal(graph.presentationHint, 'label', describeFrames(frames));
       const cb = await s.scope(graph.id, 'Callback');
-      assert.deepEqual(cb.list.map((v) => v.name), ['x', 'Tin', 'Tout', 'returned', 'mismatch[0]', 'node attrs']);
+      assert.deepEqual(
+        cb.list.map((v) => v.name),
+        ['x', 'Tin', 'Tout', 'returned', 'mismatch[0]', 'node attrs'],
+      );
       for (const v of cb.list) {
         for (const context of CONTEXTS) {
           const byName = await s.evaluate(v.name, graph.id, context).catch((err: Error) => assert.fail(`${v.name} (${context}): ${err.message}`));
@@ -50,7 +53,8 @@ describe('the Callback scope, evaluated', () => {
       // Statements still run as they are; names the program has still resolve in its frame.
       assert.equal((await s.evaluate('input.shape.length', graph.id, 'repl')).result, '2');
       assert.equal((await s.evaluate('typeof returned === "object" ? 1 : 0', graph.id, 'watch')).result, '1');
-    }));
+    }),
+  );
 
   test('in the callback’s own frame: Tout and friends are bound, its locals win, a renamed parameter has its source name', T, () =>
     withSession(async (s) => {
@@ -61,7 +65,11 @@ describe('the Callback scope, evaluated', () => {
       const top = frames[0]!;
       assert.equal(top.name, 'smooth', describeFrames(frames));
       const cb = await s.scope(top.id, 'Callback');
-      assert.deepEqual(cb.list.map((v) => v.name), ['x', 'beta', 'Tin', 'Tout', 'node attrs'], 'beta, as written, not beta2');
+      assert.deepEqual(
+        cb.list.map((v) => v.name),
+        ['x', 'beta', 'Tin', 'Tout', 'node attrs'],
+        'beta, as written, not beta2',
+      );
       assert.match(cb.get('beta').value, /^NdArray float32\[\] min=2 max=2 /);
       const tc = await s.waitFor('tensorCallback');
       assert.deepEqual((tc.body.invocation as { parameterNames: string[] }).parameterNames, ['x', 'beta']);
@@ -79,5 +87,6 @@ describe('the Callback scope, evaluated', () => {
         }
       }
       assert.equal(cb.get('beta').evaluateName, 'beta');
-    }));
+    }),
+  );
 });

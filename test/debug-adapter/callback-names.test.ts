@@ -30,17 +30,27 @@ describe('names no callback answers to', () => {
         assert.match(bp.message ?? '', /No callback has answered to '\w+' yet/);
       }
       await s.waitFor('stopped'); // bad_dtype
-      const changes = (id: number) => s.all('breakpoint').map((e) => e.body.breakpoint as DebugProtocol.Breakpoint).filter((b) => b.id === id);
+      const changes = (id: number) =>
+        s
+          .all('breakpoint')
+          .map((e) => e.body.breakpoint as DebugProtocol.Breakpoint)
+          .filter((b) => b.id === id);
       assert.equal(changes(right.id).at(-1)?.verified, true, 'bad_dtype binds once the program has it');
       const typoNow = changes(typo.id).at(-1)!;
       assert.equal(typoNow.verified, false);
-      assert.match(typoNow.message ?? '', /^No callback answers to 'log_hubr' \(by name, token, JS function name or node name\)\. Callbacks so far, closest first: log_huber \(pyfunc_1\), /);
+      assert.match(
+        typoNow.message ?? '',
+        /^No callback answers to 'log_hubr' \(by name, token, JS function name or node name\)\. Callbacks so far, closest first: log_huber \(pyfunc_1\), /,
+      );
       assert.match(typoNow.message ?? '', /scale_rows \(pyfunc_0\)/);
       assert.match(changes(unknown.id).at(-1)?.message ?? '', /^No callback answers to 'no_such_callback'/);
 
       // The typo is close to a callback's name: warned about as soon as that callback is known.
       const console = () => s.output('console');
-      assert.match(console(), /Function breakpoint 'log_hubr' matches no callback\. Did you mean 'log_huber'\? Callbacks so far, closest first: log_huber \(pyfunc_1\), scale_rows \(pyfunc_0\)/);
+      assert.match(
+        console(),
+        /Function breakpoint 'log_hubr' matches no callback\. Did you mean 'log_huber'\? Callbacks so far, closest first: log_huber \(pyfunc_1\), scale_rows \(pyfunc_0\)/,
+      );
       assert.doesNotMatch(console(), /'no_such_callback'/, 'a name like none of them waits for the end: the program may still register it');
       await s.dc.continueRequest({ threadId: 1 });
       await s.terminated();
@@ -50,7 +60,8 @@ describe('names no callback answers to', () => {
       assert.deepEqual(final[1]!.split(', ').sort(), ['bad_dtype (pyfunc_2)', 'log_huber (pyfunc_1)', 'scale_rows (pyfunc_0)']);
       assert.equal(console().match(/'no_such_callback'/g)?.length, 1, `once: ${console()}`);
       assert.doesNotMatch(console(), /'bad_dtype' match/);
-    }));
+    }),
+  );
 
   test('a breakOnCallbacks entry with a typo is warned about in the Debug Console', T, () =>
     withSession(async (s) => {
@@ -58,7 +69,8 @@ describe('names no callback answers to', () => {
       await s.terminated();
       assert.equal(s.all('stopped').length, 0, s.summary());
       assert.match(s.output('console'), /breakOnCallbacks entry 'scale_row' matches no callback\. Did you mean 'scale_rows'\?/);
-    }));
+    }),
+  );
 
   test("a model's callback nodes are known when it loads: a typo of a node's name is reported then", T, () =>
     withSession(async (s) => {
@@ -71,14 +83,19 @@ describe('names no callback answers to', () => {
       await s.waitForOutput(/Function breakpoint 'standardise' matches no callback\. Did you mean 'standardize'\?/, 'console');
       await s.terminated();
       assert.equal(s.all('stopped').length, 0, s.summary());
-    }));
+    }),
+  );
 
   test('a function breakpoint set at a stop on a callback already registered is verified at once', T, () =>
     withSession(async (s) => {
       await s.launch({ program: NUMPY }, (dc) => dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'log_huber' }] }));
       assert.equal((await s.stopped()).body.reason, 'function breakpoint');
       const r = await s.dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'scale_rows' }, { name: 'pyfunc_1' }, { name: 'scale' }] });
-      assert.deepEqual(r.body.breakpoints.map((b) => b.verified), [true, true, false]);
+      assert.deepEqual(
+        r.body.breakpoints.map((b) => b.verified),
+        [true, true, false],
+      );
       assert.match(r.body.breakpoints[2]!.message ?? '', /^No callback answers to 'scale'.*closest first: scale_rows \(pyfunc_0\), log_huber \(pyfunc_1\)/);
-    }));
+    }),
+  );
 });

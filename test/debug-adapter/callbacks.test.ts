@@ -38,10 +38,17 @@ describe('Tout mismatch', () => {
       assert.equal(top.source?.path, NUMPY, 'the graph frame points at the callback in the program');
       const returnLine = lineOf(NUMPY, '@bad-dtype-return');
       assert.deepEqual([top.line, top.column], [returnLine, 3], 'the return statement that produced the value, not the header of bad_dtype');
-      assert.deepEqual(frames.filter((f) => !f.source?.name).map((f) => f.name), [], `no "Unknown Source":\n  ${describeFrames(frames)}`);
+      assert.deepEqual(
+        frames.filter((f) => !f.source?.name).map((f) => f.name),
+        [],
+        `no "Unknown Source":\n  ${describeFrames(frames)}`,
+      );
 
       const scopes = await s.scopes(top.id);
-      assert.deepEqual(scopes.map((x) => x.name), ['Callback']);
+      assert.deepEqual(
+        scopes.map((x) => x.name),
+        ['Callback'],
+      );
       const cb = await s.scope(top.id, 'Callback');
       assert.match(cb.get('x').value, /^NdArray float32\[2,3\] /);
       const returned = cb.get('returned');
@@ -49,14 +56,18 @@ describe('Tout mismatch', () => {
       assert.match(returned.value, /^Float64Array float64\[6\] min=1 max=6 mean=3.5 NaN=0$/);
       assert.equal(returned.indexedVariables, 6);
       const values = await s.variables(returned.variablesReference, 0, 6);
-      assert.deepEqual(values.list.map((v) => Number(v.value)), [1, 2, 3, 4, 5, 6]);
+      assert.deepEqual(
+        values.list.map((v) => Number(v.value)),
+        [1, 2, 3, 4, 5, 6],
+      );
       assert.match(cb.get('mismatch[0]').value, TF_MESSAGE);
 
       // Continuing lets the runtime raise TensorFlow's error, which the program catches.
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
       assert.match(s.output('stdout'), /caught 0-th value returned by \S+ is double, but expects float/);
-    }));
+    }),
+  );
 
   test('setExceptionBreakpoints without toutMismatch: no stop, the program catches the error', T, () =>
     withSession(async (s) => {
@@ -66,7 +77,8 @@ describe('Tout mismatch', () => {
       assert.equal(exited?.body.exitCode, 0);
       assert.match(s.output('stdout'), /caught 0-th value returned by \S+ is double, but expects float/);
       assert.match(s.output('stdout'), /done/);
-    }));
+    }),
+  );
 
   test('launch argument breakOnToutMismatch: false: no stop', T, () =>
     withSession(async (s) => {
@@ -74,7 +86,8 @@ describe('Tout mismatch', () => {
       await s.terminated();
       assert.equal(s.all('stopped').length, 0, s.summary());
       assert.match(s.output('stdout'), /caught 0-th value returned by \S+ is double, but expects float/);
-    }));
+    }),
+  );
 
   test('turning the filter off at a stop lets the mismatch pass', T, () =>
     withSession(async (s) => {
@@ -84,7 +97,8 @@ describe('Tout mismatch', () => {
       await s.dc.continueRequest({ threadId: THREAD });
       assert.equal(await s.nextStop(), undefined, `no more stops: ${s.summary()}`);
       assert.match(s.output('stdout'), /caught 0-th value returned by/);
-    }));
+    }),
+  );
 });
 
 describe('NaN/Inf in a callback output', () => {
@@ -104,7 +118,8 @@ describe('NaN/Inf in a callback output', () => {
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
       assert.match(s.output('stdout'), /log_of NaN,0,0\.69/);
-    }));
+    }),
+  );
 
   test('launch argument breakOnNonFinite: true does the same', T, () =>
     withSession(async (s) => {
@@ -112,7 +127,8 @@ describe('NaN/Inf in a callback output', () => {
       const stop = await s.stopped();
       assert.equal(stop.body.reason, 'exception');
       assert.match(stop.body.description ?? '', /NaN|Inf/);
-    }));
+    }),
+  );
 
   test('without it, no stop', T, () =>
     withSession(async (s) => {
@@ -121,7 +137,8 @@ describe('NaN/Inf in a callback output', () => {
       assert.equal(s.all('stopped').length, 0, s.summary());
       assert.equal(exited?.body.exitCode, 0);
       assert.match(s.output('stdout'), /done/);
-    }));
+    }),
+  );
 });
 
 describe('tensorCallback event and tensorData request', () => {
@@ -132,7 +149,13 @@ describe('tensorCallback event and tensorData request', () => {
       const stop = await s.stopped();
       const tc = await s.waitFor('tensorCallback');
       assert.equal(tc.body.reason, stop.body.reason);
-      const invocation = tc.body.invocation as { id: number; callback: { functionName?: string; kind: string }; op: string; Tout: string[]; parameterNames: string[] };
+      const invocation = tc.body.invocation as {
+        id: number;
+        callback: { functionName?: string; kind: string };
+        op: string;
+        Tout: string[];
+        parameterNames: string[];
+      };
       assert.equal(invocation.callback.functionName, 'scale_rows');
       assert.equal(invocation.callback.kind, 'numpy_function');
       assert.equal(invocation.op, 'PyFunc');
@@ -152,17 +175,43 @@ describe('tensorCallback event and tensorData request', () => {
       const byExpression = await s.dc.customRequest('tensorData', { expression: 'x', frameId, start: 0, count: 100 });
       assert.deepEqual(byExpression.body.values, [1, 2, 3, 4, 5, 6]);
       await assert.rejects(s.dc.customRequest('tensorData', { expression: 'factor', frameId }), /not a tensor/);
-    }));
+    }),
+  );
 
   test('at a Tout mismatch, outputs describe what was returned (typed arrays, nested arrays, numbers, bigints) and tensorData pages it', T, () =>
     withSession(async (s) => {
-      interface Info { kind: string; dtype: string; shape: number[]; size: number; min?: number; max?: number; mean?: number; nanCount?: number; zeroCount?: number; preview?: unknown[] }
+      interface Info {
+        kind: string;
+        dtype: string;
+        shape: number[];
+        size: number;
+        min?: number;
+        max?: number;
+        mean?: number;
+        nanCount?: number;
+        zeroCount?: number;
+        preview?: unknown[];
+      }
       const expected: { callback: string; info: Partial<Info>; values: unknown[]; page?: [number, number, unknown[]] }[] = [
-        { callback: 'float64_array', info: { kind: 'Float64Array', dtype: 'float64', shape: [6], size: 6, min: 1, max: 6, mean: 3.5, nanCount: 0 }, values: [1, 2, 3, 4, 5, 6], page: [4, 10, [5, 6]] },
+        {
+          callback: 'float64_array',
+          info: { kind: 'Float64Array', dtype: 'float64', shape: [6], size: 6, min: 1, max: 6, mean: 3.5, nanCount: 0 },
+          values: [1, 2, 3, 4, 5, 6],
+          page: [4, 10, [5, 6]],
+        },
         // Non-integers for Tout int32 are double: the mismatch TensorFlow reports.
-        { callback: 'nested_array', info: { kind: 'Array', dtype: 'float64', shape: [2, 3], size: 6, min: 0.5, max: 5.5, mean: 3, nanCount: 0 }, values: [0.5, 1.5, 2.5, 3.5, 4.5, 5.5], page: [2, 2, [2.5, 3.5]] },
+        {
+          callback: 'nested_array',
+          info: { kind: 'Array', dtype: 'float64', shape: [2, 3], size: 6, min: 0.5, max: 5.5, mean: 3, nanCount: 0 },
+          values: [0.5, 1.5, 2.5, 3.5, 4.5, 5.5],
+          page: [2, 2, [2.5, 3.5]],
+        },
         { callback: 'plain_number', info: { kind: 'number', dtype: 'float64', shape: [], size: 1, min: 2.5, max: 2.5, mean: 2.5 }, values: [2.5] },
-        { callback: 'bigint_array', info: { kind: 'BigInt64Array', dtype: 'int64', shape: [3], size: 3, min: -3, max: 2 ** 40, zeroCount: 1 }, values: [-3, 0, 2 ** 40] },
+        {
+          callback: 'bigint_array',
+          info: { kind: 'BigInt64Array', dtype: 'int64', shape: [3], size: 3, min: -3, max: 2 ** 40, zeroCount: 1 },
+          values: [-3, 0, 2 ** 40],
+        },
       ];
       await s.launch({ program: fixture('returns-program.ts') });
       for (const want of expected) {
@@ -187,13 +236,17 @@ describe('tensorCallback event and tensorData request', () => {
           const page = await s.dc.customRequest('tensorData', { invocationId: invocation.id, side: 'outputs', index: 0, start, count });
           assert.deepEqual([page.body.start, page.body.values], [start, values], `${want.callback}: a page`);
         }
-        await assert.rejects(s.dc.customRequest('tensorData', { invocationId: invocation.id, side: 'outputs', index: 1 }), /output 1 of invocation \d+ does not exist/);
+        await assert.rejects(
+          s.dc.customRequest('tensorData', { invocationId: invocation.id, side: 'outputs', index: 1 }),
+          /output 1 of invocation \d+ does not exist/,
+        );
         await s.dc.continueRequest({ threadId: THREAD });
       }
       await s.terminated();
       assert.equal(s.output('stdout').match(/caught 0-th value returned by/g)?.length, 4, s.output());
       assert.match(s.output('stdout'), /done/);
-    }));
+    }),
+  );
 });
 
 describe('py_function conversions', () => {
@@ -207,38 +260,43 @@ describe('py_function conversions', () => {
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
       assert.match(s.output('stdout'), /caught 0-th value returned by \S+ is double, but expects float/);
-    }));
+    }),
+  );
 });
 
 describe('model launch', () => {
   for (const backend of ['cpu', 'wasm']) {
-    test(`on ${backend}: a model converted from TensorFlow with tf.cond (Switch/Merge) runs, and stops in the callback by its TensorFlow name; the graph frame is the node’s name in the one-line model.json`, T, () =>
-      withSession(async (s) => {
-        const dir = 'test/fixtures/tf-converted/cond_callback';
-        const model = path.join(root, dir, 'model.json');
-        const node = 'StatefulPartitionedCall/cond/then/_3/cond/double_np';
-        await s.launch({ model: `${dir}/model.json`, callbacks: `${dir}/callbacks.ts`, cwd: root, backend }, (dc) =>
-          dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'double_np' }] }),
-        );
-        const stop = await s.stopped();
-        assert.equal(stop.body.reason, 'function breakpoint');
-        const frames = await s.stack();
-        assert.equal(frames[0]!.name, 'double_np', describeFrames(frames));
-        assert.equal(frames[0]!.source?.path, path.join(root, dir, 'callbacks.ts'));
-        assert.equal(frames[0]!.line, lineOf(path.join(root, dir, 'callbacks.ts'), '@double-np-first'), 'the first line of double_np');
-        const graph = frames[1]!;
-        assert.equal(graph.name, `cond_callback › ${node} (PyFunc)`, describeFrames(frames));
-        assert.equal(graph.source?.path, model);
-        const at = locationOfNodeName(model, node);
-        assert.deepEqual([graph.line, graph.column, graph.endLine, graph.endColumn], [1, at.column, 1, at.endColumn], 'the node’s name, not just line 1');
-        const cb = await s.scope(frames[0]!.id, 'Callback');
-        assert.match(cb.get('a').value, /^NdArray float32\[1\] /);
-        await s.dc.continueRequest({ threadId: THREAD });
-        const exited = await s.terminated();
-        assert.equal(exited?.body.exitCode, 0, s.output());
-        assert.match(s.output('stdout'), /✓ cond_callback › StatefulPartitionedCall\/cond\/then\/_3\/cond\/double_np/);
-        assert.match(s.output(), new RegExp(`backend: ${backend}`));
-      }));
+    test(
+      `on ${backend}: a model converted from TensorFlow with tf.cond (Switch/Merge) runs, and stops in the callback by its TensorFlow name; the graph frame is the node’s name in the one-line model.json`,
+      T,
+      () =>
+        withSession(async (s) => {
+          const dir = 'test/fixtures/tf-converted/cond_callback';
+          const model = path.join(root, dir, 'model.json');
+          const node = 'StatefulPartitionedCall/cond/then/_3/cond/double_np';
+          await s.launch({ model: `${dir}/model.json`, callbacks: `${dir}/callbacks.ts`, cwd: root, backend }, (dc) =>
+            dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'double_np' }] }),
+          );
+          const stop = await s.stopped();
+          assert.equal(stop.body.reason, 'function breakpoint');
+          const frames = await s.stack();
+          assert.equal(frames[0]!.name, 'double_np', describeFrames(frames));
+          assert.equal(frames[0]!.source?.path, path.join(root, dir, 'callbacks.ts'));
+          assert.equal(frames[0]!.line, lineOf(path.join(root, dir, 'callbacks.ts'), '@double-np-first'), 'the first line of double_np');
+          const graph = frames[1]!;
+          assert.equal(graph.name, `cond_callback › ${node} (PyFunc)`, describeFrames(frames));
+          assert.equal(graph.source?.path, model);
+          const at = locationOfNodeName(model, node);
+          assert.deepEqual([graph.line, graph.column, graph.endLine, graph.endColumn], [1, at.column, 1, at.endColumn], 'the node’s name, not just line 1');
+          const cb = await s.scope(frames[0]!.id, 'Callback');
+          assert.match(cb.get('a').value, /^NdArray float32\[1\] /);
+          await s.dc.continueRequest({ threadId: THREAD });
+          const exited = await s.terminated();
+          assert.equal(exited?.body.exitCode, 0, s.output());
+          assert.match(s.output('stdout'), /✓ cond_callback › StatefulPartitionedCall\/cond\/then\/_3\/cond\/double_np/);
+          assert.match(s.output(), new RegExp(`backend: ${backend}`));
+        }),
+    );
   }
 
   test('a function breakpoint on a model callback node stops in its callbacks module, under a graph frame in model.json', T, () =>
@@ -267,5 +325,6 @@ describe('model launch', () => {
       await s.dc.continueRequest({ threadId: THREAD });
       const exited = await s.terminated();
       assert.equal(exited?.body.exitCode, 0, s.output());
-    }));
+    }),
+  );
 });

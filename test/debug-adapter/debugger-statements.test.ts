@@ -81,5 +81,6 @@ describe('a debugger statement in a callback', () => {
       assert.match(cb.get('x').value, /^NdArray float32\[3\] min=2 max=6/);
       await s.dc.continueRequest({ threadId: 1 });
       await s.waitForOutput('halved 1,2,3', 'stdout');
-    }));
+    }),
+  );
 });

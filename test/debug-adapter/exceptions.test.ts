@@ -43,7 +43,8 @@ describe('Uncaught exceptions', () => {
       assert.equal(await s.nextStop(), undefined, `no second stop: ${s.summary()}`);
       assert.equal(s.all('exited')[0]?.body.exitCode, 1);
       assert.match(s.output('stderr'), /CallbackError: numpy_function callback 'pyfunc_0' raised: RangeError/);
-    }));
+    }),
+  );
 
   test('an error a callback catches itself does not stop; one that leaves the callback does, though the program catches it', T, () =>
     withSession(async (s) => {
@@ -57,16 +58,18 @@ describe('Uncaught exceptions', () => {
       await s.dc.continueRequest({ threadId: THREAD });
       assert.equal(await s.nextStop(), undefined, s.summary());
       assert.equal(s.all('exited')[0]?.body.exitCode, 0);
-      assert.match(s.output('stdout'), /program caught: numpy_function callback 'pyfunc_1' raised: RangeError: strict_log: not positive\n[^]*done/);
-    }));
+      assert.match(s.output('stdout'), /program caught: numpy_function callback 'pyfunc_1' raised: RangeError: strict_log: not positive\n[\s\S]*done/);
+    }),
+  );
 
   test('with only a callback that catches its own error: no stop at all', T, () =>
     withSession(async (s) => {
       await s.launch({ program: CATCH }, (dc) => dc.setExceptionBreakpointsRequest({ filters: ['uncaught'] }));
       await s.terminated();
       assert.equal(s.all('stopped').length, 0, s.summary());
-      assert.match(s.output('stdout'), /safe_log recovered[^]*done/);
-    }));
+      assert.match(s.output('stdout'), /safe_log recovered[\s\S]*done/);
+    }),
+  );
 });
 
 describe('Caught exceptions', () => {
@@ -83,7 +86,8 @@ describe('Caught exceptions', () => {
       await s.dc.continueRequest({ threadId: THREAD });
       assert.equal(await s.nextStop(), undefined, s.summary());
       assert.match(s.output('stdout'), /done/);
-    }));
+    }),
+  );
 
   test('the first stop is in the user’s code, not in tsx’s, the loader’s or Node’s caught errors (a CommonJS program, tsx’s cache cold)', T, () =>
     withSession(async (s) => {
@@ -107,5 +111,6 @@ describe('Caught exceptions', () => {
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
-    }));
+    }),
+  );
 });

@@ -19,7 +19,10 @@ test('a bad hit condition: unverified with why, no stop; the good breakpoint bes
   withSession(async (s) => {
     let answer: DebugProtocol.Breakpoint[] = [];
     await s.launch({ program: MAP }, async (dc) => {
-      const breakpoints = [{ line: MAP_BODY, hitCondition: 'every other' }, { line: MAP_RETURN, hitCondition: '% 3' }];
+      const breakpoints = [
+        { line: MAP_BODY, hitCondition: 'every other' },
+        { line: MAP_RETURN, hitCondition: '% 3' },
+      ];
       answer = (await dc.setBreakpointsRequest({ source: { path: MAP }, breakpoints })).body.breakpoints;
     });
     assert.equal(answer.length, 2);
@@ -36,9 +39,13 @@ test('a bad hit condition: unverified with why, no stop; the good breakpoint bes
     }
     assert.deepEqual(seen, ['3', '6']);
     assert.match(s.output('stdout'), /doubled 2,4,6,8,10,12/);
-    const ids = s.all('breakpoint').filter((e) => e.body.breakpoint.verified).map((e) => e.body.breakpoint.id);
+    const ids = s
+      .all('breakpoint')
+      .filter((e) => e.body.breakpoint.verified)
+      .map((e) => e.body.breakpoint.id);
     assert.ok(!ids.includes(answer[0]!.id), 'the bad one is never verified later either');
-  }));
+  }),
+);
 
 test('a function breakpoint with a bad hit condition: unverified with why, and it never stops', { timeout: 60_000 }, () =>
   withSession(async (s) => {
@@ -50,4 +57,5 @@ test('a function breakpoint with a bad hit condition: unverified with why, and i
     assert.match(answer[0]!.message ?? '', /Hit condition "twice" is not understood/);
     assert.equal(await s.nextStop(), undefined, `no stop: ${s.summary()}`);
     assert.match(s.output('stdout'), /doubled 2,4,6,8,10,12/);
-  }));
+  }),
+);

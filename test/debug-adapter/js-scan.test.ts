@@ -54,10 +54,19 @@ describe('isAsyncFunction and parameterList', () => {
   test('names and offsets; destructured ones are undefined; a single-name arrow', () => {
     const src = 'function smooth(x,beta2,{a,b},[c],...rest){}';
     const params = parameterList(src, src.indexOf('('));
-    assert.deepEqual(params.map((p) => p?.name), ['x', 'beta2', undefined, undefined, 'rest']);
+    assert.deepEqual(
+      params.map((p) => p?.name),
+      ['x', 'beta2', undefined, undefined, 'rest'],
+    );
     assert.equal(src.slice(params[1]!.at, params[1]!.at + 5), 'beta2');
-    assert.deepEqual(parameterList('v=>v*b', 0).map((p) => p?.name), ['v']);
-    assert.deepEqual(parameterList('(a = {x: 1}, b) => a', 0).map((p) => p?.name), ['a', 'b']);
+    assert.deepEqual(
+      parameterList('v=>v*b', 0).map((p) => p?.name),
+      ['v'],
+    );
+    assert.deepEqual(
+      parameterList('(a = {x: 1}, b) => a', 0).map((p) => p?.name),
+      ['a', 'b'],
+    );
   });
 });
 
@@ -83,7 +92,12 @@ describe('returnStatementStart', () => {
 describe('positions', () => {
   test('offsetOf and positionOf agree across \\n, \\r\\n and \\r', () => {
     const src = 'a\nbc\r\nd\re';
-    for (const [line, column] of [[0, 0], [1, 1], [2, 0], [3, 0]] as const) {
+    for (const [line, column] of [
+      [0, 0],
+      [1, 1],
+      [2, 0],
+      [3, 0],
+    ] as const) {
       assert.deepEqual(positionOf(src, offsetOf(src, line, column)), { lineNumber: line, columnNumber: column });
     }
     assert.equal(src[offsetOf(src, 3, 0)], 'e');

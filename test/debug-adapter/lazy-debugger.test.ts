@@ -29,7 +29,8 @@ describe('the debugger, off until needed', () => {
       assert.equal(top?.line, TICK_BODY);
       const cb = await s.scope(top!.id, 'Callback');
       assert.match(cb.get('x').value, /^NdArray float32\[2\] /);
-    }));
+    }),
+  );
 
   test('pause while it runs stops the program in its code', T, () =>
     withSession(async (s) => {
@@ -39,7 +40,8 @@ describe('the debugger, off until needed', () => {
       const stop = await s.stopped();
       assert.equal(stop.body.reason, 'pause');
       assert.ok((await s.stack()).length > 0, 'a paused program has frames');
-    }));
+    }),
+  );
 
   test('a function breakpoint set while it runs stops in the callback, inputs bound', T, () =>
     withSession(async (s) => {
@@ -53,5 +55,6 @@ describe('the debugger, off until needed', () => {
       assert.equal(top?.line, TICK_BODY);
       const cb = await s.scope(top!.id, 'Callback');
       assert.match(cb.get('x').value, /^NdArray float32\[2\] min=\d+ max=\d+/);
-    }));
+    }),
+  );
 });

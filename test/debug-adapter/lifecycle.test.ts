@@ -32,7 +32,9 @@ async function pausedInChildProgram(s: Session): Promise<{ debuggee: number; chi
 }
 
 function leftovers(): string {
-  return processesWithCommandLine(CHILD).map((p) => `${p.pid}: ${p.cmdline}`).join('\n');
+  return processesWithCommandLine(CHILD)
+    .map((p) => `${p.pid}: ${p.cmdline}`)
+    .join('\n');
 }
 
 describe('the session ends with the program', () => {
@@ -45,14 +47,16 @@ describe('the session ends with the program', () => {
       const order = s.events.filter((e) => e.event === 'exited' || e.event === 'terminated').map((e) => e.event);
       assert.deepEqual(order, ['exited', 'terminated']);
       assert.match(s.output('stdout'), /done\n/);
-    }));
+    }),
+  );
 
   test('process.exit(3): exitCode 3', T, () =>
     withSession(async (s) => {
       await s.launch({ program: EXIT, args: ['3'] });
       const exited = await s.terminated();
       assert.equal(exited?.body.exitCode, 3);
-    }));
+    }),
+  );
 
   test("the program's stdout and stderr arrive as output events of those categories", T, () =>
     withSession(async (s) => {
@@ -63,7 +67,8 @@ describe('the session ends with the program', () => {
       assert.match(s.output('stderr'), /^stderr line from exit-program$/m);
       assert.doesNotMatch(s.output('stdout'), /stderr line/);
       assert.doesNotMatch(s.output('stderr'), /stdout line/);
-    }));
+    }),
+  );
 
   test('console.log of a TF.js program (and the backend line, on stdout) arrive while it runs', T, () =>
     withSession(async (s) => {
@@ -76,8 +81,9 @@ describe('the session ends with the program', () => {
       await s.waitFor('stopped'); // the Tout mismatch
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
-      assert.match(s.output('stdout'), /log_huber 1\n[^]*done\n/);
-    }));
+      assert.match(s.output('stdout'), /log_huber 1\n[\s\S]*done\n/);
+    }),
+  );
 });
 
 describe('launch errors', () => {
@@ -88,12 +94,14 @@ describe('launch errors', () => {
       // The adapter still answers.
       const threads = await s.dc.threadsRequest();
       assert.equal(threads.body.threads.length, 1);
-    }));
+    }),
+  );
 
   test('program and model together are refused', T, () =>
     withSession(async (s) => {
       await assert.rejects(s.launch({ program: NUMPY, model: 'examples/models/standardize/model.json' }), /either program or model/);
-    }));
+    }),
+  );
 });
 
 describe('killing and disconnecting', () => {
@@ -107,12 +115,16 @@ describe('killing and disconnecting', () => {
       // The adapter outlives its debuggee (it exits on the client's disconnect only) and still answers.
       assert.ok(isAlive(s.adapterPid), `the adapter ${s.adapterPid} is still running after its debuggee was killed`);
       const threads = await s.dc.threadsRequest();
-      assert.deepEqual(threads.body.threads.map((t) => t.id), [THREAD]);
+      assert.deepEqual(
+        threads.body.threads.map((t) => t.id),
+        [THREAD],
+      );
       // A client disconnects after 'terminated'; then nothing of the program is left, its child included.
       await s.dc.disconnectRequest({});
       assert.ok(await eventually(() => !isAlive(pids.child)), `the child process ${pids.child} the program spawned is gone`);
       assert.ok(await eventually(() => leftovers() === ''), `nothing of the program is left:\n${leftovers()}`);
-    }));
+    }),
+  );
 
   test('disconnect while paused in a callback leaves no process behind, the spawned child included', T, () =>
     withSession(async (s) => {
@@ -124,7 +136,8 @@ describe('killing and disconnecting', () => {
       assert.ok(await eventually(() => !isAlive(pids.child)), `the child process ${pids.child} is gone`);
       assert.ok(await eventually(() => leftovers() === ''), `nothing of the program is left:\n${leftovers()}`);
       assert.ok(await eventually(() => tree.every((p) => !isAlive(p))), `every process the adapter started is gone: ${tree.filter(isAlive).join(', ')}`);
-    }));
+    }),
+  );
 
   test('terminate while paused in a callback ends the program and the session', T, () =>
     withSession(async (s) => {
@@ -134,7 +147,8 @@ describe('killing and disconnecting', () => {
       assert.ok(exited, `an 'exited' event: ${s.summary()}`);
       assert.ok(await eventually(() => !isAlive(pids.debuggee) && !isAlive(pids.child)));
       assert.ok(await eventually(() => leftovers() === ''), `nothing of the program is left:\n${leftovers()}`);
-    }));
+    }),
+  );
 
   test('the adapter killed (SIGKILL) while the debuggee is paused leaves no debuggee, guardian or child behind', T, () =>
     withSession(async (s) => {
@@ -147,5 +161,6 @@ describe('killing and disconnecting', () => {
       const tree = [...s.pids];
       assert.ok(tree.length >= 2, `the adapter started the debuggee and its watchdog: ${tree.join(', ')}`);
       assert.ok(await eventually(() => tree.every((p) => !isAlive(p))), `every process the adapter started is gone: ${tree.filter(isAlive).join(', ')}`);
-    }));
+    }),
+  );
 });

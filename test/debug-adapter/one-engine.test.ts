@@ -18,7 +18,9 @@ const project = path.join(dir, 'fresh');
 after(cleanup);
 const T = { timeout: 90_000 };
 
-const PROGRAM = (require: boolean) => `${require ? "const tf = require('@tensorflow/tfjs');\nconst { numpyFunction, tf: runtimeTf } = require('tfjs-callback-debugger/runtime');" : "import * as tf from '@tensorflow/tfjs';\nimport { numpyFunction, tf as runtimeTf } from 'tfjs-callback-debugger/runtime';"}
+const PROGRAM = (
+  require: boolean,
+) => `${require ? "const tf = require('@tensorflow/tfjs');\nconst { numpyFunction, tf: runtimeTf } = require('tfjs-callback-debugger/runtime');" : "import * as tf from '@tensorflow/tfjs';\nimport { numpyFunction, tf as runtimeTf } from 'tfjs-callback-debugger/runtime';"}
 function double(a) {
   return a.map((v) => v * 2);
 }
@@ -46,7 +48,11 @@ describe('debugging a project with its own @tensorflow/tfjs', () => {
         // subtle, with no file to open (it was "Unknown Source").
         const frames = await s.stack();
         const listed = frames.map((f) => `${f.name} @ ${f.source?.name}`).join('\n  ');
-        assert.deepEqual(frames.filter((f) => !f.source?.name).map((f) => f.name), [], listed);
+        assert.deepEqual(
+          frames.filter((f) => !f.source?.name).map((f) => f.name),
+          [],
+          listed,
+        );
         const internal = frames.filter((f) => f.source?.name?.startsWith('node:'));
         if (file === 'main.mjs') assert.ok(internal.length > 0, listed);
         for (const f of internal) {
@@ -57,19 +63,38 @@ describe('debugging a project with its own @tensorflow/tfjs', () => {
         const exited = await s.terminated();
         assert.equal(exited?.body.exitCode, 0, s.output());
         assert.match(s.output('stdout'), /ENGINE same=true values=2,4,6/);
-        assert.deepEqual(s.output().split('\n').filter((l) => SECOND_ENGINE.test(l)), []);
-      }));
+        assert.deepEqual(
+          s
+            .output()
+            .split('\n')
+            .filter((l) => SECOND_ENGINE.test(l)),
+          [],
+        );
+      }),
+    );
   }
 
   test('a model.json with a TypeScript callbacks module in this CommonJS project: stops in the callback, runs to the end', T, () =>
     withSession(async (s) => {
-      await s.launch({ model: path.join(project, 'model', 'model.json'), callbacks: path.join(project, 'model', 'callbacks.ts'), cwd: project, breakOnCallbacks: ['softmax_argmax'] });
+      await s.launch({
+        model: path.join(project, 'model', 'model.json'),
+        callbacks: path.join(project, 'model', 'callbacks.ts'),
+        cwd: project,
+        breakOnCallbacks: ['softmax_argmax'],
+      });
       const stop = await s.stopped();
       assert.equal(stop.body.reason, 'function breakpoint');
       await s.dc.continueRequest({ threadId: THREAD });
       const exited = await s.terminated();
       assert.equal(exited?.body.exitCode, 0, s.output());
       assert.match(s.output('stdout'), /✓ model › StatefulPartitionedCall\/softmax_argmax/);
-      assert.deepEqual(s.output().split('\n').filter((l) => SECOND_ENGINE.test(l)), []);
-    }));
+      assert.deepEqual(
+        s
+          .output()
+          .split('\n')
+          .filter((l) => SECOND_ENGINE.test(l)),
+        [],
+      );
+    }),
+  );
 });

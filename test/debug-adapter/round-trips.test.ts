@@ -79,11 +79,14 @@ test('the Callback scope of a stop with 3 tensor inputs takes at most 2 round tr
     counting = true;
     const variables = await store.variables(scope.variablesReference);
     counting = false;
-    assert.deepEqual(variables.slice(0, 3).map((v) => [v.name, v.value.replace(/ min=.*/, '')]), [
-      ['a', 'NdArray float32[2]'],
-      ['b', 'NdArray float32[2]'],
-      ['c', 'NdArray float32[2]'],
-    ]);
+    assert.deepEqual(
+      variables.slice(0, 3).map((v) => [v.name, v.value.replace(/ min=.*/, '')]),
+      [
+        ['a', 'NdArray float32[2]'],
+        ['b', 'NdArray float32[2]'],
+        ['c', 'NdArray float32[2]'],
+      ],
+    );
     assert.ok(sent.length <= 2, `the Callback scope took ${sent.length} round trips: ${sent.join(', ')}`);
 
     // Expanding an input and paging its values: each one more call, the summary not fetched again.
@@ -92,7 +95,10 @@ test('the Callback scope of a stop with 3 tensor inputs takes at most 2 round tr
     const rows = await store.variables(variables[1]!.variablesReference);
     const values = await store.variables(rows.find((r) => r.name === 'values')!.variablesReference, 0, 2);
     counting = false;
-    assert.deepEqual(values.map((v) => v.value), ['3', '4']);
+    assert.deepEqual(
+      values.map((v) => v.value),
+      ['3', '4'],
+    );
     assert.equal(sent.length, 1, `an input's rows and one page: ${sent.join(', ')}`);
   } finally {
     counting = false;

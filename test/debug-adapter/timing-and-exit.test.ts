@@ -30,7 +30,8 @@ describe('callback timings under the debugger', () => {
       assert.ok(m, s.output());
       assert.ok(Number(m[1]) < PAUSE_MS / 3, `durationMs ${m[1]} leaves out the ${PAUSE_MS} ms paused`);
       assert.match(s.output('stdout'), /doubled 2,4,6/);
-    }));
+    }),
+  );
 });
 
 describe('the exit code in the Debug Console', () => {
@@ -39,10 +40,11 @@ describe('the exit code in the Debug Console', () => {
       await s.launch({ program: EXIT, args: ['3'] });
       const exited = await s.terminated();
       assert.equal(exited?.body.exitCode, 3);
-      assert.match(s.output('stderr'), /stderr line from exit-program\n[^]*Program exited with code 3\n$/);
+      assert.match(s.output('stderr'), /stderr line from exit-program\n[\s\S]*Program exited with code 3\n$/);
       const last = s.all('output').at(-1)!;
       assert.deepEqual([last.body.category, last.body.output], ['stderr', 'Program exited with code 3\n']);
-    }));
+    }),
+  );
 
   test('code 0 in the console category', T, () =>
     withSession(async (s) => {
@@ -50,5 +52,6 @@ describe('the exit code in the Debug Console', () => {
       await s.terminated();
       assert.equal(s.output('console').match(/Program exited with code 0\n/g)?.length, 1, s.summary());
       assert.doesNotMatch(s.output('stderr'), /Program exited/);
-    }));
+    }),
+  );
 });

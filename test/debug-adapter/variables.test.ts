@@ -49,24 +49,37 @@ describe('a 10M-element tensor', () => {
       assert.equal(tail.list.length, 100);
       assert.equal(tail.list[0]!.name, '[9999900]');
       assert.equal(tail.list[99]!.name, '[9999999]');
-      assert.deepEqual(tail.list.map((v) => Number(v.value)), Array.from({ length: 100 }, (_, i) => 9_999_900 + i));
+      assert.deepEqual(
+        tail.list.map((v) => Number(v.value)),
+        Array.from({ length: 100 }, (_, i) => 9_999_900 + i),
+      );
 
       const head = await s.variables(values.variablesReference, 0, 3);
-      assert.deepEqual(head.list.map((v) => v.value), ['0', '1', '2']);
+      assert.deepEqual(
+        head.list.map((v) => v.value),
+        ['0', '1', '2'],
+      );
 
       // A page asked for past the end is cut at the end.
       const past = await s.variables(values.variablesReference, SIZE - 2, 100);
-      assert.deepEqual(past.list.map((v) => v.value), ['9999998', '9999999']);
+      assert.deepEqual(
+        past.list.map((v) => v.value),
+        ['9999998', '9999999'],
+      );
 
       // The same through tensorData.
       const data = await s.dc.customRequest('tensorData', { expression: 'x', frameId: top.id, start: 9_999_990, count: 10 });
-      assert.deepEqual(data.body.values, Array.from({ length: 10 }, (_, i) => 9_999_990 + i));
+      assert.deepEqual(
+        data.body.values,
+        Array.from({ length: 10 }, (_, i) => 9_999_990 + i),
+      );
       assert.equal(data.body.info.size, SIZE);
 
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
       assert.match(s.output('stdout'), /total \d/);
-    }));
+    }),
+  );
 });
 
 describe('evaluate in a callback frame', () => {
@@ -76,7 +89,8 @@ describe('evaluate in a callback frame', () => {
       const r = await s.evaluate('x.data[4] + factor', frameId, 'repl');
       assert.equal(r.result, '7');
       assert.equal(r.variablesReference, 0);
-    }));
+    }),
+  );
 
   test('a tensor expression is described as a Tensor and expands', T, () =>
     withSession(async (s) => {
@@ -89,7 +103,8 @@ describe('evaluate in a callback frame', () => {
       assert.equal(children.get('values').indexedVariables, 6);
       const made = await s.evaluate('tf.tidy(() => tf.ones([2, 2]).mul(3))', frameId, 'watch');
       assert.match(made.result, /^Tensor float32\[2,2\] min=3 max=3 /);
-    }));
+    }),
+  );
 
   test('an expression that throws answers with an error carrying the ReferenceError', T, () =>
     withSession(async (s) => {
@@ -97,7 +112,8 @@ describe('evaluate in a callback frame', () => {
       await assert.rejects(s.evaluate('nope.x', frameId, 'repl'), /ReferenceError: nope is not defined/);
       // The session goes on.
       assert.equal((await s.evaluate('factor * 3', frameId, 'repl')).result, '6');
-    }));
+    }),
+  );
 
   test('evaluate on the graph frame runs in the callback', T, () =>
     withSession(async (s) => {
@@ -106,7 +122,8 @@ describe('evaluate in a callback frame', () => {
       const graph = frames.find((f) => f.presentationHint === 'label');
       assert.ok(graph, 'a graph frame');
       assert.equal((await s.evaluate('x.shape.join("x")', graph.id, 'repl')).result, '"2x3"');
-    }));
+    }),
+  );
 
   test('setVariable changes a local the callback then uses', T, () =>
     withSession(async (s) => {
@@ -120,5 +137,6 @@ describe('evaluate in a callback frame', () => {
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
       assert.match(s.output('stdout'), /scaled 10,20,30,40,50,60/);
-    }));
+    }),
+  );
 });

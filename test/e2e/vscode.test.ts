@@ -191,14 +191,21 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill(`>${filter}`);
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    await page
+      .locator('.quick-input-list .monaco-list-row')
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .catch(() => undefined);
     await sleep(300); // the list filters as it is typed
   }
 
   /** The row of an open quick pick whose label is exactly `label`. */
   function quickPickRow(label: string) {
     const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-    return page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+    return page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: exact }) })
+      .first();
   }
 
   async function paletteLabels(): Promise<string[]> {
@@ -232,7 +239,10 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     mkdirSync(artifacts, { recursive: true });
     for (const dir of [home, userData, extensions]) mkdirSync(dir, { recursive: true });
 
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: the end-to-end test drives VS Code through Debian's Chromium. Run \`bash scripts/setup-test-env.sh\` (as root) or \`apt-get install -y chromium\`.`);
+    assert.ok(
+      existsSync(CHROMIUM),
+      `${CHROMIUM} is missing: the end-to-end test drives VS Code through Debian's Chromium. Run \`bash scripts/setup-test-env.sh\` (as root) or \`apt-get install -y chromium\`.`,
+    );
 
     // The .vsix, from the built extension (`npm test` builds first; build here when run alone).
     const built = ['out/extension.cjs', 'out/server.cjs', 'dist/debug-adapter/main.js', 'dist/runtime/cli/main.js', 'media/dist/inspector.js'];
@@ -240,11 +250,19 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       log('building (dist/, out/ or media/dist/ missing)');
       execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
     }
-    execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--out', vsix], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--out', vsix], {
+      cwd: root,
+      stdio: 'pipe',
+    });
     log(`packaged ${path.basename(vsix)}`);
 
     // code-server, installed once into a cache folder.
-    const setup = spawnSync('bash', [path.join(root, 'scripts', 'setup-code-server.sh')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+    const setup = spawnSync('bash', [path.join(root, 'scripts', 'setup-code-server.sh')], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 600_000,
+    });
     const codeServer = setup.stdout.trim().split('\n').pop() ?? '';
     if (setup.status !== 0 || !existsSync(codeServer)) {
       throw new Error(
@@ -254,7 +272,11 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     }
     log(`code-server: ${codeServer}`);
 
-    const install = spawnSync(codeServer, ['--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix], { env, encoding: 'utf8', timeout: 120_000 });
+    const install = spawnSync(codeServer, ['--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix], {
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     assert.equal(install.status, 0, `installing the .vsix failed:\n${install.stdout}${install.stderr}`);
     assert.match(install.stdout, /successfully installed/);
     log('installed the .vsix into a fresh extensions dir');
@@ -306,14 +328,31 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     const out = openSync(path.join(work, 'code-server.log'), 'a');
     server = spawn(
       codeServer,
-      ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', '--user-data-dir', userData, '--extensions-dir', extensions, workspace],
+      [
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--auth',
+        'none',
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--disable-getting-started-override',
+        '--user-data-dir',
+        userData,
+        '--extensions-dir',
+        extensions,
+        workspace,
+      ],
       { env, detached: true, stdio: ['ignore', out, out] }, // detached: its own process group, killed as one
     );
     closeSync(out);
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (server.exitCode !== null) throw new Error(`code-server exited with ${server.exitCode}:\n${readFileSync(path.join(work, 'code-server.log'), 'utf8')}`);
-      const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (healthy) break;
       if (Date.now() > deadline) throw new Error('code-server did not answer /healthz within 60 s');
       await sleep(200);
@@ -324,7 +363,16 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1600, height: 1000 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       env: { ...env },
     });
     page = browser.pages()[0] ?? (await browser.newPage());
@@ -391,7 +439,10 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     await quickPickRow('TF.js Callbacks: Select Backend').click();
     const backends = page.locator('.quick-input-list .monaco-list-row .label-name');
     await backends.first().waitFor();
-    assert.deepEqual((await backends.allInnerTexts()).map((s) => s.trim()), ['auto', 'tensorflow', 'wasm', 'cpu']);
+    assert.deepEqual(
+      (await backends.allInnerTexts()).map((s) => s.trim()),
+      ['auto', 'tensorflow', 'wasm', 'cpu'],
+    );
     await shot('select-backend');
     await pick('cpu');
     await page.locator('.statusbar-item', { hasText: 'TF.js: cpu' }).waitFor({ timeout: 10_000 });
@@ -453,14 +504,23 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     const stack = (await callStackRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
     log(`  call stack: ${stack.join(' | ')}`);
     assert.match(stack[0] ?? '', new RegExp(`^scale_rows graph\\.ts ${BREAK_LINE}:`), 'the top frame is the callback at the breakpoint');
-    assert.ok(stack.some((s) => s.includes('›') && s.includes('(PyFunc)') && s.includes('scale_rows')), `a graph frame "… › scale_rows (PyFunc)": ${stack.join(' | ')}`);
+    assert.ok(
+      stack.some((s) => s.includes('›') && s.includes('(PyFunc)') && s.includes('scale_rows')),
+      `a graph frame "… › scale_rows (PyFunc)": ${stack.join(' | ')}`,
+    );
 
     const x = variableRows().filter({ hasText: /^\s*x =/ });
     await x.first().waitFor({ timeout: 10_000 });
     const variables = (await variableRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
     log(`  variables: ${variables.join(' | ')}`);
-    assert.ok(variables.some((v) => /^x = NdArray float32\[2,3\] min=1 max=6 mean=3\.5/.test(v)), `x is shown as NdArray float32[2,3]: ${variables.join(' | ')}`);
-    assert.ok(variables.some((v) => v === 'Tout = [float32]'), 'Tout is shown');
+    assert.ok(
+      variables.some((v) => /^x = NdArray float32\[2,3\] min=1 max=6 mean=3\.5/.test(v)),
+      `x is shown as NdArray float32[2,3]: ${variables.join(' | ')}`,
+    );
+    assert.ok(
+      variables.some((v) => v === 'Tout = [float32]'),
+      'Tout is shown',
+    );
     await shot('stopped-at-breakpoint');
 
     // The debug console: evaluate on the tensor in the stopped frame.
@@ -479,7 +539,10 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
 
     // Step over: one line down, still in the callback.
     await page.keyboard.press('F10');
-    await callStackRows().first().filter({ hasText: new RegExp(`graph\\.ts\\s*${NEXT_LINE}:`) }).waitFor({ timeout: 15_000 });
+    await callStackRows()
+      .first()
+      .filter({ hasText: new RegExp(`graph\\.ts\\s*${NEXT_LINE}:`) })
+      .waitFor({ timeout: 15_000 });
     const top = (await callStackRows().first().innerText()).replace(/\s+/g, ' ').trim();
     log(`  after step over: ${top}`);
     assert.match(top, new RegExp(`^scale_rows graph\\.ts ${NEXT_LINE}:`));
@@ -494,14 +557,26 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     await callStackRows().filter({ hasText: 'bad_dtype' }).first().waitFor({ timeout: 30_000 });
     const stack = (await callStackRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
     log(`  call stack: ${stack.join(' | ')}`);
-    assert.ok(stack.some((s) => /› bad_dtype \(PyFunc\)/.test(s)), `a graph frame for bad_dtype: ${stack.join(' | ')}`);
+    assert.ok(
+      stack.some((s) => /› bad_dtype \(PyFunc\)/.test(s)),
+      `a graph frame for bad_dtype: ${stack.join(' | ')}`,
+    );
     const reason = await page.locator('.debug-call-stack, .pane', { hasText: 'Tout mismatch in bad_dtype' }).first().innerText();
     assert.match(reason, /Tout mismatch in bad_dtype: 0-th value is double, but expects float/);
-    await variableRows().filter({ hasText: /^\s*returned =/ }).first().waitFor({ timeout: 10_000 });
+    await variableRows()
+      .filter({ hasText: /^\s*returned =/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
     const variables = (await variableRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
     log(`  variables: ${variables.join(' | ')}`);
-    assert.ok(variables.some((v) => v.startsWith('returned = Float64Array float64[6] min=1 max=6')), `what the callback returned is shown: ${variables.join(' | ')}`);
-    assert.ok(variables.some((v) => v.startsWith('mismatch[0] = 0-th value returned by pyfunc_2 is double, but expects float')), 'the mismatch is shown');
+    assert.ok(
+      variables.some((v) => v.startsWith('returned = Float64Array float64[6] min=1 max=6')),
+      `what the callback returned is shown: ${variables.join(' | ')}`,
+    );
+    assert.ok(
+      variables.some((v) => v.startsWith('mismatch[0] = 0-th value returned by pyfunc_2 is double, but expects float')),
+      'the mismatch is shown',
+    );
 
     const body = inspector().locator('body');
     await inspector().locator('body', { hasText: '0-th value returned by' }).waitFor({ timeout: 30_000 });
@@ -539,7 +614,11 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       await sleep(100);
       left = processesMentioning(program);
     }
-    assert.deepEqual(left, [], `processes still run ${program}: ${left.map((pid) => `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`).join('\n')}`);
+    assert.deepEqual(
+      left,
+      [],
+      `processes still run ${program}: ${left.map((pid) => `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')}`).join('\n')}`,
+    );
     log('  no debuggee process left');
     await shot('session-stopped');
   });
@@ -553,7 +632,10 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+Shift+M');
     const text = readFileSync(converted, 'utf8');
-    const expected = ['StatefulPartitionedCall/log1p64', 'StatefulPartitionedCall/cube_plus'].map((node) => ({ node, column: text.indexOf(JSON.stringify(node)) + 1 }));
+    const expected = ['StatefulPartitionedCall/log1p64', 'StatefulPartitionedCall/cube_plus'].map((node) => ({
+      node,
+      column: text.indexOf(JSON.stringify(node)) + 1,
+    }));
     const rows = page.locator('.markers-panel .monaco-list-row', { hasText: 'has no binding' });
     await rows.nth(1).waitFor({ timeout: 20_000 });
     const shown = (await rows.allInnerTexts()).map((r) => r.replace(/\u00a0/g, ' '));
@@ -577,7 +659,13 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     const line = page.locator('.repl .monaco-list-row', { hasText: 'StatefulPartitionedCall/cond/then' });
     await line.first().waitFor({ timeout: 60_000 });
     const consoleText = (await page.locator('.repl').innerText()).replace(/\u00a0/g, ' ');
-    log(`  debug console: ${consoleText.split('\n').filter((l) => /cond-model ›|backend/.test(l)).slice(0, 3).join(' | ')}`);
+    log(
+      `  debug console: ${consoleText
+        .split('\n')
+        .filter((l) => /cond-model ›|backend/.test(l))
+        .slice(0, 3)
+        .join(' | ')}`,
+    );
     assert.match(consoleText, /✓ cond-model › StatefulPartitionedCall\/cond\/then\/_3\/cond\/double_np \(double_np\) \[PyFunc\]/);
     const refusal = page.locator('.notification-toast', { hasText: "You don't have an extension for debugging" });
     assert.equal(await refusal.count(), 0, 'no "no extension for debugging JSON" notification');
@@ -614,14 +702,17 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     await rows.first().click();
   }
 
-  step("8. a fresh TS ES-module project with its own tfjs: F5 stops on the float64 mistake, one engine, the inspector shows the Float64Array", async () => {
+  step('8. a fresh TS ES-module project with its own tfjs: F5 stops on the float64 mistake, one engine, the inspector shows the Float64Array', async () => {
     await open('esm-project/main.ts');
     await runCommand('View: Focus Active Editor Group');
     await f5OnTypeScript();
     await callStackRows().filter({ hasText: '(PyFunc)' }).first().waitFor({ timeout: 60_000 });
     const stack = (await callStackRows().allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
     log(`  call stack: ${stack.slice(0, 3).join(' | ')}`);
-    assert.ok(stack.some((r) => /› widen \(PyFunc\)/.test(r)), stack.join(' | '));
+    assert.ok(
+      stack.some((r) => /› widen \(PyFunc\)/.test(r)),
+      stack.join(' | '),
+    );
     const body = inspector().locator('body');
     await body.locator('tr.tensor-row', { hasText: 'output 0' }).waitFor({ timeout: 20_000 });
     const row = (await body.locator('tr.tensor-row', { hasText: 'output 0' }).innerText()).replace(/\s+/g, ' ');
@@ -633,7 +724,11 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     await page.locator('.repl .monaco-list-row', { hasText: 'one engine:' }).first().waitFor({ timeout: 10_000 });
     const consoleText = (await page.locator('.repl').innerText()).replace(/\u00a0/g, ' ');
     assert.match(consoleText, /one engine: true/);
-    assert.deepEqual(consoleText.split('\n').filter((l) => SECOND_ENGINE.test(l)), [], 'no second TF.js in the Debug Console');
+    assert.deepEqual(
+      consoleText.split('\n').filter((l) => SECOND_ENGINE.test(l)),
+      [],
+      'no second TF.js in the Debug Console',
+    );
     await shot('esm-project-float64-stop');
     await page.keyboard.press('Shift+F5');
     await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
@@ -651,7 +746,10 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     await output.waitFor({ timeout: 10_000 });
     const trace = (await output.innerText()).replace(/\u00a0/g, ' ');
     assert.match(trace, /one engine: true 2,4,6/);
-    assert.deepEqual(trace.split('\n').filter((l) => SECOND_ENGINE.test(l)), []);
+    assert.deepEqual(
+      trace.split('\n').filter((l) => SECOND_ENGINE.test(l)),
+      [],
+    );
     await shot('cjs-project-run-graph');
     await runCommand('Notifications: Clear All Notifications');
   });
@@ -693,7 +791,23 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
     writeFileSync(
       path.join(workspace, '.vscode', 'launch.json'),
-      JSON.stringify({ version: '0.2.0', configurations: [{ type: 'tfjs-callbacks', request: 'launch', name: 'Typo', program: '${workspaceFolder}/esm-project/main.ts', breakOnCallbacks: ['widdenn'], breakOnToutMismatch: false }] }, null, 2),
+      JSON.stringify(
+        {
+          version: '0.2.0',
+          configurations: [
+            {
+              type: 'tfjs-callbacks',
+              request: 'launch',
+              name: 'Typo',
+              program: '${workspaceFolder}/esm-project/main.ts',
+              breakOnCallbacks: ['widdenn'],
+              breakOnToutMismatch: false,
+            },
+          ],
+        },
+        null,
+        2,
+      ),
     );
     await runCommand('Debug: Select and Start Debugging');
     await pick('Typo');
@@ -707,7 +821,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     await shot('typo-breakOnCallbacks');
   });
 
-  step('13. Set Up Native Backend builds tfjs-node against a Python environment\'s TensorFlow; auto then runs on it', async () => {
+  step("13. Set Up Native Backend builds tfjs-node against a Python environment's TensorFlow; auto then runs on it", async () => {
     if (!TF_PYTHON) {
       log('  skipped: no TensorFlow venv here (scripts/setup-native-test.sh)');
       return;

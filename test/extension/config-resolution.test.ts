@@ -4,7 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  UNTRUSTED_MESSAGE, callbacksModuleFor, configurationForFile, resolveConfiguration, runArguments, type EditorContext,
+  UNTRUSTED_MESSAGE,
+  callbacksModuleFor,
+  configurationForFile,
+  resolveConfiguration,
+  runArguments,
+  type EditorContext,
 } from '../../extension/config-resolution.js';
 
 const workspace = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-config-'));
@@ -121,7 +126,16 @@ describe('Run Graph arguments', () => {
 
   test('a model: its callbacks module is passed', () => {
     const model = path.join(modelDir, 'model.json');
-    assert.deepEqual(runArguments(model, '/t/trace.json', base), ['run', model, '--trace', '/t/trace.json', '--backend', 'auto', '--callbacks', path.join(modelDir, 'callbacks.ts')]);
+    assert.deepEqual(runArguments(model, '/t/trace.json', base), [
+      'run',
+      model,
+      '--trace',
+      '/t/trace.json',
+      '--backend',
+      'auto',
+      '--callbacks',
+      path.join(modelDir, 'callbacks.ts'),
+    ]);
   });
 
   test('configurationForFile names the launch after the file', () => {

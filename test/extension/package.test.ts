@@ -21,20 +21,52 @@ const extension = path.join(unpacked, 'extension');
 describe('the packaged .vsix', { timeout: 180_000 }, () => {
   before(() => {
     // dist/, out/ and media/dist are built by `npm test` before the tests run.
-    execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--out', vsix], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--out', vsix], {
+      cwd: root,
+      stdio: 'pipe',
+    });
     execFileSync('unzip', ['-q', vsix, '-d', unpacked]);
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
   test('holds the manifest, the built parts and the webview, and no sources or tests', () => {
-    const manifest = JSON.parse(readFileSync(path.join(extension, 'package.json'), 'utf8')) as { main: string; engines: { vscode: string }; contributes: { debuggers: { type: string }[]; commands: { title: string; category: string }[] } };
+    const manifest = JSON.parse(readFileSync(path.join(extension, 'package.json'), 'utf8')) as {
+      main: string;
+      engines: { vscode: string };
+      contributes: { debuggers: { type: string }[]; commands: { title: string; category: string }[] };
+    };
     assert.equal(manifest.main, './out/extension.cjs');
     assert.equal(manifest.engines.vscode, '^1.100.0');
     assert.equal(manifest.contributes.debuggers[0]!.type, 'tfjs-callbacks');
-    assert.deepEqual(manifest.contributes.commands.map((c) => `${c.category}: ${c.title}`), [
-      'TF.js Callbacks: Run Graph', 'TF.js Callbacks: Debug Graph', 'TF.js Callbacks: Open Tensor Inspector', 'TF.js Callbacks: Select Backend', 'TF.js Callbacks: Set Up Native Backend', 'TF.js Callbacks: Break on Callback…',
-    ]);
-    for (const file of ['out/extension.cjs', 'out/server.cjs', 'dist/debug-adapter/main.js', 'dist/debug-adapter/debuggee/bridge.js', 'dist/runtime/cli/main.js', 'dist/runtime/loader/register.js', 'dist/runtime/native/setup.js', 'dist/runtime/native/check.js', 'media/dist/inspector.js', 'media/inspector.css', 'out/lib.es2022.d.ts', 'out/lib.dom.d.ts', 'node_modules/tsx/package.json', 'node_modules/tfjs-callbacks-ts-plugin/index.cjs', 'node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm', 'node_modules/@tensorflow/tfjs-core/dist/tf-core.node.js']) {
+    assert.deepEqual(
+      manifest.contributes.commands.map((c) => `${c.category}: ${c.title}`),
+      [
+        'TF.js Callbacks: Run Graph',
+        'TF.js Callbacks: Debug Graph',
+        'TF.js Callbacks: Open Tensor Inspector',
+        'TF.js Callbacks: Select Backend',
+        'TF.js Callbacks: Set Up Native Backend',
+        'TF.js Callbacks: Break on Callback…',
+      ],
+    );
+    for (const file of [
+      'out/extension.cjs',
+      'out/server.cjs',
+      'dist/debug-adapter/main.js',
+      'dist/debug-adapter/debuggee/bridge.js',
+      'dist/runtime/cli/main.js',
+      'dist/runtime/loader/register.js',
+      'dist/runtime/native/setup.js',
+      'dist/runtime/native/check.js',
+      'media/dist/inspector.js',
+      'media/inspector.css',
+      'out/lib.es2022.d.ts',
+      'out/lib.dom.d.ts',
+      'node_modules/tsx/package.json',
+      'node_modules/tfjs-callbacks-ts-plugin/index.cjs',
+      'node_modules/@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm',
+      'node_modules/@tensorflow/tfjs-core/dist/tf-core.node.js',
+    ]) {
       assert.ok(existsSync(path.join(extension, file)), `${file} is in the .vsix`);
     }
     for (const absent of ['runtime/index.ts', 'test', 'bench', 'node_modules/typescript', 'node_modules/core-js']) {
@@ -46,7 +78,12 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
     const project = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-project-'));
     writeFileSync(path.join(project, 'package.json'), '{ "type": "module" }\n');
     copyFileSync(path.join(root, 'examples', 'log-huber.ts'), path.join(project, 'prog.ts'));
-    const run = spawnSync(process.execPath, [path.join(extension, 'dist', 'runtime', 'cli', 'main.js'), 'run', 'prog.ts', '--trace', 'trace.json'], { cwd: project, env: cleanEnv(), encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [path.join(extension, 'dist', 'runtime', 'cli', 'main.js'), 'run', 'prog.ts', '--trace', 'trace.json'], {
+      cwd: project,
+      env: cleanEnv(),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /backend: wasm/);
     assert.match(run.stdout, /log_huber: y = 1, dy\/dx = 2/);

@@ -32,7 +32,11 @@ class TsServer {
   private readonly child: ChildProcess;
 
   constructor(plugin: boolean) {
-    const args = [tsserver, '--disableAutomaticTypingAcquisition', ...(plugin ? ['--globalPlugins', 'tfjs-callbacks-ts-plugin', '--pluginProbeLocations', repoRoot] : [])];
+    const args = [
+      tsserver,
+      '--disableAutomaticTypingAcquisition',
+      ...(plugin ? ['--globalPlugins', 'tfjs-callbacks-ts-plugin', '--pluginProbeLocations', repoRoot] : []),
+    ];
     this.child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
     this.child.stdout!.setEncoding('utf8');
     this.child.stdout!.on('data', (chunk: string) => this.read(chunk));
@@ -76,7 +80,9 @@ import { numpyFunction, type NdArray } from 'tfjs-callback-debugger/runtime';
 export const y: tf.Tensor = numpyFunction((a: NdArray) => a, [tf.tensor([1])], 'float32');
 export const wrong: number = numpyFunction((a: NdArray) => a, [tf.tensor([1])], 'float32');
 `;
-const TSCONFIG = JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, skipLibCheck: true, noEmit: true } });
+const TSCONFIG = JSON.stringify({
+  compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, skipLibCheck: true, noEmit: true },
+});
 
 function project(name: string, ownTfjs: boolean): string {
   const root = path.join(dir, name);
@@ -98,11 +104,14 @@ describe('the TypeScript server plugin', { timeout: 120_000 }, () => {
     withTfjs = project('with-tfjs', true);
   });
 
-  test("without it, a project that does not install the runtime gets ts2307 on its import (what users saw)", async () => {
+  test('without it, a project that does not install the runtime gets ts2307 on its import (what users saw)', async () => {
     const server = new TsServer(false);
     try {
       const diagnostics = await server.diagnostics(withTfjs);
-      assert.ok(diagnostics.some((d) => d.code === 2307 && d.text.includes("'tfjs-callback-debugger/runtime'")), JSON.stringify(diagnostics));
+      assert.ok(
+        diagnostics.some((d) => d.code === 2307 && d.text.includes("'tfjs-callback-debugger/runtime'")),
+        JSON.stringify(diagnostics),
+      );
     } finally {
       server.stop();
     }
@@ -112,7 +121,11 @@ describe('the TypeScript server plugin', { timeout: 120_000 }, () => {
     const server = new TsServer(true);
     try {
       const diagnostics = await server.diagnostics(withTfjs);
-      assert.deepEqual(diagnostics.map((d) => [d.start.line, d.code]), [[4, 2322]], JSON.stringify(diagnostics.map((d) => d.text)));
+      assert.deepEqual(
+        diagnostics.map((d) => [d.start.line, d.code]),
+        [[4, 2322]],
+        JSON.stringify(diagnostics.map((d) => d.text)),
+      );
       assert.match(diagnostics[0]!.text, /Type 'Tensor(<Rank>)?' is not assignable to type 'number'/);
     } finally {
       server.stop();

@@ -55,13 +55,18 @@ export function useBackend(name: TestBackend): void {
  * way the runtime reads call sites (source-mapped by tsx). Use it on the same line as the call
  * whose position is expected.
  */
-export function callerLine(): number {
+export function callerLine(depth = 2): number {
   const stack = new Error().stack ?? '';
   // [0] "Error", [1] this function, [2] the caller.
-  const frame = stack.split('\n')[2] ?? '';
+  const frame = stack.split('\n')[depth] ?? '';
   const match = /:(\d+):(\d+)\)?$/.exec(frame.trim());
   if (!match) throw new Error(`cannot read a line from the stack frame ${JSON.stringify(frame)}`);
   return Number(match[1]);
+}
+
+/** The caller's line minus one: the line of the (one-line) statement just above the call. */
+export function lineAbove(): number {
+  return callerLine(3) - 1;
 }
 
 /** Expects a close number (scalars read from tensors are float32). */

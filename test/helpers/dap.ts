@@ -145,7 +145,22 @@ export function sleep(ms: number): Promise<void> {
 
 // ---- the session --------------------------------------------------------------------------------
 
-const EVENTS = ['initialized', 'stopped', 'continued', 'exited', 'terminated', 'output', 'breakpoint', 'tensorCallback', 'thread', 'process', 'module', 'loadedSource', 'invalidated', 'capabilities'];
+const EVENTS = [
+  'initialized',
+  'stopped',
+  'continued',
+  'exited',
+  'terminated',
+  'output',
+  'breakpoint',
+  'tensorCallback',
+  'thread',
+  'process',
+  'module',
+  'loadedSource',
+  'invalidated',
+  'capabilities',
+];
 
 export interface VariableMap {
   readonly list: DebugProtocol.Variable[];
@@ -274,7 +289,13 @@ export class Session {
   }
 
   summary(): string {
-    return this.events.map((e) => (e.event === 'output' ? `output(${e.body.category}:${JSON.stringify(String(e.body.output).slice(0, 60))})` : `${e.event}${e.body ? JSON.stringify(e.body).slice(0, 160) : ''}`)).join(', ');
+    return this.events
+      .map((e) =>
+        e.event === 'output'
+          ? `output(${e.body.category}:${JSON.stringify(String(e.body.output).slice(0, 60))})`
+          : `${e.event}${e.body ? JSON.stringify(e.body).slice(0, 160) : ''}`,
+      )
+      .join(', ');
   }
 
   async stack(): Promise<DebugProtocol.StackFrame[]> {
@@ -377,5 +398,8 @@ export function rawRequest(dc: DebugClient, command: string, args: unknown, ms =
 /** The private socket directories (tfjs-cb-dbg-*) in the temp dir now. */
 export function socketDirs(): string[] {
   const tmp = os.tmpdir();
-  return fs.readdirSync(tmp).filter((n) => n.startsWith('tfjs-cb-dbg-')).map((n) => path.join(tmp, n));
+  return fs
+    .readdirSync(tmp)
+    .filter((n) => n.startsWith('tfjs-cb-dbg-'))
+    .map((n) => path.join(tmp, n));
 }

@@ -65,8 +65,15 @@ export function ensureServerBuilt(): void {
   if (fs.existsSync(serverMain) && fs.statSync(serverMain).mtimeMs >= newest) return;
   // As scripts/build.mjs builds it (jsonc-parser's ES module build: esbuild cannot follow its UMD one).
   const options = {
-    entryPoints: ['extension/server/server.ts'], bundle: true, sourcemap: true, platform: 'node', format: 'cjs', target: 'node20',
-    outfile: 'out/server.cjs', logLevel: 'error', alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+    entryPoints: ['extension/server/server.ts'],
+    bundle: true,
+    sourcemap: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: 'out/server.cjs',
+    logLevel: 'error',
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   };
   const script = `require('esbuild').buildSync(${JSON.stringify(options)})`;
   const full = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, encoding: 'utf8', timeout: 300_000 });
@@ -78,7 +85,10 @@ export function ensureServerBuilt(): void {
 
 function listTs(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f));
 }
 
 export interface StartOptions {
@@ -111,7 +121,7 @@ export class LspClient {
       for (const wake of client.waiters.splice(0)) wake();
     });
     const settings = options.configuration;
-    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section ? settings?.[item.section] ?? null : null)));
+    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section ? (settings?.[item.section] ?? null) : null)));
     connection.onRequest(RegistrationRequest.type, () => undefined);
     connection.onRequest('workspace/codeLens/refresh', () => null);
     connection.onNotification('window/logMessage', () => {});

@@ -29,7 +29,10 @@ export function lineOfMarker(source: string, marker: string, where: string): num
  * clutter (the examples users read).
  */
 export function lineWith(file: string, text: string): number {
-  const found = fs.readFileSync(file, 'utf8').split(/\r?\n/).flatMap((line, i) => (line.includes(text) ? [i + 1] : []));
+  const found = fs
+    .readFileSync(file, 'utf8')
+    .split(/\r?\n/)
+    .flatMap((line, i) => (line.includes(text) ? [i + 1] : []));
   if (found.length === 0) throw new Error(`No line of ${file} contains ${JSON.stringify(text)}: the file changed; update the test's text.`);
   if (found.length > 1) throw new Error(`Lines ${found.join(', ')} of ${file} all contain ${JSON.stringify(text)}: give text found on one line only.`);
   return found[0]!;

@@ -9,15 +9,29 @@ import path from 'node:path';
 import { repoRoot } from '../fixtures/spawn.js';
 
 /** The tfjs version the repository uses, so the install comes from npm's cache. */
-export const TFJS_VERSION = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', '@tensorflow', 'tfjs', 'package.json'), 'utf8')) as { version: string }).version;
+export const TFJS_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', '@tensorflow', 'tfjs', 'package.json'), 'utf8')) as { version: string }
+).version;
 
 /** Makes `dir` a project with its own @tensorflow/tfjs (and `type` in package.json when given). */
 export function projectWithOwnTfjs(dir: string, type?: 'module' | 'commonjs'): void {
   fs.mkdirSync(dir, { recursive: true });
-  const manifest = { name: path.basename(dir).toLowerCase().replace(/[^a-z0-9-]/g, '-'), version: '1.0.0', private: true, ...(type ? { type } : {}) };
+  const manifest = {
+    name: path
+      .basename(dir)
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-'),
+    version: '1.0.0',
+    private: true,
+    ...(type ? { type } : {}),
+  };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   const install = (mode: string) =>
-    spawnSync('npm', ['install', mode, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', `@tensorflow/tfjs@${TFJS_VERSION}`], { cwd: dir, encoding: 'utf8', timeout: 300_000 });
+    spawnSync('npm', ['install', mode, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', `@tensorflow/tfjs@${TFJS_VERSION}`], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
   let result = install('--offline');
   if (result.status !== 0) result = install('--prefer-offline');
   if (result.status !== 0) throw new Error(`npm install @tensorflow/tfjs@${TFJS_VERSION} failed in ${dir}:\n${result.stdout}\n${result.stderr}`);

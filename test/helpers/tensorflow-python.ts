@@ -10,7 +10,8 @@ import path from 'node:path';
 /** Where scripts/setup-test-env.sh puts its TensorFlow venv (keep the two in step). */
 export const TEST_VENV = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'tfjs-callback-debugger', 'tf-venv');
 
-export const TF_PYTHON: string | undefined = process.env.TFJS_TEST_TF_PYTHON ?? (existsSync(path.join(TEST_VENV, 'bin', 'python')) ? path.join(TEST_VENV, 'bin', 'python') : undefined);
+export const TF_PYTHON: string | undefined =
+  process.env.TFJS_TEST_TF_PYTHON ?? (existsSync(path.join(TEST_VENV, 'bin', 'python')) ? path.join(TEST_VENV, 'bin', 'python') : undefined);
 
 /** A TensorFlow wheel for setup-native's --wheel: TFJS_TEST_TF_WHEEL, else the machine's local pip index's. */
 export const TF_WHEEL: string | undefined = process.env.TFJS_TEST_TF_WHEEL ?? localWheel();

@@ -34,8 +34,25 @@ describe('the agent after caught callback failures', () => {
     const failures: (() => unknown)[] = [
       () => pyFunction((t: tf.Tensor) => [t.add(1), undefined] as never, [x], ['float32', 'float32']),
       () => numpyFunction(() => new NdArray(null as never, [3], 'float32'), [x], 'float32'),
-      () => numpyFunction(() => new Proxy([1], { get: () => { throw new Error('boom'); } }), [x], 'float32'),
-      () => pyFunction(() => { throw undefined; }, [x], 'float32'),
+      () =>
+        numpyFunction(
+          () =>
+            new Proxy([1], {
+              get: () => {
+                throw new Error('boom');
+              },
+            }),
+          [x],
+          'float32',
+        ),
+      () =>
+        pyFunction(
+          () => {
+            throw undefined;
+          },
+          [x],
+          'float32',
+        ),
     ];
     for (let i = 0; i < 200; i++) {
       assert.throws(failures[i % failures.length]!, (err: Error) => err instanceof InvalidArgumentError || err instanceof CallbackError);
@@ -43,7 +60,10 @@ describe('the agent after caught callback failures', () => {
     assert.equal(agent.active.length, 0, 'no invocation is left as running');
     // The three bad returns of each round stop once each on the Tout mismatch, with only themselves running.
     assert.equal(stops.length, 150);
-    assert.ok(stops.every((s) => s.reason === 'toutMismatch' && s.running === 1), JSON.stringify(stops.find((s) => s.running !== 1)));
+    assert.ok(
+      stops.every((s) => s.reason === 'toutMismatch' && s.running === 1),
+      JSON.stringify(stops.find((s) => s.running !== 1)),
+    );
 
     stops.length = 0;
     pyFunction((t: tf.Tensor) => t.mul(2), [x], 'float32', { name: 'later' }).dispose();

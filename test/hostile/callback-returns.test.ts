@@ -25,7 +25,12 @@ import { firstLine } from '../helpers/invocations.js';
 
 type Tensor = tf.Tensor;
 
-type Wrapper = (func: (...inputs: never[]) => unknown, inp: readonly Tensor[], Tout: string | readonly string[], options?: { name?: string }) => Tensor | Tensor[];
+type Wrapper = (
+  func: (...inputs: never[]) => unknown,
+  inp: readonly Tensor[],
+  Tout: string | readonly string[],
+  options?: { name?: string },
+) => Tensor | Tensor[];
 const WRAPPERS = { py_function: pyFunction as Wrapper, numpy_function: numpyFunction as Wrapper };
 
 const { dir: root, cleanup } = tempDir('callback-returns-test-');
@@ -95,28 +100,179 @@ interface BadReturn {
 }
 
 const BAD_RETURNS: readonly BadReturn[] = [
-  { label: '[t, undefined] for two outputs (py_function)', wrapper: 'py_function', Tout: ['float32', 'float32'], ret: (x) => [x.add(1), undefined], index: 1, says: /undefined is not a Tensor.*Return a value for every Tout entry/ },
-  { label: '[a, undefined] for two outputs (numpy_function)', wrapper: 'numpy_function', Tout: ['float32', 'float32'], ret: () => [Float32Array.of(1), undefined], index: 1, says: /undefined is not a Tensor/ },
-  { label: 'null at the last of three outputs', wrapper: 'numpy_function', Tout: ['float32', 'int32', 'float32'], ret: () => [Float32Array.of(1), Int32Array.of(2), null], index: 2, says: /null is not a Tensor/ },
-  { label: 'a symbol at position 1', wrapper: 'py_function', Tout: ['float32', 'float32'], ret: (x) => [x.add(1), Symbol('s')], index: 1, says: /symbol is not a Tensor/ },
+  {
+    label: '[t, undefined] for two outputs (py_function)',
+    wrapper: 'py_function',
+    Tout: ['float32', 'float32'],
+    ret: (x) => [x.add(1), undefined],
+    index: 1,
+    says: /undefined is not a Tensor.*Return a value for every Tout entry/,
+  },
+  {
+    label: '[a, undefined] for two outputs (numpy_function)',
+    wrapper: 'numpy_function',
+    Tout: ['float32', 'float32'],
+    ret: () => [Float32Array.of(1), undefined],
+    index: 1,
+    says: /undefined is not a Tensor/,
+  },
+  {
+    label: 'null at the last of three outputs',
+    wrapper: 'numpy_function',
+    Tout: ['float32', 'int32', 'float32'],
+    ret: () => [Float32Array.of(1), Int32Array.of(2), null],
+    index: 2,
+    says: /null is not a Tensor/,
+  },
+  {
+    label: 'a symbol at position 1',
+    wrapper: 'py_function',
+    Tout: ['float32', 'float32'],
+    ret: (x) => [x.add(1), Symbol('s')],
+    index: 1,
+    says: /symbol is not a Tensor/,
+  },
   { label: 'a function at position 0', wrapper: 'numpy_function', Tout: ['float32'], ret: () => [() => 1], index: 0, says: /function is not a Tensor/ },
-  { label: 'an NdArray whose data is shorter than its shape', wrapper: 'numpy_function', Tout: 'float32', ret: () => new NdArray(new Float32Array(1), [3], 'float32'), index: 0, says: /its data holds 1 values but its shape \[3\] needs 3/ },
-  { label: 'an NdArray whose shape is not a list', wrapper: 'numpy_function', Tout: 'float32', ret: () => new NdArray(new Float32Array(1), 5 as never, 'float32'), index: 0, says: /its shape \(a number\) is not a list of at most 64 non-negative integers/ },
-  { label: 'an NdArray with a negative dimension', wrapper: 'py_function', Tout: 'float32', ret: () => new NdArray(new Float32Array(1), [-1], 'float32'), index: 0, says: /its shape \[-1\] is not a list/ },
-  { label: 'an NdArray with null data', wrapper: 'numpy_function', Tout: 'float32', ret: () => new NdArray(null as never, [1], 'float32'), index: 0, says: /its dtype is float32 but its data is null/ },
-  { label: 'an NdArray of plain JS numbers', wrapper: 'numpy_function', Tout: 'float32', ret: () => new NdArray([1] as never, [1], 'float32'), index: 0, says: /its data is a JS array.*Give float32 data as a Float32Array/ },
-  { label: 'a string NdArray with numeric data', wrapper: 'numpy_function', Tout: 'string', ret: () => new NdArray(new Float32Array(1), [1], 'string'), index: 0, says: /its dtype is string but its data is a Float32Array/ },
-  { label: "an NdArray whose dtype is 'toString'", wrapper: 'numpy_function', Tout: 'float32', ret: () => new NdArray(new Float32Array(1), [1], 'toString' as never), index: 0, says: /its dtype "toString" is not a TensorFlow dtype/ },
+  {
+    label: 'an NdArray whose data is shorter than its shape',
+    wrapper: 'numpy_function',
+    Tout: 'float32',
+    ret: () => new NdArray(new Float32Array(1), [3], 'float32'),
+    index: 0,
+    says: /its data holds 1 values but its shape \[3\] needs 3/,
+  },
+  {
+    label: 'an NdArray whose shape is not a list',
+    wrapper: 'numpy_function',
+    Tout: 'float32',
+    ret: () => new NdArray(new Float32Array(1), 5 as never, 'float32'),
+    index: 0,
+    says: /its shape \(a number\) is not a list of at most 64 non-negative integers/,
+  },
+  {
+    label: 'an NdArray with a negative dimension',
+    wrapper: 'py_function',
+    Tout: 'float32',
+    ret: () => new NdArray(new Float32Array(1), [-1], 'float32'),
+    index: 0,
+    says: /its shape \[-1\] is not a list/,
+  },
+  {
+    label: 'an NdArray with null data',
+    wrapper: 'numpy_function',
+    Tout: 'float32',
+    ret: () => new NdArray(null as never, [1], 'float32'),
+    index: 0,
+    says: /its dtype is float32 but its data is null/,
+  },
+  {
+    label: 'an NdArray of plain JS numbers',
+    wrapper: 'numpy_function',
+    Tout: 'float32',
+    ret: () => new NdArray([1] as never, [1], 'float32'),
+    index: 0,
+    says: /its data is a JS array.*Give float32 data as a Float32Array/,
+  },
+  {
+    label: 'a string NdArray with numeric data',
+    wrapper: 'numpy_function',
+    Tout: 'string',
+    ret: () => new NdArray(new Float32Array(1), [1], 'string'),
+    index: 0,
+    says: /its dtype is string but its data is a Float32Array/,
+  },
+  {
+    label: "an NdArray whose dtype is 'toString'",
+    wrapper: 'numpy_function',
+    Tout: 'float32',
+    ret: () => new NdArray(new Float32Array(1), [1], 'toString' as never),
+    index: 0,
+    says: /its dtype "toString" is not a TensorFlow dtype/,
+  },
   { label: 'ragged nested arrays', wrapper: 'numpy_function', Tout: 'float32', ret: () => [[1, 2], [3]], index: 0, says: /it is ragged/ },
-  { label: 'a circular array', wrapper: 'numpy_function', Tout: ['float32'], ret: () => [circular()], index: 0, says: /it contains itself \(a circular array\)/ },
+  {
+    label: 'a circular array',
+    wrapper: 'numpy_function',
+    Tout: ['float32'],
+    ret: () => [circular()],
+    index: 0,
+    says: /it contains itself \(a circular array\)/,
+  },
   { label: 'an array that is its only element', wrapper: 'numpy_function', Tout: 'float32', ret: selfOnly, index: 0, says: /it contains itself/ },
-  { label: 'arrays nested 100000 deep', wrapper: 'numpy_function', Tout: 'float32', ret: () => deeplyNested(100_000), index: 0, says: /it nests deeper than 64 levels/ },
-  { label: 'shared rows describing 2**40 values', wrapper: 'py_function', Tout: 'float32', ret: () => sharedRows(40), index: 0, says: /holds 1099511627776 values, more than the \d+ nested JS arrays may hold/ },
-  { label: 'a tensor disposed inside the callback', wrapper: 'py_function', Tout: 'float32', ret: (x) => { const y = x.add(1); y.dispose(); return y; }, index: 0, says: /already disposed/ },
-  { label: 'a tensor disposed by a tidy inside the callback', wrapper: 'py_function', Tout: 'float32', ret: (x) => { let y: Tensor | undefined; tf.tidy(() => { y = x.add(1); }); return y; }, index: 0, says: /already disposed/ },
-  { label: 'an array whose elements throw when read', wrapper: 'numpy_function', Tout: 'float32', ret: () => new Proxy([1], { get: () => { throw new Error('boom'); } }), index: undefined, says: /cannot be read: reading it threw Error: boom/ },
+  {
+    label: 'arrays nested 100000 deep',
+    wrapper: 'numpy_function',
+    Tout: 'float32',
+    ret: () => deeplyNested(100_000),
+    index: 0,
+    says: /it nests deeper than 64 levels/,
+  },
+  {
+    label: 'shared rows describing 2**40 values',
+    wrapper: 'py_function',
+    Tout: 'float32',
+    ret: () => sharedRows(40),
+    index: 0,
+    says: /holds 1099511627776 values, more than the \d+ nested JS arrays may hold/,
+  },
+  {
+    label: 'a tensor disposed inside the callback',
+    wrapper: 'py_function',
+    Tout: 'float32',
+    ret: (x) => {
+      const y = x.add(1);
+      y.dispose();
+      return y;
+    },
+    index: 0,
+    says: /already disposed/,
+  },
+  {
+    label: 'a tensor disposed by a tidy inside the callback',
+    wrapper: 'py_function',
+    Tout: 'float32',
+    ret: (x) => {
+      let y: Tensor | undefined;
+      tf.tidy(() => {
+        y = x.add(1);
+      });
+      return y;
+    },
+    index: 0,
+    says: /already disposed/,
+  },
+  {
+    label: 'an array whose elements throw when read',
+    wrapper: 'numpy_function',
+    Tout: 'float32',
+    ret: () =>
+      new Proxy([1], {
+        get: () => {
+          throw new Error('boom');
+        },
+      }),
+    index: undefined,
+    says: /cannot be read: reading it threw Error: boom/,
+  },
   { label: 'a revoked Proxy', wrapper: 'py_function', Tout: ['float32'], ret: revoked, index: undefined, says: /cannot be read: reading it threw TypeError/ },
-  { label: 'an NdArray whose data getter throws', wrapper: 'numpy_function', Tout: ['float32'], ret: () => [Object.create(NdArray.prototype, { dtype: { value: 'float32' }, shape: { value: [1] }, data: { get: () => { throw new RangeError('no data'); } } })], index: 0, says: /reading it threw RangeError: no data/ },
+  {
+    label: 'an NdArray whose data getter throws',
+    wrapper: 'numpy_function',
+    Tout: ['float32'],
+    ret: () => [
+      Object.create(NdArray.prototype, {
+        dtype: { value: 'float32' },
+        shape: { value: [1] },
+        data: {
+          get: () => {
+            throw new RangeError('no data');
+          },
+        },
+      }),
+    ],
+    index: 0,
+    says: /reading it threw RangeError: no data/,
+  },
 ];
 
 /** What integer outputs may not hold: TensorFlow refuses them too (nothing wraps to 0). */
@@ -129,8 +285,17 @@ const OUT_OF_INT32: readonly { label: string; ret: () => unknown; says: RegExp; 
   { label: 'a Float64Array holding Infinity', ret: () => Float64Array.of(Infinity), says: /./ },
   { label: 'NaN', ret: () => NaN, says: /./ },
   { label: '-Infinity', ret: () => -Infinity, says: /./ },
-  { label: 'an NdArray labelled int32 whose data is a Float64Array holding 2**40', ret: () => new NdArray(Float64Array.of(2 ** 40), [1], 'int32'), says: /its dtype is int32 but its data is a Float64Array.*\('float64'\)/ },
-  { label: 'an NdArray labelled uint8 whose Int32Array data holds 300', ret: () => new NdArray(Int32Array.of(300), [1], 'uint8'), says: /holds 300 at flat index 0: it is outside uint8/, Tout: 'uint8' },
+  {
+    label: 'an NdArray labelled int32 whose data is a Float64Array holding 2**40',
+    ret: () => new NdArray(Float64Array.of(2 ** 40), [1], 'int32'),
+    says: /its dtype is int32 but its data is a Float64Array.*\('float64'\)/,
+  },
+  {
+    label: 'an NdArray labelled uint8 whose Int32Array data holds 300',
+    ret: () => new NdArray(Int32Array.of(300), [1], 'uint8'),
+    says: /holds 300 at flat index 0: it is outside uint8/,
+    Tout: 'uint8',
+  },
 ];
 
 for (const backend of BACKENDS) {
@@ -165,14 +330,17 @@ for (const backend of BACKENDS) {
           it(`${wrapper}: ${c.label}`, () => {
             const wrap = WRAPPERS[wrapper];
             const before = tf.memory().numTensors;
-            assert.throws(() => wrap(() => c.ret(), [], c.Tout ?? 'int32', { name: 'ints' }), (err: Error) => {
-              assert.ok(err instanceof InvalidArgumentError, `InvalidArgumentError, not ${err.stack}`);
-              assert.equal(err.callback, 'ints');
-              assert.equal(err.index, 0);
-              assert.match(firstLine(err), /^0-th value returned by ints|^Cannot convert .* to EagerTensor of dtype int32/);
-              assert.match(err.message.replace(/\n/g, ' '), c.says);
-              return true;
-            });
+            assert.throws(
+              () => wrap(() => c.ret(), [], c.Tout ?? 'int32', { name: 'ints' }),
+              (err: Error) => {
+                assert.ok(err instanceof InvalidArgumentError, `InvalidArgumentError, not ${err.stack}`);
+                assert.equal(err.callback, 'ints');
+                assert.equal(err.index, 0);
+                assert.match(firstLine(err), /^0-th value returned by ints|^Cannot convert .* to EagerTensor of dtype int32/);
+                assert.match(err.message.replace(/\n/g, ' '), c.says);
+                return true;
+              },
+            );
             assert.equal(tf.memory().numTensors, before);
           });
         }
@@ -200,7 +368,16 @@ for (const backend of BACKENDS) {
           it(`${wrapper}: throw ${label}`, async () => {
             const wrap = WRAPPERS[wrapper];
             const x = tf.scalar(1);
-            const { starts, ends, error, threw } = await watch(() => wrap(() => { throw value; }, [x], 'float32', { name: 'thrower' }));
+            const { starts, ends, error, threw } = await watch(() =>
+              wrap(
+                () => {
+                  throw value;
+                },
+                [x],
+                'float32',
+                { name: 'thrower' },
+              ),
+            );
             x.dispose();
             assert.ok(threw);
             assert.ok(error instanceof CallbackError, `CallbackError, not ${error instanceof Error ? error.stack : String(error)}`);
@@ -219,8 +396,21 @@ for (const backend of BACKENDS) {
 
       it('an Error whose message getter throws is described, not rethrown', async () => {
         const hostile = new Error('x');
-        Object.defineProperty(hostile, 'message', { get: () => { throw new Error('getter'); } });
-        const { error, ends } = await watch(() => pyFunction(() => { throw hostile; }, [], 'float32', { name: 'getter' }));
+        Object.defineProperty(hostile, 'message', {
+          get: () => {
+            throw new Error('getter');
+          },
+        });
+        const { error, ends } = await watch(() =>
+          pyFunction(
+            () => {
+              throw hostile;
+            },
+            [],
+            'float32',
+            { name: 'getter' },
+          ),
+        );
         assert.ok(error instanceof CallbackError);
         assert.equal(error.cause, hostile);
         assert.match(error.message, /raised: Error: \(its message cannot be read\)/);
@@ -259,20 +449,70 @@ describe('exactly one end event per invocation, over many failures (sync wrapper
 
   /** Sync callbacks for a node with Tout [float32]; the numpy ones get an NdArray. */
   const SYNC_FAILURES: readonly [string, (x: never) => unknown][] = [
-    ['throws an Error', () => { throw new Error('no'); }],
-    ['throws undefined', () => { throw undefined; }],
+    [
+      'throws an Error',
+      () => {
+        throw new Error('no');
+      },
+    ],
+    [
+      'throws undefined',
+      () => {
+        throw undefined;
+      },
+    ],
     ['returns [t, undefined]', (x: Tensor | NdArray) => [x instanceof tf.Tensor ? x.add(1) : x, undefined]],
     ['returns undefined', () => undefined],
-    ['returns an unreadable Proxy', () => new Proxy([1], { get: () => { throw new Error('boom'); } })],
+    [
+      'returns an unreadable Proxy',
+      () =>
+        new Proxy([1], {
+          get: () => {
+            throw new Error('boom');
+          },
+        }),
+    ],
     ['returns a circular array', () => [circular()]],
     ['returns a Promise when run synchronously', async () => 1],
   ];
   const ASYNC_FAILURES: readonly [string, (x: never) => Promise<unknown>][] = [
-    ['rejects', async () => { await null; throw new Error('late'); }],
-    ['rejects with undefined', async () => { await null; throw undefined; }],
-    ['resolves to [t, undefined] (t made after the await)', async (x: Tensor) => { await null; return [x.add(1), undefined]; }],
-    ['resolves to two tensors for one output', async (x: Tensor) => { await null; return [x.add(1), x.add(2)]; }],
-    ['resolves to a disposed tensor', async (x: Tensor) => { await null; const y = x.add(1); y.dispose(); return y; }],
+    [
+      'rejects',
+      async () => {
+        await null;
+        throw new Error('late');
+      },
+    ],
+    [
+      'rejects with undefined',
+      async () => {
+        await null;
+        throw undefined;
+      },
+    ],
+    [
+      'resolves to [t, undefined] (t made after the await)',
+      async (x: Tensor) => {
+        await null;
+        return [x.add(1), undefined];
+      },
+    ],
+    [
+      'resolves to two tensors for one output',
+      async (x: Tensor) => {
+        await null;
+        return [x.add(1), x.add(2)];
+      },
+    ],
+    [
+      'resolves to a disposed tensor',
+      async (x: Tensor) => {
+        await null;
+        const y = x.add(1);
+        y.dispose();
+        return y;
+      },
+    ],
   ];
 
   it(`wrappers: ${REPEATS} calls of each failure end ${REPEATS} times, and leave no tensor`, async () => {
@@ -281,7 +521,12 @@ describe('exactly one end event per invocation, over many failures (sync wrapper
         const x = xOf();
         const before = tf.memory().numTensors;
         const { starts, ends } = await watch(async () => {
-          for (let i = 0; i < REPEATS; i++) assert.throws(() => wrap(func, [x], ['float32']), (err: Error) => err instanceof InvalidArgumentError || err instanceof CallbackError || err.name === 'AsyncCallbackError', label);
+          for (let i = 0; i < REPEATS; i++)
+            assert.throws(
+              () => wrap(func, [x], ['float32']),
+              (err: Error) => err instanceof InvalidArgumentError || err instanceof CallbackError || err.name === 'AsyncCallbackError',
+              label,
+            );
         });
         assert.equal(starts.length, REPEATS, label);
         assertOneEndEach(starts, ends, `${wrap.name}: ${label}`);
@@ -294,12 +539,19 @@ describe('exactly one end event per invocation, over many failures (sync wrapper
   for (const op of ['EagerPyFunc', 'PyFunc'] as const) {
     it(`model ${op} node, execute(): ${REPEATS} failures of each kind end ${REPEATS} times`, async () => {
       for (const [label, func] of SYNC_FAILURES) {
-        const model = await loadCallbackModel(singleNodeModel(root, `sync-${op}-${SYNC_FAILURES.findIndex(([l]) => l === label)}`, 'node', op), { callbacks: { node: func as never } });
+        const model = await loadCallbackModel(singleNodeModel(root, `sync-${op}-${SYNC_FAILURES.findIndex(([l]) => l === label)}`, 'node', op), {
+          callbacks: { node: func as never },
+        });
         try {
           const x = xOf();
           const before = tf.memory().numTensors;
           const { starts, ends } = await watch(async () => {
-            for (let i = 0; i < REPEATS; i++) assert.throws(() => model.execute(x), (err: Error) => err instanceof InvalidArgumentError || err instanceof CallbackError || err.name === 'AsyncCallbackError', label);
+            for (let i = 0; i < REPEATS; i++)
+              assert.throws(
+                () => model.execute(x),
+                (err: Error) => err instanceof InvalidArgumentError || err instanceof CallbackError || err.name === 'AsyncCallbackError',
+                label,
+              );
           });
           assert.equal(starts.length, REPEATS, label);
           assertOneEndEach(starts, ends, `${op} ${label}`);
@@ -314,13 +566,19 @@ describe('exactly one end event per invocation, over many failures (sync wrapper
 
   it(`model EagerPyFunc node, executeAsync(): ${REPEATS} async failures of each kind end ${REPEATS} times, and leave no tensor`, async () => {
     for (const [label, func] of [...ASYNC_FAILURES, ...SYNC_FAILURES.filter(([l]) => !l.includes('Promise'))]) {
-      const model = await loadCallbackModel(singleNodeModel(root, `async-${label.replace(/\W+/g, '-')}`, 'node', 'EagerPyFunc'), { callbacks: { node: func as never } });
+      const model = await loadCallbackModel(singleNodeModel(root, `async-${label.replace(/\W+/g, '-')}`, 'node', 'EagerPyFunc'), {
+        callbacks: { node: func as never },
+      });
       try {
         const x = xOf();
         const before = tf.memory().numTensors;
         const { starts, ends } = await watch(async () => {
           for (let i = 0; i < REPEATS; i++) {
-            await assert.rejects(() => model.executeAsync(x), (err: Error) => err instanceof InvalidArgumentError || err instanceof CallbackError, label);
+            await assert.rejects(
+              () => model.executeAsync(x),
+              (err: Error) => err instanceof InvalidArgumentError || err instanceof CallbackError,
+              label,
+            );
           }
         });
         assert.equal(starts.length, REPEATS, label);

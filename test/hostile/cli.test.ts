@@ -16,7 +16,10 @@ const { dir: root, cleanup } = tempDir('hostile-cli-');
 after(cleanup);
 
 function summaryLine(stdout: string): string | undefined {
-  return stdout.split('\n').filter((l) => /^[✓✗] \d+ callback invocations? of /.test(l)).at(-1);
+  return stdout
+    .split('\n')
+    .filter((l) => /^[✓✗] \d+ callback invocations? of /.test(l))
+    .at(-1);
 }
 
 describe('runs that never settle', () => {
@@ -59,7 +62,16 @@ describe('--inputs', () => {
   });
 
   test('a ragged row is an error naming the input and the row, not NaN', () => {
-    const inputs = writeFile(root, 'ragged.json', JSON.stringify({ x: [[1, 2, 3], [4, 5]] }));
+    const inputs = writeFile(
+      root,
+      'ragged.json',
+      JSON.stringify({
+        x: [
+          [1, 2, 3],
+          [4, 5],
+        ],
+      }),
+    );
     const run = runCli(['run', model, '--callbacks', callbacks, '--inputs', inputs, '--backend', 'cpu']);
     assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
     assert.ok(run.stdout.includes(`Input 'x' in ${inputs} is ragged: row x[1] has 2 elements, but x[0] has 3`), run.stdout);

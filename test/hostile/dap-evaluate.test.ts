@@ -38,7 +38,10 @@ describe('evaluate', () => {
   test('an evaluation that never ends is stopped after its time; evaluate and continue work after', T, () =>
     withSession(async (s) => {
       const frameId = await stopInHold(s);
-      assert.match(await evaluateError(s, 'while (true) {}', frameId), new RegExp(`evaluation ran over ${SECONDS} s and was stopped .*the program is still paused`));
+      assert.match(
+        await evaluateError(s, 'while (true) {}', frameId),
+        new RegExp(`evaluation ran over ${SECONDS} s and was stopped .*the program is still paused`),
+      );
       // Without a frame too (a global evaluation while paused).
       assert.match(await evaluateError(s, 'for (;;) {}'), new RegExp(`evaluation ran over ${SECONDS} s and was stopped`));
       assert.equal((await s.evaluate('factor * 3', frameId)).result, '21');
@@ -47,7 +50,8 @@ describe('evaluate', () => {
       const exited = await s.terminated();
       assert.equal(exited?.body.exitCode, 0);
       assert.match(s.output('stdout'), /hold 7\n/);
-    }));
+    }),
+  );
 
   test('a thrown string, number, object or Error shows in the error', T, () =>
     withSession(async (s) => {
@@ -58,9 +62,10 @@ describe('evaluate', () => {
       assert.equal(await evaluateError(s, 'throw [1, 2]', frameId), 'Uncaught [1, 2]');
       assert.equal(await evaluateError(s, 'throw new RangeError("bad " + factor)', frameId), 'Uncaught RangeError: bad 7');
       assert.equal(await evaluateError(s, 'throw null'), 'Uncaught null');
-    }));
+    }),
+  );
 
-  test("setVariable evaluates the new value in the paused frame: factor * 3 sees factor", T, () =>
+  test('setVariable evaluates the new value in the paused frame: factor * 3 sees factor', T, () =>
     withSession(async (s) => {
       const frameId = await stopInHold(s);
       const scopes = await s.scopes(frameId);
@@ -68,7 +73,8 @@ describe('evaluate', () => {
       const set = await s.dc.setVariableRequest({ variablesReference: locals.variablesReference, name: 'factor', value: 'factor * 3' });
       assert.equal(set.body.value, '21');
       assert.equal((await s.evaluate('factor', frameId)).result, '21');
-    }));
+    }),
+  );
 });
 
 describe('the line framer', () => {
@@ -79,7 +85,10 @@ describe('the line framer', () => {
       const out: string[] = [];
       const stream = `${message}\n{"id":2}\n\n${message}\n`;
       for (let i = 0; i < stream.length; i += size) out.push(...framer.push(stream.slice(i, i + size)));
-      assert.deepEqual(out.map((m) => m.length), [message.length, 8, message.length]);
+      assert.deepEqual(
+        out.map((m) => m.length),
+        [message.length, 8, message.length],
+      );
       assert.equal(out[0], message);
       assert.equal(framer.scanned, stream.length, `chunks of ${size}: each character scanned once`);
       assert.equal(framer.copied, 2 * message.length + 8, `chunks of ${size}: each message character copied once`);

@@ -47,7 +47,17 @@ function variants(fields: string[]): unknown[] {
   const out: unknown[] = [undefined, null, {}, 'text', [], 42];
   for (const field of fields) for (const value of BAD_VALUES) out.push({ [field]: value });
   // Plausible but out-of-range combinations.
-  out.push({ threadId: THREAD, frameId: 10_000_000, variablesReference: 10_000_000, expression: '1', name: 'x', value: '1', source: {}, breakpoints: [{ line: 0 }], filters: [] });
+  out.push({
+    threadId: THREAD,
+    frameId: 10_000_000,
+    variablesReference: 10_000_000,
+    expression: '1',
+    name: 'x',
+    value: '1',
+    source: {},
+    breakpoints: [{ line: 0 }],
+    filters: [],
+  });
   return out;
 }
 
@@ -58,7 +68,9 @@ async function fuzz(s: Session, requests: Record<string, string[]>): Promise<Raw
 }
 
 function assertAllAnswered(outcomes: RawOutcome[], phase: string): void {
-  const unanswered = outcomes.filter((o) => !o.answered).map((o) => `${(o as { command: string }).command} ${JSON.stringify((o as { args: unknown }).args)?.slice(0, 80)}`);
+  const unanswered = outcomes
+    .filter((o) => !o.answered)
+    .map((o) => `${(o as { command: string }).command} ${JSON.stringify((o as { args: unknown }).args)?.slice(0, 80)}`);
   assert.deepEqual(unanswered, [], `${phase}: requests with no response`);
   for (const o of outcomes) {
     if (!o.answered || o.response.success) continue;
@@ -80,7 +92,10 @@ describe('every request gets a response', () => {
     withSession(async (s) => {
       let answer: DebugProtocol.SetBreakpointsResponse | undefined;
       await s.launch({ program: HOSTILE }, async (dc) => {
-        answer = await dc.setBreakpointsRequest({ source: { path: HOSTILE }, breakpoints: [{ line: 0 }, { line: -3 }, { line: null as never }, { line: 'x' as never }, { line: STOP_LINE }] });
+        answer = await dc.setBreakpointsRequest({
+          source: { path: HOSTILE },
+          breakpoints: [{ line: 0 }, { line: -3 }, { line: null as never }, { line: 'x' as never }, { line: STOP_LINE }],
+        });
       });
       const bps = answer!.body.breakpoints;
       assert.equal(bps.length, 5);
@@ -92,7 +107,8 @@ describe('every request gets a response', () => {
       assert.ok(bps[4]!.id !== undefined && !/not a line number/.test(bps[4]!.message ?? ''), JSON.stringify(bps[4]));
       await s.stopped();
       assert.equal((await s.stack())[0]!.line, STOP_LINE);
-    }));
+    }),
+  );
 
   test('fuzzed arguments while paused, while running and after the exit: each answered, the session works after', T, () =>
     withSession(async (s) => {
@@ -110,7 +126,8 @@ describe('every request gets a response', () => {
       assertAllAnswered(await fuzz(s, { ...REQUESTS, ...RESUMING }), 'after the exit');
       const after = await rawRequest(s.dc, 'stackTrace', { threadId: THREAD });
       assert.ok(after.answered, 'a valid stackTrace answers after the exit');
-    }));
+    }),
+  );
 
   test('stackTrace at the instant the debuggee dies, and after: answered', T, () =>
     withSession(async (s) => {
@@ -124,7 +141,8 @@ describe('every request gets a response', () => {
       await s.terminated();
       const after = await rawRequest(s.dc, 'stackTrace', { threadId: THREAD });
       assert.ok(after.answered && (after.response.success ? (after.response.body as DebugProtocol.StackTraceResponse['body']).stackFrames.length === 0 : true));
-    }));
+    }),
+  );
 
   test('variables with count 10M answers with a capped page; the rest is reachable page by page', T, () =>
     withSession(async (s) => {
@@ -136,14 +154,18 @@ describe('every request gets a response', () => {
       assert.ok(page.list.length > 0 && page.list.length <= 10_000, `a capped page, got ${page.list.length}`);
       assert.equal(page.get('[1]').value, '7');
       const later = await s.variables(big.variablesReference, 9_999_998, 10_000_000);
-      assert.deepEqual(later.list.map((v) => v.name), ['[9999998]', '[9999999]']);
-    }));
+      assert.deepEqual(
+        later.list.map((v) => v.name),
+        ['[9999998]', '[9999999]'],
+      );
+    }),
+  );
 });
 
 describe('attach to a WebSocket that is no inspector', () => {
   /** An HTTP server listing one node target whose WebSocket does `behaviour`. */
   async function badInspector(behaviour: 'garbage' | 'silent'): Promise<{ port: number; close: () => void }> {
-    const server = http.createServer((req, res) => {
+    const server = http.createServer((_req, res) => {
       const { port } = server.address() as { port: number };
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify([{ type: 'node', webSocketDebuggerUrl: `ws://127.0.0.1:${port}/bad` }]));
@@ -183,7 +205,8 @@ describe('attach to a WebSocket that is no inspector', () => {
       } finally {
         bad.close();
       }
-    }));
+    }),
+  );
 
   test('one that never answers: a timeout that says so', T, () =>
     withSession(async (s) => {
@@ -192,11 +215,15 @@ describe('attach to a WebSocket that is no inspector', () => {
         const outcome = await attachTo(s, bad.port);
         assert.ok(outcome.answered, 'attach is answered');
         assert.equal(outcome.response.success, false);
-        assert.match(outcome.response.message ?? '', /Cannot attach: the inspector at 127\.0\.0\.1:\d+ did not complete the handshake: .*no answer from the debuggee within 10 s/);
+        assert.match(
+          outcome.response.message ?? '',
+          /Cannot attach: the inspector at 127\.0\.0\.1:\d+ did not complete the handshake: .*no answer from the debuggee within 10 s/,
+        );
         const threads = await rawRequest(s.dc, 'threads', undefined);
         assert.ok(threads.answered && threads.response.success, 'the adapter still answers');
       } finally {
         bad.close();
       }
-    }));
+    }),
+  );
 });

@@ -40,7 +40,19 @@ function malformedEvent(id: number): unknown {
       error: 'not an object',
     },
     inputs: [
-      { kind: 'Tensor', dtype: 'float32', shape: [2, 2], size: 4, disposed: false, min: Number.NaN, max: '9', mean: null, nanCount: -1, infCount: 0.5, zeroCount: 1 },
+      {
+        kind: 'Tensor',
+        dtype: 'float32',
+        shape: [2, 2],
+        size: 4,
+        disposed: false,
+        min: Number.NaN,
+        max: '9',
+        mean: null,
+        nanCount: -1,
+        infCount: 0.5,
+        zeroCount: 1,
+      },
       { kind: 'Tensor', dtype: 'float32', shape: 'two by two', size: 4, disposed: false },
       { kind: 'Tensor', dtype: 'float32', shape: [2, -1], size: Number.NaN, disposed: false },
       7,
@@ -80,9 +92,15 @@ test('checkEvent: what is valid is kept, the rest replaced, and each problem say
     /^inputs\[3\]: this value could not be shown: expected an object, got the number 7$/,
     /^outputs: this value could not be shown: expected a list, got an object$/,
   ]) {
-    assert.ok(problems.some((p) => expected.test(p)), `${expected} in:\n${problems.join('\n')}`);
+    assert.ok(
+      problems.some((p) => expected.test(p)),
+      `${expected} in:\n${problems.join('\n')}`,
+    );
   }
-  assert.ok(problems.every((p) => p.length < 300), 'no problem line repeats a huge value');
+  assert.ok(
+    problems.every((p) => p.length < 300),
+    'no problem line repeats a huge value',
+  );
 });
 
 test('a malformed event renders what is valid and says what could not be shown; a reload is not blank', async () => {
@@ -111,12 +129,15 @@ test('a saved state holding a malformed event (an older version, or saved before
   await sendInvocation(page, SESSION, mismatchEvent);
   await page.waitForSelector('table.summary');
   // Corrupt what was saved, as a state from before this check could be.
-  await page.evaluate((bad) => {
-    const saved = JSON.parse(sessionStorage.getItem('vscode-state')!);
-    saved.history.push({ key: 'session-1#77', sessionId: 'session-1', event: bad, live: false, ended: false, receivedAt: 0, view: { fixed: 3 } });
-    saved.currentKey = 'session-1#77';
-    sessionStorage.setItem('vscode-state', JSON.stringify(saved));
-  }, { ...(malformedEvent(77) as object), description: 'short' } as Record<string, unknown>);
+  await page.evaluate(
+    (bad) => {
+      const saved = JSON.parse(sessionStorage.getItem('vscode-state')!);
+      saved.history.push({ key: 'session-1#77', sessionId: 'session-1', event: bad, live: false, ended: false, receivedAt: 0, view: { fixed: 3 } });
+      saved.currentKey = 'session-1#77';
+      sessionStorage.setItem('vscode-state', JSON.stringify(saved));
+    },
+    { ...(malformedEvent(77) as object), description: 'short' } as Record<string, unknown>,
+  );
   await page.reload();
   await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));
   await page.waitForSelector('.event-problems');

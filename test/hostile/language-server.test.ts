@@ -89,7 +89,10 @@ describe('files the server must not read whole or block on', { timeout: WAIT_MS 
     assert.equal(diagnostics.length, 1, messages(diagnostics).join('\n'));
     assert.equal(diagnostics[0]!.code, 'callbacks-module-unreadable');
     assert.match(messages(diagnostics)[0]!, /the callbacks module \/dev\/zero is a character device, not a regular file/);
-    assert.ok(logs.some((l) => l.includes('/dev/zero is a character device')), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.includes('/dev/zero is a character device')),
+      logs.join('\n'),
+    );
     const other = writeModel(path.join(dir, 'other'));
     assert.equal((await client.diagnostics(await client.open(other))).length, 1, 'the server still answers for another model');
   });
@@ -136,15 +139,23 @@ describe('files the server must not read whole or block on', { timeout: WAIT_MS 
     );
     const { client, logs } = await start();
     const diagnostics = await client.diagnostics(await client.open(program));
-    assert.deepEqual(messages(diagnostics).map((m) => m.split('\n')[0]), ['0-th value returned by wide is double, but expects float']);
-    await until('the refusal in the log', () => logs.some((l) => /helpers\.ts is 9\.0 MB, over the 8\.0 MB this reads: it was not read\..*TypeScript analysis treats it as missing/.test(l)));
+    assert.deepEqual(
+      messages(diagnostics).map((m) => m.split('\n')[0]),
+      ['0-th value returned by wide is double, but expects float'],
+    );
+    await until('the refusal in the log', () =>
+      logs.some((l) => /helpers\.ts is 9\.0 MB, over the 8\.0 MB this reads: it was not read\..*TypeScript analysis treats it as missing/.test(l)),
+    );
   });
 
   test('the trace a FIFO or /dev/zero: a log line says why, and hovers still answer', async () => {
     const dir = path.join(scratch, 'fifo-trace');
     fs.mkdirSync(dir, { recursive: true });
     const program = path.join(dir, 'program.ts');
-    fs.writeFileSync(program, "import { numpyFunction, tf } from 'tfjs-callback-debugger/runtime';\nexport const y = numpyFunction((a) => a, [tf.scalar(1)], 'float32');\n");
+    fs.writeFileSync(
+      program,
+      "import { numpyFunction, tf } from 'tfjs-callback-debugger/runtime';\nexport const y = numpyFunction((a) => a, [tf.scalar(1)], 'float32');\n",
+    );
     mkfifo(path.join(dir, 'trace.json'));
     const { client, logs } = await start();
     const uri = await client.open(program);
@@ -154,7 +165,7 @@ describe('files the server must not read whole or block on', { timeout: WAIT_MS 
     await client.traceUpdated('/dev/zero');
     await until('the device refusal', () => logs.some((l) => l.includes('the trace /dev/zero is a character device')));
     const hover = await client.hover(uri, 1, 'export const y = numpyFunction'.length - 2);
-    assert.match((hover?.contents as MarkupContent).value, /Not called in the last run/);
+    assert.match((hover!.contents as MarkupContent).value, /Not called in the last run/);
   });
 });
 
@@ -172,7 +183,10 @@ describe('work that grows linearly', { timeout: WAIT_MS * 4 }, () => {
     const lines = new LineIndex(text);
     const split = text.split('\n');
     for (let i = 0; i < split.length + 1; i++) assert.equal(lines.lineRange(i).end.character, (split[i] ?? '').replace(/\r$/, '').length, `line ${i}`);
-    assert.deepEqual([0, 3, 4, 5, 7, 8, 9, 10].map((o) => lines.lineOf(o)), [0, 0, 1, 1, 1, 2, 3, 3]);
+    assert.deepEqual(
+      [0, 3, 4, 5, 7, 8, 9, 10].map((o) => lines.lineOf(o)),
+      [0, 0, 1, 1, 1, 2, 3, 3],
+    );
   });
 
   test('a 4,000-node model.json gets its diagnostics from the real server', async () => {
@@ -195,7 +209,10 @@ describe('work that grows linearly', { timeout: WAIT_MS * 4 }, () => {
       ts.forEachChild(n, visit);
     };
     visit(sf);
-    assert.equal(statementsBefore(calls[0]!), sf.statements.findIndex((s) => s.getText().includes('numpyFunction(callback_0,')));
+    assert.equal(
+      statementsBefore(calls[0]!),
+      sf.statements.findIndex((s) => s.getText().includes('numpyFunction(callback_0,')),
+    );
     const budget = new CheckBudget();
     let charged = 0;
     for (const call of calls) if (budget.spend(call)) charged += statementsBefore(call) + 1;
@@ -300,7 +317,12 @@ describe('hover Markdown shows names from the program and the trace literally', 
     await client.traceUpdated(traceFile);
     await client.diagnostics(uri, { after: mark });
     const markdown = ((await client.hover(uri, 1, column))!.contents as MarkupContent).value;
-    for (const literal of [`${PAYLOAD} (trace) [*tok*]`, 'float32 <img src=y onerror=alert(2)>[1]', '```\n[m](command:x)', '<img src=z onerror=alert(3)>: [e](command:y)']) {
+    for (const literal of [
+      `${PAYLOAD} (trace) [*tok*]`,
+      'float32 <img src=y onerror=alert(2)>[1]',
+      '```\n[m](command:x)',
+      '<img src=z onerror=alert(3)>: [e](command:y)',
+    ]) {
       assertLiteral(markdown, literal);
     }
   });

@@ -41,7 +41,10 @@ async function rejectsWithModelFormatError(file: string, ...patterns: RegExp[]):
   } catch (err) {
     caught = err;
   }
-  assert.ok(caught instanceof ModelFormatError, `expected a ModelFormatError, got ${caught === undefined ? 'a model that loaded' : `${(caught as Error).name}: ${(caught as Error).message}`}`);
+  assert.ok(
+    caught instanceof ModelFormatError,
+    `expected a ModelFormatError, got ${caught === undefined ? 'a model that loaded' : `${(caught as Error).name}: ${(caught as Error).message}`}`,
+  );
   assert.ok(caught.message.includes(file), `names the model.json: ${caught.message}`);
   for (const pattern of patterns) assert.match(caught.message, pattern);
   return caught;
@@ -183,7 +186,14 @@ describe('graphs TF.js would run wrong', () => {
 describe('garbled model.json fields', () => {
   const source = path.join(fixtures, 'multi_out_numpy');
   const original = JSON.parse(fs.readFileSync(path.join(source, 'model.json'), 'utf8'));
-  const REPLACEMENTS: [string, unknown][] = [['deleted', undefined], ['null', null], ['a number', 7], ['a string', 'x'], ['a list', [1]], ['an object', {}]];
+  const REPLACEMENTS: [string, unknown][] = [
+    ['deleted', undefined],
+    ['null', null],
+    ['a number', 7],
+    ['a string', 'x'],
+    ['a list', [1]],
+    ['an object', {}],
+  ];
 
   function fieldPaths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
     if (value === null || typeof value !== 'object') return [];
@@ -219,7 +229,8 @@ describe('garbled model.json fields', () => {
         } catch (err) {
           failures++;
           const name = fieldPath.join('.');
-          if (!(err instanceof ModelFormatError) || !err.message.includes(file)) wrong.push(`${name} ${label}: ${(err as Error).name}: ${(err as Error).message}`);
+          if (!(err instanceof ModelFormatError) || !err.message.includes(file))
+            wrong.push(`${name} ${label}: ${(err as Error).name}: ${(err as Error).message}`);
         }
         const left = tf.memory().numTensors - before;
         if (left !== 0) wrong.push(`${fieldPath.join('.')} ${label}: left ${left} tensors behind`);
@@ -234,7 +245,11 @@ describe('garbled model.json fields', () => {
       ['nodes not a list', (j) => (j.modelTopology.node = 5), /modelTopology\.node is the number 5, not a list of nodes/],
       ['a node without a name', (j) => delete j.modelTopology.node[2].name, /modelTopology\.node\[2\]\.name is missing/],
       ['a node without an op', (j) => delete j.modelTopology.node[2].op, /modelTopology\.node\[2\]\.op is missing/],
-      ['an attr of the wrong type', (j) => (j.modelTopology.node[4].attr.T = 'DT_FLOAT'), /modelTopology\.node\[4\]\.attr\.T is the string "DT_FLOAT", not an AttrValue/],
+      [
+        'an attr of the wrong type',
+        (j) => (j.modelTopology.node[4].attr.T = 'DT_FLOAT'),
+        /modelTopology\.node\[4\]\.attr\.T is the string "DT_FLOAT", not an AttrValue/,
+      ],
       ['a weight entry without a shape', (j) => delete j.weightsManifest[0].weights[0].shape, /weightsManifest\[0\]\.weights\[0\]\.shape is missing/],
       ['weight paths not a list', (j) => (j.weightsManifest[0].paths = 'group1-shard1of1.bin'), /weightsManifest\[0\]\.paths is the string/],
       ['modelTopology missing', (j) => delete j.modelTopology, /has no modelTopology/],

@@ -68,28 +68,32 @@ describe('the program and everything it started end with the session', () => {
       const started = await pausedWithDetachedChild(s);
       await s.dc.disconnectRequest({ terminateDebuggee: true });
       await assertAllGone(started, 'disconnect');
-    }));
+    }),
+  );
 
   test('terminate', T, () =>
     withSession(async (s) => {
       const started = await pausedWithDetachedChild(s);
       await s.dc.terminateRequest({});
       await assertAllGone(started, 'terminate');
-    }));
+    }),
+  );
 
   test('the adapter killed with SIGKILL', T, () =>
     withSession(async (s) => {
       const started = await pausedWithDetachedChild(s);
       process.kill(s.adapterPid, 'SIGKILL');
       await assertAllGone(started, 'the adapter was killed');
-    }));
+    }),
+  );
 
   test('the client vanishes (its pipe closes with no disconnect)', T, () =>
     withSession(async (s) => {
       const started = await pausedWithDetachedChild(s);
       adapterProcess(s).stdin!.end();
       await assertAllGone(started, 'the client vanished');
-    }));
+    }),
+  );
 
   test('the program ends on its own and leaves its detached child running', T, () =>
     withSession(async (s) => {
@@ -97,5 +101,6 @@ describe('the program and everything it started end with the session', () => {
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
       await assertAllGone(started, 'the program exited');
-    }));
+    }),
+  );
 });

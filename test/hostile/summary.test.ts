@@ -55,13 +55,17 @@ for (const backend of ['cpu', 'wasm'] as const) {
       const info = await tf.profile(() => {
         summarizeTensor(big);
       });
-      assert.deepEqual(info.kernels.map((k) => k.name), [], 'the summary ran no backend op (StridedSlice was the 50x cost)');
+      assert.deepEqual(
+        info.kernels.map((k) => k.name),
+        [],
+        'the summary ran no backend op (StridedSlice was the 50x cost)',
+      );
       assert.equal(info.newTensors, 0);
       assert.equal(tf.memory().numTensors, before);
       big.dispose();
     });
 
-    test('the in-place view is the backend\'s memory, not a copy', async () => {
+    test("the in-place view is the backend's memory, not a copy", async () => {
       await selectBackend({ backend, quiet: true });
       const t = tf.tensor([1, 2, 3], [3], 'float32');
       const view = valuesInPlace(t) as Float32Array;
@@ -72,7 +76,7 @@ for (const backend of ['cpu', 'wasm'] as const) {
       t.dispose();
     });
 
-    test('the statistics are those of the same elements the backend\'s strided slice picks', async () => {
+    test("the statistics are those of the same elements the backend's strided slice picks", async () => {
       await selectBackend({ backend, quiet: true });
       const size = 3 * SUMMARY_SAMPLE_LIMIT + 7;
       const big = tf.tidy(() => tf.sin(tf.range(0, size, 1, 'float32')));

@@ -49,9 +49,18 @@ describe('converted model.json files', { timeout: WAIT_MS * 3 }, () => {
     const text = fs.readFileSync(copy, 'utf8');
     const uri = await client.open(copy, text);
     const diagnostics = [...(await client.diagnostics(uri))].sort((a, b) => a.range.start.character - b.range.start.character);
-    assert.deepEqual(diagnostics.map((d) => covered(text, d)), ['"StatefulPartitionedCall/log1p64"', '"StatefulPartitionedCall/cube_plus"']);
-    assert.deepEqual(diagnostics.map((d) => d.severity), [2, 2]);
-    assert.match(messages(diagnostics)[0]!, /export a function named 'log1p64' \(its name in TensorFlow\), 'StatefulPartitionedCall\/log1p64' \(the node name\) or 'pyfunc_15' \(the token\)/);
+    assert.deepEqual(
+      diagnostics.map((d) => covered(text, d)),
+      ['"StatefulPartitionedCall/log1p64"', '"StatefulPartitionedCall/cube_plus"'],
+    );
+    assert.deepEqual(
+      diagnostics.map((d) => d.severity),
+      [2, 2],
+    );
+    assert.match(
+      messages(diagnostics)[0]!,
+      /export a function named 'log1p64' \(its name in TensorFlow\), 'StatefulPartitionedCall\/log1p64' \(the node name\) or 'pyfunc_15' \(the token\)/,
+    );
     assert.match(messages(diagnostics)[0]!, /It receives 1 NdArray inputs \(numpy_function\) \[float64\] and must return Tout \[float64\]/);
     assert.match(messages(diagnostics)[0]!, /loadCallbackModel\(path, \{ callbacks: \{ log1p64\(…\) \{ … \} \} \}\)/, 'code that parses');
   });
@@ -123,7 +132,12 @@ describe('static dtype rules shared with the runtime', { timeout: WAIT_MS * 2 },
     const diagnostics = await client.diagnostics(await client.open(file, text));
     const summary = diagnostics.map((d) => [d.range.start.line, d.severity, d.code, messages([d])[0]!.split('\n')[0]]);
     assert.deepEqual(summary, [
-      [2, 2, 'tout-conversion', "output 0: py_function converts a Float64Array (float64) to float32, as TensorFlow's convert_to_tensor does. Return float32 data to skip the conversion."],
+      [
+        2,
+        2,
+        'tout-conversion',
+        "output 0: py_function converts a Float64Array (float64) to float32, as TensorFlow's convert_to_tensor does. Return float32 data to skip the conversion.",
+      ],
       [3, 1, 'tout-dtype', '0-th value returned by strict is double, but expects float'],
     ]);
   });

@@ -34,7 +34,10 @@ async function openFixture(name: string): Promise<{ uri: string; diagnostics: Di
 
 /** The 0-based line of the first line of `file` containing `text`. */
 function lineOf(file: string, text: string): number {
-  const line = fs.readFileSync(lspFixture(file), 'utf8').split('\n').findIndex((l) => l.includes(text));
+  const line = fs
+    .readFileSync(lspFixture(file), 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(text));
   assert.ok(line >= 0, `${text} not in ${file}`);
   return line;
 }
@@ -42,15 +45,18 @@ function lineOf(file: string, text: string): number {
 describe('static Tout diagnostics', { timeout: WAIT_MS * 2 }, () => {
   test('a numpyFunction callback returning Float64Array for Tout float32: TensorFlow’s message and the float64 hint', async () => {
     const { diagnostics } = await openFixture('float64-for-float32.ts');
-    assert.deepEqual(messages(diagnostics).map((m) => m.split('\n')[0]), [
-      '0-th value returned by normalize is double, but expects float',
-      '0-th value returned by doubled is double, but expects float',
-    ]);
+    assert.deepEqual(
+      messages(diagnostics).map((m) => m.split('\n')[0]),
+      ['0-th value returned by normalize is double, but expects float', '0-th value returned by doubled is double, but expects float'],
+    );
     for (const d of diagnostics) {
       assert.equal(d.source, SOURCE);
       assert.equal(d.code, 'tout-dtype');
       assert.equal(d.severity, 1);
-      assert.match(messages([d])[0]!, /Float64Array \(dtype float64\)\. This is numpy's float64 mistake in JavaScript: .*Float32Array\.from\(values\).* or declare Tout 'float64'\./);
+      assert.match(
+        messages([d])[0]!,
+        /Float64Array \(dtype float64\)\. This is numpy's float64 mistake in JavaScript: .*Float32Array\.from\(values\).* or declare Tout 'float64'\./,
+      );
     }
     // The referenced function: on the func argument, pointing to its return type.
     const [normalize, doubled] = diagnostics;
@@ -64,20 +70,21 @@ describe('static Tout diagnostics', { timeout: WAIT_MS * 2 }, () => {
 
   test('two values for a single-dtype Tout, one value for a list Tout of two: the count message', async () => {
     const { diagnostics } = await openFixture('pair-for-one.ts');
-    assert.deepEqual(messages(diagnostics).map((m) => m.split('\n')[0]), [
-      'split_pair returns 2 values, but expects to see 1 values.',
-      'square_twice returns 1 values, but expects to see 2 values.',
-    ]);
-    assert.deepEqual(diagnostics.map((d) => d.code), ['tout-count', 'tout-count']);
+    assert.deepEqual(
+      messages(diagnostics).map((m) => m.split('\n')[0]),
+      ['split_pair returns 2 values, but expects to see 1 values.', 'square_twice returns 1 values, but expects to see 2 values.'],
+    );
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['tout-count', 'tout-count'],
+    );
     assert.match(messages(diagnostics)[0]!, /returns 2 values \(NdArray, NdArray\); Tout 'float32' declares 1/);
     assert.equal(diagnostics[0]!.range.start.line, lineOf('pair-for-one.ts', 'numpyFunction(split_pair'));
   });
 
   test('func parameters differing from inp: the runtime’s arity message', async () => {
     const { diagnostics } = await openFixture('wrong-arity.ts');
-    assert.deepEqual(messages(diagnostics), [
-      "'add' takes 2 arguments but inp has 1 tensor: func must take as many arguments as there are tensors in inp.",
-    ]);
+    assert.deepEqual(messages(diagnostics), ["'add' takes 2 arguments but inp has 1 tensor: func must take as many arguments as there are tensors in inp."]);
     assert.equal(diagnostics[0]!.code, 'arity');
     assert.equal(diagnostics[0]!.range.start.line, lineOf('wrong-arity.ts', 'numpyFunction(add'));
   });
@@ -89,7 +96,10 @@ describe('static Tout diagnostics', { timeout: WAIT_MS * 2 }, () => {
     // TensorFlow's first line, then the runtime's explanation (both from runtime/tout.ts).
     const [typo, typoList] = lines.map((l) => l.split('\n'));
     assert.equal(typo![0], "Cannot convert the argument `type_value`: 'flaot32' to a TensorFlow DType.");
-    assert.ok(typo![1]!.startsWith(`  Invalid Tout for 'typo': Tout is "flaot32", which is not a TensorFlow dtype. Use one of float16, bfloat16, float32,`), typo![1]);
+    assert.ok(
+      typo![1]!.startsWith(`  Invalid Tout for 'typo': Tout is "flaot32", which is not a TensorFlow dtype. Use one of float16, bfloat16, float32,`),
+      typo![1],
+    );
     assert.ok(typo![1]!.endsWith("Did you mean 'float32'?"), typo![1]);
     assert.equal(typoList![0], "Cannot convert the argument `type_value`: 'int23' to a TensorFlow DType.");
     assert.ok(typoList![1]!.startsWith(`  Invalid Tout for 'typo_list': Tout[1] is "int23", which is not a TensorFlow dtype.`), typoList![1]);
@@ -108,12 +118,15 @@ describe('static Tout diagnostics', { timeout: WAIT_MS * 2 }, () => {
 describe('less common cases', { timeout: WAIT_MS * 2 }, () => {
   test('nothing returned, a boolean, a Tout constant, a renamed import, an imported callback', async () => {
     const { diagnostics } = await openFixture('more-cases.ts');
-    assert.deepEqual(diagnostics.map((d) => [d.code, messages([d])[0]!.split('\n')[0]]), [
-      ['tout-count', 'logs_only returns 0 values, but expects to see 1 values.'],
-      ['tout-dtype', '0-th value returned by is_big is bool, but expects float'],
-      ['tout-count', 'one_for_two returns 1 values, but expects to see 2 values.'],
-      ['arity', "'log_huber' takes 2 arguments but inp has 1 tensor: func must take as many arguments as there are tensors in inp."],
-    ]);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, messages([d])[0]!.split('\n')[0]]),
+      [
+        ['tout-count', 'logs_only returns 0 values, but expects to see 1 values.'],
+        ['tout-dtype', '0-th value returned by is_big is bool, but expects float'],
+        ['tout-count', 'one_for_two returns 1 values, but expects to see 2 values.'],
+        ['arity', "'log_huber' takes 2 arguments but inp has 1 tensor: func must take as many arguments as there are tensors in inp."],
+      ],
+    );
     assert.match(messages(diagnostics)[0]!, /use Tout \[\] for a callback that returns nothing/);
   });
 
@@ -121,12 +134,18 @@ describe('less common cases', { timeout: WAIT_MS * 2 }, () => {
     const { diagnostics } = await openFixture('async-callback.js');
     assert.equal(diagnostics.length, 1);
     assert.equal(diagnostics[0]!.code, 'tout-value');
-    assert.match(messages(diagnostics)[0]!, /^0-th value returned by async_cb is not a tensor: the callback returns a Promise\. Wrapped callbacks run synchronously/);
+    assert.match(
+      messages(diagnostics)[0]!,
+      /^0-th value returned by async_cb is not a tensor: the callback returns a Promise\. Wrapped callbacks run synchronously/,
+    );
   });
 
   test('CommonJS: require, a namespace object and compat.v1.py_func with its name argument', async () => {
     const { diagnostics } = await openFixture('required.cjs');
-    assert.deepEqual(messages(diagnostics).map((m) => m.split('\n')[0]), ['0-th value returned by widen_cjs is double, but expects float']);
+    assert.deepEqual(
+      messages(diagnostics).map((m) => m.split('\n')[0]),
+      ['0-th value returned by widen_cjs is double, but expects float'],
+    );
   });
 });
 
@@ -142,7 +161,10 @@ describe('edits', { timeout: WAIT_MS * 2 }, () => {
     assert.deepEqual(messages(clean), []);
     const broken = fixed.replace("'float32', { name: 'normalize' }", "'int32', { name: 'normalize' }");
     const again = await client.diagnostics(uri, { version: await client.change(uri, broken) });
-    assert.deepEqual(messages(again).map((m) => m.split('\n')[0]), ['0-th value returned by normalize is float, but expects int32']);
+    assert.deepEqual(
+      messages(again).map((m) => m.split('\n')[0]),
+      ['0-th value returned by normalize is float, but expects int32'],
+    );
     assert.match(messages(again)[0]!, /Return int32 data or change Tout to 'float32'\./);
     await client.closeDocument(uri);
   });

@@ -56,7 +56,7 @@ function invocation(id: number, name: string, line: number, durationMs: number, 
 }
 
 const WIDEN_MISMATCH =
-  '0-th value returned by widen is double, but expects float\n  the value is an NdArray of shape [2,2] and dtype float64. This is numpy\'s float64 mistake in JavaScript: float64 data is double precision.';
+  "0-th value returned by widen is double, but expects float\n  the value is an NdArray of shape [2,2] and dtype float64. This is numpy's float64 mistake in JavaScript: float64 data is double precision.";
 
 /** A trace as `tfjs-callbacks run --trace` writes it. */
 function writeTrace(file: string): string {
@@ -92,12 +92,18 @@ describe('code lenses', { timeout: WAIT_MS }, () => {
     await client.diagnostics(uri);
     const lenses = (await client.codeLenses(uri)) ?? [];
     const top = lenses.filter((l) => l.range.start.line === 0);
-    assert.deepEqual(top.map((l) => [l.command?.title, l.command?.command, l.command?.arguments]), [
-      ['Run graph', 'tfjsCallbacks.runGraph', [uri]],
-      ['Debug graph', 'tfjsCallbacks.debugGraph', [uri]],
-    ]);
+    assert.deepEqual(
+      top.map((l) => [l.command?.title, l.command?.command, l.command?.arguments]),
+      [
+        ['Run graph', 'tfjsCallbacks.runGraph', [uri]],
+        ['Debug graph', 'tfjsCallbacks.debugGraph', [uri]],
+      ],
+    );
     const breaks = lenses.filter((l) => l.command?.command === 'tfjsCallbacks.breakOnCallback');
-    assert.deepEqual(breaks.map((l) => l.command?.arguments), [['log_huber'], ['to_float32'], ['features'], ['pair'], ['numbers'], ['doubles'], ['side_effect']]);
+    assert.deepEqual(
+      breaks.map((l) => l.command?.arguments),
+      [['log_huber'], ['to_float32'], ['features'], ['pair'], ['numbers'], ['doubles'], ['side_effect']],
+    );
     assert.ok(breaks.every((l) => l.command?.title === 'Break on call'));
     const lines = fs.readFileSync(file, 'utf8').split('\n');
     assert.match(lines[breaks[0]!.range.start.line]!, /pyFunction\(log_huber/);
@@ -123,7 +129,10 @@ describe('a trace written in the CLI format', { timeout: WAIT_MS }, () => {
 
   test('hover before any run says none is recorded', async () => {
     const text = hoverText(await client.hover(uri, callLine('scale'), programLines[callLine('scale')]!.indexOf('numpyFunction') + 2));
-    assert.match(text, /\*\*numpyFunction\*\* \(numpy_function\) · callback `scale` \(function scale\)|\*\*numpyFunction\*\* \(numpy_function\) · callback `scale`/);
+    assert.match(
+      text,
+      /\*\*numpyFunction\*\* \(numpy_function\) · callback `scale` \(function scale\)|\*\*numpyFunction\*\* \(numpy_function\) · callback `scale`/,
+    );
     assert.match(text, /No run recorded yet/);
     assert.equal(await client.hover(uri, 0, 0), null, 'no hover away from wrapper calls');
   });
@@ -159,7 +168,10 @@ describe('a trace written in the CLI format', { timeout: WAIT_MS }, () => {
 
   test('Break on call uses the names; the callbacks request lists them with 1-based lines', async () => {
     const lenses = (await client.codeLenses(uri)) ?? [];
-    assert.deepEqual(lenses.filter((l) => l.command?.command === 'tfjsCallbacks.breakOnCallback').map((l) => l.command?.arguments), [['scale'], ['widen']]);
+    assert.deepEqual(
+      lenses.filter((l) => l.command?.command === 'tfjsCallbacks.breakOnCallback').map((l) => l.command?.arguments),
+      [['scale'], ['widen']],
+    );
     const callbacks = await client.callbacks(uri);
     assert.deepEqual(callbacks, [
       { name: 'scale', functionName: 'scale', kind: 'numpy_function', uri, line: callLine('scale') + 1, api: 'numpyFunction', token: 'pyfunc_0' },

@@ -33,9 +33,15 @@ describe('model.json names', { timeout: WAIT_MS * 2 }, () => {
     const notModel = await client.open(write('plain', 'mymodel.json')(MODEL_TEXT));
     const uri = await client.open(write('named', 'lonely.model.json')(MODEL_TEXT));
     const diagnostics = await client.diagnostics(uri);
-    assert.deepEqual(diagnostics.map((d) => d.code), ['unbound-callback']);
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['unbound-callback'],
+    );
     assert.match(messages(diagnostics)[0]!, /^Callback node 'lonely' \(PyFunc, token 'pyfunc_9'\) has no binding: no callbacks module found\./);
-    assert.deepEqual((await client.callbacks(uri)).map((c) => [c.name, c.token]), [['lonely', 'pyfunc_9']]);
+    assert.deepEqual(
+      (await client.callbacks(uri)).map((c) => [c.name, c.token]),
+      [['lonely', 'pyfunc_9']],
+    );
     // Answered after the model's diagnostics: mymodel.json was opened first and is not a model.
     assert.deepEqual(await client.callbacks(notModel), []);
   });

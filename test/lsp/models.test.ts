@@ -26,7 +26,10 @@ async function start(options: Parameters<typeof LspClient.start>[0] = {}): Promi
 
 /** 0-based line of `"name": "<node>"` in a fixture model. */
 function nodeLine(model: string, node: string): number {
-  return fs.readFileSync(lspFixture('models', model, 'model.json'), 'utf8').split('\n').findIndex((l) => l.includes(`"name": "${node}"`));
+  return fs
+    .readFileSync(lspFixture('models', model, 'model.json'), 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(`"name": "${node}"`));
 }
 
 /** The 1-based line and column of a node's name value in a fixture model, as the callbacks request gives it. */
@@ -91,12 +94,10 @@ describe('callbacks.ts next to model.json', { timeout: WAIT_MS * 2 }, () => {
     const program = await client.open(lspFixture('wrong-arity.ts'));
     await client.diagnostics(program);
     const all = await client.callbacks();
-    assert.deepEqual(all.map((c) => `${c.name}@${c.uri.split('/').slice(-2).join('/')}`), [
-      'standardize@convention/model.json',
-      'clip@convention/model.json',
-      'unbound_node@convention/model.json',
-      'add@lsp/wrong-arity.ts',
-    ]);
+    assert.deepEqual(
+      all.map((c) => `${c.name}@${c.uri.split('/').slice(-2).join('/')}`),
+      ['standardize@convention/model.json', 'clip@convention/model.json', 'unbound_node@convention/model.json', 'add@lsp/wrong-arity.ts'],
+    );
   });
 });
 
@@ -104,7 +105,10 @@ describe('the tfjsCallbacks.callbacksModule setting', { timeout: WAIT_MS * 2 }, 
   const expectOtherUnbound = (diagnostics: Diagnostic[]) => {
     assert.equal(diagnostics.length, 1, messages(diagnostics).join('\n'));
     assert.equal(diagnostics[0]!.range.start.line, nodeLine('configured', 'other'));
-    assert.ok(messages(diagnostics)[0]!.startsWith(`Callback node 'other' (EagerPyFunc, token 'pyfunc_5') has no binding in ${CONFIGURED}:`), messages(diagnostics)[0]);
+    assert.ok(
+      messages(diagnostics)[0]!.startsWith(`Callback node 'other' (EagerPyFunc, token 'pyfunc_5') has no binding in ${CONFIGURED}:`),
+      messages(diagnostics)[0],
+    );
   };
 
   test('from workspace/configuration (relative to the workspace folder): a default object’s keys bind, named exports beside it do not', async () => {
@@ -126,7 +130,10 @@ describe('the tfjsCallbacks.callbacksModule setting', { timeout: WAIT_MS * 2 }, 
     const uri = await client.open(lspFixture('models', 'configured', 'model.json'));
     const diagnostics = byLine(await client.diagnostics(uri));
     assert.equal(diagnostics.length, 2);
-    assert.match(messages(diagnostics)[0]!, /^Callback node 'standardize' \(EagerPyFunc, token 'pyfunc_0'\) has no binding: the callbacks module no\/such\/callbacks\.ts \(setting tfjsCallbacks\.callbacksModule\) does not exist\./);
+    assert.match(
+      messages(diagnostics)[0]!,
+      /^Callback node 'standardize' \(EagerPyFunc, token 'pyfunc_0'\) has no binding: the callbacks module no\/such\/callbacks\.ts \(setting tfjsCallbacks\.callbacksModule\) does not exist\./,
+    );
   });
 });
 
@@ -138,7 +145,10 @@ describe('no callbacks module', { timeout: WAIT_MS }, () => {
     assert.equal(diagnostics.length, 1);
     assert.equal(diagnostics[0]!.severity, 2);
     assert.equal(diagnostics[0]!.range.start.line, nodeLine('none', 'lonely'));
-    assert.match(messages(diagnostics)[0]!, /^Callback node 'lonely' \(PyFunc, token 'pyfunc_9'\) has no binding: no callbacks module found\. Create callbacks\.ts next to model\.json \(or set tfjsCallbacks\.callbacksModule\)/);
+    assert.match(
+      messages(diagnostics)[0]!,
+      /^Callback node 'lonely' \(PyFunc, token 'pyfunc_9'\) has no binding: no callbacks module found\. Create callbacks\.ts next to model\.json \(or set tfjsCallbacks\.callbacksModule\)/,
+    );
   });
 
   test('a JSON file not named model.json is left alone; so is invalid JSON', async () => {

@@ -64,7 +64,9 @@ describe('auto selection without tfjs-node', () => {
     assert.equal(report.requested, 'auto');
     assert.equal(report.source, 'default');
     assert.match(report.reason, /^auto: WebAssembly/);
-    assert.deepEqual(report.skipped, [{ backend: 'tensorflow', why: '@tensorflow/tfjs-node is not installed (`tfjs-callbacks setup-native` builds it from a TensorFlow you have)' }]);
+    assert.deepEqual(report.skipped, [
+      { backend: 'tensorflow', why: '@tensorflow/tfjs-node is not installed (`tfjs-callbacks setup-native` builds it from a TensorFlow you have)' },
+    ]);
     assert.equal(outcome.tfBackend, 'wasm');
     assert.deepEqual(outcome.sum, [4, 6]);
     const lines = linesStartingWith(run.stderr, REPORT_PREFIX);
@@ -72,7 +74,7 @@ describe('auto selection without tfjs-node', () => {
     assert.match(lines[0]!, /backend: wasm \(auto: .*skipped tensorflow: @tensorflow\/tfjs-node is not installed \(`tfjs-callbacks setup-native` builds it/);
   });
 
-  test("TFJS_BACKEND=auto is the same as no choice", () => {
+  test('TFJS_BACKEND=auto is the same as no choice', () => {
     const { outcome } = select([{ quiet: true }], { TFJS_BACKEND: 'auto' });
     assert.equal(outcome.reports[0]!.backend, 'wasm');
     assert.equal(outcome.reports[0]!.source, 'TFJS_BACKEND');
@@ -149,7 +151,10 @@ describe('the report', () => {
 
   test('is printed once when a second call switches the backend', () => {
     const { outcome, run } = select([{ backend: 'wasm' }, { backend: 'cpu' }]);
-    assert.deepEqual(outcome.reports.map((r) => r.backend), ['wasm', 'cpu']);
+    assert.deepEqual(
+      outcome.reports.map((r) => r.backend),
+      ['wasm', 'cpu'],
+    );
     assert.equal(outcome.tfBackend, 'cpu');
     assert.equal(linesStartingWith(run.stderr, REPORT_PREFIX).length, 1, run.stderr);
   });
@@ -205,7 +210,11 @@ describe('a tfjs-node in the project is preferred (stand-in package)', () => {
     const project = path.join(root, name);
     const tfjsMain = createRequire(path.join(repoRoot, 'noop.js')).resolve('@tensorflow/tfjs');
     const cpuMain = createRequire(path.join(repoRoot, 'noop.js')).resolve('@tensorflow/tfjs-backend-cpu');
-    writeFile(project, 'node_modules/@tensorflow/tfjs-node/package.json', JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-stand-in', main: 'index.js' }));
+    writeFile(
+      project,
+      'node_modules/@tensorflow/tfjs-node/package.json',
+      JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-stand-in', main: 'index.js' }),
+    );
     writeFile(
       project,
       'node_modules/@tensorflow/tfjs-node/index.js',
@@ -223,7 +232,7 @@ module.exports = tf;
     return project;
   }
 
-  test('auto picks the project\'s tfjs-node and reports it', () => {
+  test("auto picks the project's tfjs-node and reports it", () => {
     const project = fakeTfjsNodeProject('with-tfjs-node');
     const { outcome, run } = select([{}], {}, project);
     assert.equal(outcome.error, undefined, outcome.error);
@@ -255,9 +264,17 @@ module.exports = tf;
 
   test('a tfjs-node that is installed but fails to load is reported as such, and auto falls back to wasm', () => {
     const project = path.join(root, 'broken-tfjs-node');
-    writeFile(project, 'node_modules/@tensorflow/tfjs-node/package.json', JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-broken', main: 'index.js' }));
+    writeFile(
+      project,
+      'node_modules/@tensorflow/tfjs-node/package.json',
+      JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-broken', main: 'index.js' }),
+    );
     // What a copy installed with --ignore-scripts does: the native addon is missing.
-    writeFile(project, 'node_modules/@tensorflow/tfjs-node/index.js', `throw new Error('The Node.js native addon module (tfjs_binding.node) can not be found at path: lib/napi-v8/tfjs_binding.node');\n`);
+    writeFile(
+      project,
+      'node_modules/@tensorflow/tfjs-node/index.js',
+      `throw new Error('The Node.js native addon module (tfjs_binding.node) can not be found at path: lib/napi-v8/tfjs_binding.node');\n`,
+    );
     const { outcome } = select([{ quiet: true }], {}, project);
     const report = outcome.reports[0]!;
     assert.equal(report.backend, 'wasm');
@@ -265,16 +282,29 @@ module.exports = tf;
     assert.match(report.skipped[0]!.why, /^@tensorflow\/tfjs-node in the project is installed but failed to load \(.*tfjs_binding\.node/);
   });
 
-  test("the project's broken tfjs-node is said even when setup-native's build loads in its place", { skip: nativeLoads() ? false : 'no native build here (scripts/setup-native-test.sh)' }, () => {
+  test("the project's broken tfjs-node is said even when setup-native's build loads in its place", {
+    skip: nativeLoads() ? false : 'no native build here (scripts/setup-native-test.sh)',
+  }, () => {
     const project = path.join(root, 'broken-tfjs-node-2');
-    writeFile(project, 'node_modules/@tensorflow/tfjs-node/package.json', JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-broken', main: 'index.js' }));
-    writeFile(project, 'node_modules/@tensorflow/tfjs-node/index.js', `throw new Error('The Node.js native addon module (tfjs_binding.node) can not be found at path: lib/napi-v8/tfjs_binding.node');\n`);
+    writeFile(
+      project,
+      'node_modules/@tensorflow/tfjs-node/package.json',
+      JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-broken', main: 'index.js' }),
+    );
+    writeFile(
+      project,
+      'node_modules/@tensorflow/tfjs-node/index.js',
+      `throw new Error('The Node.js native addon module (tfjs_binding.node) can not be found at path: lib/napi-v8/tfjs_binding.node');\n`,
+    );
     const { outcome } = select([{ quiet: true }], { TFJS_CALLBACKS_NATIVE_DIR: nativeRoot() }, project);
     assert.equal(outcome.error, undefined, outcome.error);
     const report = outcome.reports[0]!;
     assert.equal(report.backend, 'tensorflow');
     assert.equal(outcome.tfBackend, 'tensorflow');
     assert.deepEqual(outcome.sum, [4, 6]);
-    assert.match(report.reason, /^auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build \(TensorFlow 2\.\d+\.\d+, .*\); @tensorflow\/tfjs-node in the project is installed but failed to load \(.*tfjs_binding\.node/);
+    assert.match(
+      report.reason,
+      /^auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build \(TensorFlow 2\.\d+\.\d+, .*\); @tensorflow\/tfjs-node in the project is installed but failed to load \(.*tfjs_binding\.node/,
+    );
   });
 });

@@ -114,14 +114,25 @@ describe('run examples/main.ts', () => {
       ['map_func/PyFunc', 'map_func/PyFunc', 'map_func/PyFunc', 'map_func/PyFunc', 'log_huber/EagerPyFunc', 'log_huber/EagerPyFunc', 'standardize/EagerPyFunc'],
     );
     const mapFunc = trace.invocations[0]!;
-    assert.deepEqual(mapFunc.outputs.map((o) => [o.dtype, o.shape]), [['float32', [64, 8]], ['int32', [8]]]);
+    assert.deepEqual(
+      mapFunc.outputs.map((o) => [o.dtype, o.shape]),
+      [
+        ['float32', [64, 8]],
+        ['int32', [8]],
+      ],
+    );
     assert.equal(mapFunc.callSite!.file, path.join(repoRoot, 'examples', 'captioning-pipeline.ts'));
     const node = trace.invocations[6]!;
     assert.equal(node.graph, 'standardize');
     assert.equal(node.node, 'standardize');
     assert.equal(node.callSite!.file, path.join(repoRoot, 'examples', 'models', 'standardize', 'model.json'));
     assert.deepEqual(
-      { invocations: trace.summary.invocations, callbacks: trace.summary.callbacks, toutMismatches: trace.summary.toutMismatches, errors: trace.summary.errors },
+      {
+        invocations: trace.summary.invocations,
+        callbacks: trace.summary.callbacks,
+        toutMismatches: trace.summary.toutMismatches,
+        errors: trace.summary.errors,
+      },
       { invocations: 7, callbacks: 3, toutMismatches: 0, errors: 0 },
     );
   });
@@ -241,11 +252,19 @@ describe('options and usage', () => {
   const usageCases: { name: string; args: string[]; message: string }[] = [
     { name: 'no command', args: [], message: 'tfjs-callbacks: Nothing to run.' },
     { name: 'no target', args: ['run'], message: 'tfjs-callbacks: Nothing to run.' },
-    { name: 'unknown command', args: ['frobnicate', 'examples/main.ts'], message: "tfjs-callbacks: Unknown command 'frobnicate' (commands: run, setup-native)." },
+    {
+      name: 'unknown command',
+      args: ['frobnicate', 'examples/main.ts'],
+      message: "tfjs-callbacks: Unknown command 'frobnicate' (commands: run, setup-native).",
+    },
     { name: 'missing target file', args: ['run', 'examples/no-such-program.ts'], message: 'tfjs-callbacks: examples/no-such-program.ts does not exist.' },
     { name: 'two targets', args: ['run', 'examples/main.ts', 'examples/log-huber.ts'], message: 'tfjs-callbacks: Nothing to run.' },
     { name: 'an unknown option', args: ['run', 'examples/main.ts', '--bogus'], message: "tfjs-callbacks: Unknown option '--bogus'" },
-    { name: '--callbacks with a program target', args: ['run', 'examples/main.ts', '--callbacks', 'examples/callbacks/standardize.ts'], message: 'tfjs-callbacks: --callbacks and --inputs apply to a model.json target.' },
+    {
+      name: '--callbacks with a program target',
+      args: ['run', 'examples/main.ts', '--callbacks', 'examples/callbacks/standardize.ts'],
+      message: 'tfjs-callbacks: --callbacks and --inputs apply to a model.json target.',
+    },
   ];
   for (const { name, args, message } of usageCases) {
     test(`bad usage (${name}) exits 2 with the usage text`, () => {

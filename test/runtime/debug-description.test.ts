@@ -52,11 +52,15 @@ for (const backend of BACKENDS) {
       const x = tf.zeros([2, 3]);
       let seen = '';
       let calls = 0;
-      const out = numpyFunction((a: NdArray) => {
-        calls++;
-        seen = describeValue(a);
-        return a;
-      }, [x], 'float32');
+      const out = numpyFunction(
+        (a: NdArray) => {
+          calls++;
+          seen = describeValue(a);
+          return a;
+        },
+        [x],
+        'float32',
+      );
       tf.dispose([x, out]);
       assert.equal(calls, 1);
       assert.equal(seen, 'NdArray float32[2,3]');
@@ -76,7 +80,13 @@ describe('debug.description, backend-independent', () => {
     const own = Object.getOwnPropertyDescriptor(tf.Tensor.prototype, DESCRIPTION);
     assert.ok(own, 'installed on tf.Tensor.prototype');
     assert.equal(own.enumerable, false);
-    const hostile = Object.create(tf.Tensor.prototype, { dtype: { get: () => { throw new Error('no dtype'); } } }) as object;
+    const hostile = Object.create(tf.Tensor.prototype, {
+      dtype: {
+        get: () => {
+          throw new Error('no dtype');
+        },
+      },
+    }) as object;
     assert.equal(describeValue(hostile), 'Tensor (unreadable)');
   });
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { addCallbackObserver, loadCallbackModel, NdArray, numpyFunction, tf, type CallbackInvocation, type KnownCallback } from '../../runtime/index.js';
+import { addCallbackObserver, loadCallbackModel, type NdArray, numpyFunction, tf, type CallbackInvocation, type KnownCallback } from '../../runtime/index.js';
 import { repoRoot } from '../fixtures/spawn.js';
 import { useBackend } from '../helpers/backends.js';
 
@@ -22,19 +22,32 @@ describe('callbacks made known', () => {
     try {
       const twice = (x: NdArray) => x.map((v) => v * 2);
       for (let i = 0; i < 3; i++) numpyFunction(twice, [tf.tensor([1, 2])], 'float32', { name: 'twice_np' }).dispose();
-      assert.deepEqual(known.map((k) => [k.name, k.functionName]), [['twice_np', 'twice']]);
+      assert.deepEqual(
+        known.map((k) => [k.name, k.functionName]),
+        [['twice_np', 'twice']],
+      );
       assert.match(known[0]!.token, /^pyfunc_\d+$/);
-      assert.ok(shared.known?.some((k) => k.name === 'twice_np'), 'kept for a debugger that attaches later');
+      assert.ok(
+        shared.known?.some((k) => k.name === 'twice_np'),
+        'kept for a debugger that attaches later',
+      );
 
       known.length = 0;
       const model = await loadCallbackModel(path.join(repoRoot, 'examples/models/standardize/model.json'), {
-        callbacks: { standardize: function standardize_fn(h: tf.Tensor) { return h; } },
+        callbacks: {
+          standardize: function standardize_fn(h: tf.Tensor) {
+            return h;
+          },
+        },
       });
       model.dispose();
-      assert.deepEqual(known.map((k) => [k.name, k.node, k.graph, k.functionName]), [
-        ['standardize', 'standardize', 'standardize', undefined],
-        ['standardize', 'standardize', 'standardize', 'standardize_fn'],
-      ]);
+      assert.deepEqual(
+        known.map((k) => [k.name, k.node, k.graph, k.functionName]),
+        [
+          ['standardize', 'standardize', 'standardize', undefined],
+          ['standardize', 'standardize', 'standardize', 'standardize_fn'],
+        ],
+      );
     } finally {
       stop();
     }
@@ -48,11 +61,15 @@ describe('time paused in a debugger', () => {
     let ended: CallbackInvocation | undefined;
     const stop = addCallbackObserver({ onCallbackEnd: (inv) => (ended = inv) });
     try {
-      numpyFunction((x: NdArray) => {
-        // What the debugger's agent does around a stop of 5 s.
-        shared.pausedMs = (shared.pausedMs ?? 0) + 5000;
-        return x;
-      }, [tf.tensor([1])], 'float32').dispose();
+      numpyFunction(
+        (x: NdArray) => {
+          // What the debugger's agent does around a stop of 5 s.
+          shared.pausedMs = (shared.pausedMs ?? 0) + 5000;
+          return x;
+        },
+        [tf.tensor([1])],
+        'float32',
+      ).dispose();
       assert.ok(ended);
       assert.ok(ended.durationMs >= 0 && ended.durationMs < 1000, `durationMs ${ended.durationMs}`);
     } finally {

@@ -72,7 +72,10 @@ function assertClose(actual: ArrayLike<number>, expected: ArrayLike<number>, tol
 
 test('tfjs-node is not installed in this repository (setup-native keeps its build in a cache): the models below load through fs, not loadGraphModel(file://)', () => {
   const require = createRequire(import.meta.url);
-  assert.throws(() => require('@tensorflow/tfjs-node'), (err: NodeJS.ErrnoException) => err.code === 'MODULE_NOT_FOUND');
+  assert.throws(
+    () => require('@tensorflow/tfjs-node'),
+    (err: NodeJS.ErrnoException) => err.code === 'MODULE_NOT_FOUND',
+  );
 });
 
 describe('malformed models give ModelFormatError naming the file', () => {
@@ -163,7 +166,10 @@ for (const backend of BACKENDS) {
         assert.equal(model.files.path, file);
         assert.deepEqual(model.inputNames, ['x']);
         assert.deepEqual(model.outputNames, ['out']);
-        const x = tf.tensor2d([[1, 2, 3, 4], [-1, 0.5, 0, 2]]);
+        const x = tf.tensor2d([
+          [1, 2, 3, 4],
+          [-1, 0.5, 0, 2],
+        ]);
         const y = model.execute(x) as tf.Tensor;
         const expected = tf.tidy(() => tf.relu(tf.matMul(x, tf.tensor2d(kernel, [4, 4])).mul(3)));
         assert.deepEqual(y.shape, [2, 4]);
@@ -188,7 +194,10 @@ for (const backend of BACKENDS) {
         assert.deepEqual(node.inputs, ['x']);
         assert.deepEqual(node.narrowed, []);
         assert.deepEqual(node.location, locationOfNodeName(file, 'py'));
-        assert.deepEqual(model.unbound().map((n) => n.node), ['py']);
+        assert.deepEqual(
+          model.unbound().map((n) => n.node),
+          ['py'],
+        );
       } finally {
         model.dispose();
       }
@@ -198,10 +207,12 @@ for (const backend of BACKENDS) {
       let calls = 0;
       let seen: number[] = [];
       const model = await loadCallbackModel(sideEffectModel(root, `side-effect-${backend}`), {
-        callbacks: { 'StatefulPartitionedCall/log_stats': (x: NdArray) => {
-          calls++;
-          seen = Array.from(x.data as Float32Array);
-        } },
+        callbacks: {
+          'StatefulPartitionedCall/log_stats': (x: NdArray) => {
+            calls++;
+            seen = Array.from(x.data as Float32Array);
+          },
+        },
       });
       const x = tf.tensor2d([[1, -2, 3]]);
       const before = tf.memory().numTensors;
@@ -252,9 +263,15 @@ for (const backend of BACKENDS) {
       const file = functionalIfModel(root, `functional-if-${backend}`);
       const model = await loadCallbackModel(file, { callbacks: { double_np: (a: NdArray) => (calls++, a.map((v) => v * 2)) } });
       try {
-        assert.deepEqual(model.callbackNodes.map((n) => [n.node, n.inFunction]), [['double_np', 'cond_true_7']]);
+        assert.deepEqual(
+          model.callbackNodes.map((n) => [n.node, n.inFunction]),
+          [['double_np', 'cond_true_7']],
+        );
         const x = tf.tensor([1, -2, 3]);
-        for (const [take, expected, expectedCalls] of [[true, [2, -4, 6], 1], [false, [-1, 2, -3], 0]] as const) {
+        for (const [take, expected, expectedCalls] of [
+          [true, [2, -4, 6], 1],
+          [false, [-1, 2, -3], 0],
+        ] as const) {
           calls = 0;
           const flag = tf.scalar(take, 'bool');
           const y = (await model.run({ take: flag, x })) as tf.Tensor;
@@ -395,7 +412,7 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test('a callback returning 2 values for one Tout raises InvalidArgumentError with TensorFlow\'s message', async () => {
+    test("a callback returning 2 values for one Tout raises InvalidArgumentError with TensorFlow's message", async () => {
       const model = await loadCallbackModel(singleNodeModel(root, `count-${backend}`, 'standardize', 'EagerPyFunc'), {
         callbacks: { standardize: (x: tf.Tensor) => [x.add(1), x.add(2)] },
       });
@@ -681,9 +698,15 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test('observer events carry the model name, node, op and the node\'s line in model.json', async () => {
+    test("observer events carry the model name, node, op and the node's line in model.json", async () => {
       const file = eagerModel(root, `observed-${backend}`);
-      const model = await loadCallbackModel(file, { callbacks: { py: function double(x: tf.Tensor) { return x.mul(2); } } });
+      const model = await loadCallbackModel(file, {
+        callbacks: {
+          py: function double(x: tf.Tensor) {
+            return x.mul(2);
+          },
+        },
+      });
       const named = await loadCallbackModel(file, { name: 'my-model', callbacks: { py: (x: tf.Tensor) => x } });
       try {
         const x = tf.tensor2d([[1, 2, 3]]);
@@ -699,8 +722,14 @@ for (const backend of BACKENDS) {
         assert.equal(e.callback.functionName, 'double');
         assert.equal(e.callSite?.file, file);
         assert.deepEqual(e.callSite, { file, ...locationOfNodeName(file, 'py') });
-        assert.deepEqual(e.inputs.map((s) => [s.dtype, s.shape]), [['float32', [1, 3]]]);
-        assert.deepEqual(e.outputs.map((s) => [s.dtype, s.shape]), [['float32', [1, 3]]]);
+        assert.deepEqual(
+          e.inputs.map((s) => [s.dtype, s.shape]),
+          [['float32', [1, 3]]],
+        );
+        assert.deepEqual(
+          e.outputs.map((s) => [s.dtype, s.shape]),
+          [['float32', [1, 3]]],
+        );
         assert.equal(e.toutCheck.ok, true);
         assert.equal(starts[0]!.id, e.id);
 
@@ -714,9 +743,13 @@ for (const backend of BACKENDS) {
     });
 
     test('no tensor leaks over 200 executions', async () => {
-      const eager = await loadCallbackModel(weightedModel(root, `leak-w-${backend}`).file, { callbacks: { scale: (h: tf.Tensor) => h.square().add(1).sqrt() } });
+      const eager = await loadCallbackModel(weightedModel(root, `leak-w-${backend}`).file, {
+        callbacks: { scale: (h: tf.Tensor) => h.square().add(1).sqrt() },
+      });
       const multi = await loadCallbackModel(multiOutputModel(root, `leak-m-${backend}`), { callbacks: { py: (x: tf.Tensor) => [x.add(1), x.mul(2)] } });
-      const numpy = await loadCallbackModel(doubleModel(root, `leak-d-${backend}`), { callbacks: { dbl: (a: NdArray) => Float64Array.from(a.data as Float32Array) } });
+      const numpy = await loadCallbackModel(doubleModel(root, `leak-d-${backend}`), {
+        callbacks: { dbl: (a: NdArray) => Float64Array.from(a.data as Float32Array) },
+      });
       const stateless = await loadCallbackModel(statelessModel(root, `leak-s-${backend}`), { callbacks: { shared_token: (a: NdArray) => a } });
       try {
         const before = tf.memory().numTensors;

@@ -51,12 +51,18 @@ describe('kernels the backend lacks', { timeout: 120_000 }, () => {
     assert.deepEqual(result.einsum, [3, 3, 3, 3]);
     assert.deepEqual(result.intMatMul, ['int32', 2, 1, 4, 3]);
     const said = run.stderr.split('\n').filter((l) => l.startsWith('[tfjs-callbacks] wasm'));
-    assert.deepEqual(said.map((l) => l.replace(/:.*/, '')), [
-      "[tfjs-callbacks] wasm has no kernel 'Conv2DBackpropFilter'",
-      "[tfjs-callbacks] wasm has no kernel 'Einsum'",
-      "[tfjs-callbacks] wasm's kernel 'BatchMatMul' refused its inputs (\"BatchMatMul for non non-float32 tensors not yet supported.\")",
-    ]);
-    assert.match(said[0]!, /it runs on cpu, its tensors copied over and back \(slower\)\. The cpu backend avoids the copies: TFJS_BACKEND=cpu, --backend cpu, or the tfjsCallbacks\.backend setting\./);
+    assert.deepEqual(
+      said.map((l) => l.replace(/:.*/, '')),
+      [
+        "[tfjs-callbacks] wasm has no kernel 'Conv2DBackpropFilter'",
+        "[tfjs-callbacks] wasm has no kernel 'Einsum'",
+        "[tfjs-callbacks] wasm's kernel 'BatchMatMul' refused its inputs (\"BatchMatMul for non non-float32 tensors not yet supported.\")",
+      ],
+    );
+    assert.match(
+      said[0]!,
+      /it runs on cpu, its tensors copied over and back \(slower\)\. The cpu backend avoids the copies: TFJS_BACKEND=cpu, --backend cpu, or the tfjsCallbacks\.backend setting\./,
+    );
     assert.match(run.stdout, /backend: wasm .*the \d+ kernels it lacks \(Conv2DBackpropFilter, /);
     assert.doesNotMatch(`${run.stdout}${run.stderr}`, /not registered for backend|Hi, looks like/);
   });
@@ -65,7 +71,10 @@ describe('kernels the backend lacks', { timeout: 120_000 }, () => {
     const file = writeFile(dir, 'complex.ts', COMPLEX);
     const run = runCli(['run', file, '--backend', 'wasm']);
     assert.equal(run.status, 1);
-    assert.match(run.stdout, /✗ .*complex\.ts failed: Error: TF\.js's wasm backend has no kernel 'Complex' \(complex numbers, which it cannot hold\), and this program needs it\. Run it on the cpu backend \(TFJS_BACKEND=cpu, --backend cpu, or the tfjsCallbacks\.backend setting\)/);
+    assert.match(
+      run.stdout,
+      /✗ .*complex\.ts failed: Error: TF\.js's wasm backend has no kernel 'Complex' \(complex numbers, which it cannot hold\), and this program needs it\. Run it on the cpu backend \(TFJS_BACKEND=cpu, --backend cpu, or the tfjsCallbacks\.backend setting\)/,
+    );
     assert.doesNotMatch(run.stdout, /not registered for backend/);
   });
 
@@ -73,6 +82,9 @@ describe('kernels the backend lacks', { timeout: 120_000 }, () => {
     const file = writeFile(dir, 'train-cpu.ts', TRAIN);
     const run = runCli(['run', file, '--backend', 'cpu']);
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(run.stderr.split('\n').filter((l) => l.startsWith('[tfjs-callbacks] cpu') || l.includes('runs on cpu')), []);
+    assert.deepEqual(
+      run.stderr.split('\n').filter((l) => l.startsWith('[tfjs-callbacks] cpu') || l.includes('runs on cpu')),
+      [],
+    );
   });
 });

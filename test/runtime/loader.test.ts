@@ -72,7 +72,14 @@ selectBackend({ quiet: true, ...(process.env.FORCE_BACKEND ? { backend: process.
 describe('source loader: node --import tsx --import runtime/loader/register.ts', () => {
   test('an ESM TypeScript program outside the repository imports tfjs-callback-debugger/runtime', () => {
     const project = bareProject('src-esm');
-    const program = writeFile(project, 'prog.mts', ESM_PROGRAM.replace('(x) =>', '(x: tf.Tensor) =>').replace('globalThis.__projectTfjsLoads', '(globalThis as { __projectTfjsLoads?: number }).__projectTfjsLoads'));
+    const program = writeFile(
+      project,
+      'prog.mts',
+      ESM_PROGRAM.replace('(x) =>', '(x: tf.Tensor) =>').replace(
+        'globalThis.__projectTfjsLoads',
+        '(globalThis as { __projectTfjsLoads?: number }).__projectTfjsLoads',
+      ),
+    );
     const run = runNode(['--import', tsxImport, '--import', registerUrl, program], { cwd: project, env: { FORCE_BACKEND: 'cpu' } });
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(result(run).y, [3, 6]);
@@ -127,7 +134,14 @@ describe('built package (tsconfig.build.json compiled into a temp copy)', () => 
   });
 
   test("self-reference: import('tfjs-callback-debugger/runtime') and require() from inside the package", () => {
-    const esm = runNode(['--input-type=module', '-e', "const m = await import('tfjs-callback-debugger/runtime'); console.log(typeof m.pyFunction, typeof m.loadCallbackModel, import.meta.resolve('tfjs-callback-debugger/runtime'));"], { cwd: pkg });
+    const esm = runNode(
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('tfjs-callback-debugger/runtime'); console.log(typeof m.pyFunction, typeof m.loadCallbackModel, import.meta.resolve('tfjs-callback-debugger/runtime'));",
+      ],
+      { cwd: pkg },
+    );
     assert.equal(esm.status, 0, esm.stderr);
     assert.equal(esm.stdout.trim(), `function function ${pathToFileURL(path.join(dist, 'runtime', 'index.js')).href}`);
     const cjs = runNode(['-e', "console.log(typeof require('tfjs-callback-debugger/runtime').numpyFunction)"], { cwd: pkg });
@@ -195,7 +209,14 @@ console.log('RESULT ' + JSON.stringify({ sameEngine: tf.engine() === runtimeTf.e
 
   test('a TypeScript program under tsx with the built loader', () => {
     const project = projectWithTfjs('built-ts');
-    const program = writeFile(project, 'prog.mts', ESM_PROGRAM.replace('(x) =>', '(x: tf.Tensor) =>').replace('globalThis.__projectTfjsLoads', '(globalThis as { __projectTfjsLoads?: number }).__projectTfjsLoads'));
+    const program = writeFile(
+      project,
+      'prog.mts',
+      ESM_PROGRAM.replace('(x) =>', '(x: tf.Tensor) =>').replace(
+        'globalThis.__projectTfjsLoads',
+        '(globalThis as { __projectTfjsLoads?: number }).__projectTfjsLoads',
+      ),
+    );
     const run = runNode(['--import', tsxImport, '--import', registerBuilt, program], { cwd: project, env: { FORCE_BACKEND: 'cpu' } });
     assert.equal(run.status, 0, run.stderr);
     const out = result(run);

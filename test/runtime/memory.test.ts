@@ -56,10 +56,14 @@ for (const backend of BACKENDS) {
         let calls = 0;
         assertNoLeak('pyFunction list', () => {
           for (let i = 0; i < CALLS; i++) {
-            const outs = pyFunction((t: Tensor, k: Tensor) => {
-              calls++;
-              return [t, t.mul(k)];
-            }, [x, 3], ['float32', 'float32']);
+            const outs = pyFunction(
+              (t: Tensor, k: Tensor) => {
+                calls++;
+                return [t, t.mul(k)];
+              },
+              [x, 3],
+              ['float32', 'float32'],
+            );
             tf.dispose(outs);
           }
         });
@@ -72,10 +76,14 @@ for (const backend of BACKENDS) {
         let calls = 0;
         assertNoLeak('numpyFunction', () => {
           for (let i = 0; i < CALLS; i++) {
-            const y = numpyFunction((a: NdArray) => {
-              calls++;
-              return (a.data as Float32Array).map((v) => v + 1);
-            }, [x], 'float32');
+            const y = numpyFunction(
+              (a: NdArray) => {
+                calls++;
+                return (a.data as Float32Array).map((v) => v + 1);
+              },
+              [x],
+              'float32',
+            );
             y.dispose();
           }
         });
@@ -88,10 +96,21 @@ for (const backend of BACKENDS) {
         let calls = 0;
         assertNoLeak('compat.v1.pyFunc', () => {
           for (let i = 0; i < CALLS; i++) {
-            const [s, n] = compat.v1.pyFunc((a: NdArray) => {
-              calls++;
-              return [new NdArray((a.data as Float32Array).map((v) => v * v), a.shape, 'float32'), Int32Array.of(a.size)];
-            }, [x], ['float32', 'int32']);
+            const [s, n] = compat.v1.pyFunc(
+              (a: NdArray) => {
+                calls++;
+                return [
+                  new NdArray(
+                    (a.data as Float32Array).map((v) => v * v),
+                    a.shape,
+                    'float32',
+                  ),
+                  Int32Array.of(a.size),
+                ];
+              },
+              [x],
+              ['float32', 'int32'],
+            );
             tf.dispose([s!, n!]);
           }
         });
@@ -142,10 +161,16 @@ for (const backend of BACKENDS) {
         let calls = 0;
         assertNoLeak('tf.grad', () => {
           for (let i = 0; i < FAILING_CALLS; i++) {
-            const g = tf.grad((t: Tensor) => pyFunction((u: Tensor) => {
-              calls++;
-              return u.square().mul(2);
-            }, [t], 'float32'))(x);
+            const g = tf.grad((t: Tensor) =>
+              pyFunction(
+                (u: Tensor) => {
+                  calls++;
+                  return u.square().mul(2);
+                },
+                [t],
+                'float32',
+              ),
+            )(x);
             g.dispose();
           }
         });
@@ -202,18 +227,26 @@ for (const backend of BACKENDS) {
         assertNoLeak('thrown', () => {
           for (let i = 0; i < FAILING_CALLS; i++) {
             try {
-              pyFunction((t: Tensor) => {
-                t.square().add(1);
-                throw new Error('fails after making tensors');
-              }, [[1, 2, 3]], 'float32');
+              pyFunction(
+                (t: Tensor) => {
+                  t.square().add(1);
+                  throw new Error('fails after making tensors');
+                },
+                [[1, 2, 3]],
+                'float32',
+              );
             } catch (err) {
               if (err instanceof CallbackError) failures++;
             }
             try {
-              compat.v1.pyFunc((a: NdArray) => {
-                void a;
-                throw new Error('v1 fails');
-              }, [5], 'float32');
+              compat.v1.pyFunc(
+                (a: NdArray) => {
+                  void a;
+                  throw new Error('v1 fails');
+                },
+                [5],
+                'float32',
+              );
             } catch (err) {
               if (err instanceof CallbackError) failures++;
             }

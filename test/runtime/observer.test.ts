@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import {
   CallbackError,
   InvalidArgumentError,
-  NdArray,
+  type NdArray,
   SUMMARY_SAMPLE_LIMIT,
   addCallbackObserver,
   compat,
@@ -20,7 +20,7 @@ import {
   type CallbackObserver,
   type CallbackStart,
 } from '../../runtime/index.js';
-import { BACKENDS, assertClose, callerLine, useBackend } from '../helpers/backends.js';
+import { BACKENDS, assertClose, lineAbove, useBackend } from '../helpers/backends.js';
 
 type Tensor = tf.Tensor;
 
@@ -90,11 +90,18 @@ for (const backend of BACKENDS) {
         const ms = tf.scalar(2);
         let startsSeenInside = -1;
         // (Parameter names must not shadow outer variables here: esbuild would rename them.)
-        const { result: y, wallMs } = timed(() => pyFunction(function scaled(x: Tensor, m: Tensor) {
-          startsSeenInside = rec.starts.length;
-          spin(SPIN_MS);
-          return x.mul(m);
-        }, [xs, ms], 'float32', { name: 'scale_by_m' }));
+        const { result: y, wallMs } = timed(() =>
+          pyFunction(
+            function scaled(x: Tensor, m: Tensor) {
+              startsSeenInside = rec.starts.length;
+              spin(SPIN_MS);
+              return x.mul(m);
+            },
+            [xs, ms],
+            'float32',
+            { name: 'scale_by_m' },
+          ),
+        );
         assert.equal(startsSeenInside, 1, 'the start event arrives before func runs');
         assert.equal(rec.starts.length, 1);
         assert.equal(rec.ends.length, 1);
@@ -111,7 +118,13 @@ for (const backend of BACKENDS) {
         assert.deepEqual(end!.Tout, ['float32']);
         assert.deepEqual(end!.parameterNames, ['x', 'm']);
         assert.equal(end!.graph, undefined, 'an eager call has no graph');
-        assert.deepEqual(end!.inputs.map((s) => [s.dtype, s.shape]), [['float32', [3]], ['float32', []]]);
+        assert.deepEqual(
+          end!.inputs.map((s) => [s.dtype, s.shape]),
+          [
+            ['float32', [3]],
+            ['float32', []],
+          ],
+        );
         assert.equal(end!.inputs[0]!.mean, 2);
         assert.equal(end!.outputs.length, 1);
         assert.deepEqual(end!.outputs[0]!.shape, [3]);
@@ -196,10 +209,14 @@ for (const backend of BACKENDS) {
         const ints = tf.tensor1d([-3, 0, 5], 'int32');
         const flags = tf.tensor1d([true, false, true, true], 'bool');
         const words = tf.tensor1d(['a', 'bc'], 'string');
-        const y = numpyFunction((a: NdArray, b: NdArray, c: NdArray) => {
-          void [a, b, c];
-          return null;
-        }, [ints, flags, words], []);
+        const y = numpyFunction(
+          (a: NdArray, b: NdArray, c: NdArray) => {
+            void [a, b, c];
+            return null;
+          },
+          [ints, flags, words],
+          [],
+        );
         assert.deepEqual(y, []);
         const [si, sb, ss] = rec.ends[0]!.inputs;
         assert.deepEqual([si!.dtype, si!.min, si!.max, si!.zeroCount], ['int32', -3, 5, 1]);
@@ -248,7 +265,10 @@ for (const backend of BACKENDS) {
         assert.equal(end.toutCheck.ok, false);
         assert.equal(end.toutCheck.mismatches[0]!.problem, 'count');
         assert.equal(end.toutCheck.mismatches[0]!.message.split('\n')[0], 'too_many returns 2 values, but expects to see 1 values.');
-        assert.deepEqual(end.outputs.map((s) => s.dtype), ['float32', 'int32']);
+        assert.deepEqual(
+          end.outputs.map((s) => s.dtype),
+          ['float32', 'int32'],
+        );
         assert.deepEqual(end.outputs[0]!.preview, [2, 3]);
         x.dispose();
       });
@@ -258,11 +278,17 @@ for (const backend of BACKENDS) {
         const x = tf.scalar(1);
         const t0 = performance.now();
         assert.throws(
-          () => pyFunction((t: Tensor) => {
-            void t;
-            spin(SPIN_MS);
-            throw new RangeError('out of range in callback');
-          }, [x], 'float32', { name: 'thrower' }),
+          () =>
+            pyFunction(
+              (t: Tensor) => {
+                void t;
+                spin(SPIN_MS);
+                throw new RangeError('out of range in callback');
+              },
+              [x],
+              'float32',
+              { name: 'thrower' },
+            ),
           (err: unknown) => {
             rec.log.push('thrown');
             return err instanceof CallbackError;
@@ -283,12 +309,18 @@ for (const backend of BACKENDS) {
       it('time a debugger held the callback paused is left out of durationMs, the rest is counted', () => {
         const rec = record();
         const x = tf.scalar(1);
-        const { result: y, wallMs } = timed(() => numpyFunction((a: NdArray) => {
-          spin(2 * SPIN_MS);
-          // What the debugger's agent does after a stop of SPIN_MS inside the callback.
-          pausedState.pausedMs = (pausedState.pausedMs ?? 0) + SPIN_MS;
-          return a;
-        }, [x], 'float32'));
+        const { result: y, wallMs } = timed(() =>
+          numpyFunction(
+            (a: NdArray) => {
+              spin(2 * SPIN_MS);
+              // What the debugger's agent does after a stop of SPIN_MS inside the callback.
+              pausedState.pausedMs = (pausedState.pausedMs ?? 0) + SPIN_MS;
+              return a;
+            },
+            [x],
+            'float32',
+          ),
+        );
         const { durationMs } = rec.ends[0]!;
         assert.ok(durationMs <= wallMs - SPIN_MS, `durationMs ${durationMs} leaves out the ${SPIN_MS} ms paused of a ${wallMs} ms call`);
         assert.ok(durationMs >= AT_LEAST_SPIN_MS, `durationMs ${durationMs} still counts the ${SPIN_MS} ms not paused`);
@@ -311,19 +343,31 @@ for (const backend of BACKENDS) {
           calls++;
           return (a.data as Float32Array).map((v) => v * v * v);
         };
-        const step = graphFunction(() => {
-          const x = tf.tensor([1, 2]);
-          const a = numpyFunction(cube, [x], 'float32', { stateful: false });
-          const b = numpyFunction(cube, [x], 'float32', { stateful: false });
-          tf.dispose([x, a, b]);
-        }, { name: 'my_graph' });
+        const step = graphFunction(
+          () => {
+            const x = tf.tensor([1, 2]);
+            const a = numpyFunction(cube, [x], 'float32', { stateful: false });
+            const b = numpyFunction(cube, [x], 'float32', { stateful: false });
+            tf.dispose([x, a, b]);
+          },
+          { name: 'my_graph' },
+        );
         step();
         assert.equal(calls, 1);
         assert.equal(rec.ends.length, 2);
-        assert.deepEqual(rec.ends.map((e) => e.graph), ['my_graph', 'my_graph']);
-        assert.deepEqual(rec.ends.map((e) => e.memoized), [false, true]);
+        assert.deepEqual(
+          rec.ends.map((e) => e.graph),
+          ['my_graph', 'my_graph'],
+        );
+        assert.deepEqual(
+          rec.ends.map((e) => e.memoized),
+          [false, true],
+        );
         assert.equal(rec.starts.length, 2);
-        assert.deepEqual(rec.ends[1]!.outputs.map((s) => s.preview), [[1, 8]]);
+        assert.deepEqual(
+          rec.ends[1]!.outputs.map((s) => s.preview),
+          [[1, 8]],
+        );
         assert.equal(rec.ends[1]!.callback.token, rec.ends[0]!.callback.token);
         // The reused result ran nothing: no time is counted for it.
         assert.equal(rec.ends[1]!.durationMs, 0);
@@ -393,7 +437,8 @@ for (const backend of BACKENDS) {
       it('callSite is this file and the line of the pyFunction call', () => {
         const rec = record();
         const x = tf.scalar(1);
-        const y = pyFunction((t: Tensor) => t.add(2), [x], 'float32'); const line = callerLine();
+        const y = pyFunction((t: Tensor) => t.add(2), [x], 'float32');
+        const line = lineAbove();
         const site = rec.ends[0]!.callSite;
         assert.ok(site, 'an eager wrapper call has a call site');
         assert.equal(site.file, THIS_FILE);
@@ -406,16 +451,26 @@ for (const backend of BACKENDS) {
         const rec = record();
         const x = tf.scalar(3);
         const expected: number[] = [];
-        const a = numpyFunction((v: NdArray) => v, [x], 'float32'); expected.push(callerLine());
-        const b = compat.v1.pyFunc((v: NdArray) => v, [x], 'float32'); expected.push(callerLine());
+        const a = numpyFunction((v: NdArray) => v, [x], 'float32');
+        expected.push(lineAbove());
+        const b = compat.v1.pyFunc((v: NdArray) => v, [x], 'float32');
+        expected.push(lineAbove());
         const graph = graphFunction((input: Tensor) => {
-          const out = pyFunction((t: Tensor) => t.mul(3), [input], 'float32'); expected.push(callerLine());
+          const out = pyFunction((t: Tensor) => t.mul(3), [input], 'float32');
+          expected.push(lineAbove());
           return out;
         });
         const c = graph(x);
-        const g = tf.grad((t: Tensor) => pyFunction((u: Tensor) => u.square(), [t], 'float32'))(x); expected.push(callerLine());
-        assert.deepEqual(rec.ends.map((e) => e.callSite?.file), [THIS_FILE, THIS_FILE, THIS_FILE, THIS_FILE]);
-        assert.deepEqual(rec.ends.map((e) => e.callSite?.line), expected);
+        const g = tf.grad((t: Tensor) => pyFunction((u: Tensor) => u.square(), [t], 'float32'))(x);
+        expected.push(lineAbove());
+        assert.deepEqual(
+          rec.ends.map((e) => e.callSite?.file),
+          [THIS_FILE, THIS_FILE, THIS_FILE, THIS_FILE],
+        );
+        assert.deepEqual(
+          rec.ends.map((e) => e.callSite?.line),
+          expected,
+        );
         assert.equal(scalarOf(g), 6);
         tf.dispose([x, a, b, c, g]);
       });

@@ -53,7 +53,12 @@ before(() => {
 });
 
 describe('a project with its own @tensorflow/tfjs, through the CLI', { timeout: 120_000 }, () => {
-  for (const [file, label] of [['main.mts', 'ESM TypeScript'], ['main.mjs', 'ESM JavaScript'], ['main.cts', 'CommonJS TypeScript'], ['main.cjs', 'CommonJS JavaScript']] as const) {
+  for (const [file, label] of [
+    ['main.mts', 'ESM TypeScript'],
+    ['main.mjs', 'ESM JavaScript'],
+    ['main.cts', 'CommonJS TypeScript'],
+    ['main.cjs', 'CommonJS JavaScript'],
+  ] as const) {
     for (const backend of BACKENDS) {
       test(`${label} (${file}) on ${backend}: one engine, the project's; no second-copy lines`, () => {
         // On tensorflow: setup-native's tfjs-node registers its backend in the project's engine.
@@ -76,8 +81,14 @@ describe('a project with its own @tensorflow/tfjs, through the CLI', { timeout: 
     const run = runNode([cli, 'run', 'model/model.json', '--callbacks', 'model/callbacks.ts', '--backend', 'cpu'], { cwd: project, timeoutMs: 60_000 });
     const output = `${run.stdout}\n${run.stderr}`;
     assert.equal(run.status, 0, output);
-    assert.match(run.stdout, /✓ model › StatefulPartitionedCall\/softmax_argmax \(softmax_argmax_np\) \[PyFunc\] in float32\[1,4\] → out float32\[1,4\], int32\[1\]/);
-    assert.deepEqual(output.split('\n').filter((l) => SECOND_ENGINE.test(l)), []);
+    assert.match(
+      run.stdout,
+      /✓ model › StatefulPartitionedCall\/softmax_argmax \(softmax_argmax_np\) \[PyFunc\] in float32\[1,4\] → out float32\[1,4\], int32\[1\]/,
+    );
+    assert.deepEqual(
+      output.split('\n').filter((l) => SECOND_ENGINE.test(l)),
+      [],
+    );
   });
 });
 
@@ -92,7 +103,7 @@ describe('a project with no @tensorflow package of its own', { timeout: 120_000 
     fs.writeFileSync(path.join(bare, 'native.mjs'), "import '@tensorflow/tfjs-node';\n");
   });
 
-  test("its own import of @tensorflow/tfjs gets the copy shipped with the runtime: one engine", () => {
+  test('its own import of @tensorflow/tfjs gets the copy shipped with the runtime: one engine', () => {
     const run = runNode([cli, 'run', 'own-import.ts', '--backend', 'cpu'], { cwd: bare, timeoutMs: 60_000 });
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
     const line = run.stdout.split('\n').find((l) => l.startsWith('ENGINE '))!;
@@ -103,7 +114,10 @@ describe('a project with no @tensorflow package of its own', { timeout: 120_000 
     test(`${file}: requiring @tensorflow/tfjs-node that is not installed says what it is and how to get it`, () => {
       const run = runNode([cli, 'run', file, '--backend', 'cpu'], { cwd: bare, timeoutMs: 60_000 });
       assert.equal(run.status, 1);
-      assert.match(run.stdout, /Cannot find module '@tensorflow\/tfjs-node': @tensorflow\/tfjs-node is not installed in .*bare \(nor shipped with tfjs-callback-debugger\)\. It is the native TensorFlow backend, which is optional: without it this program can run on wasm or cpu/);
+      assert.match(
+        run.stdout,
+        /Cannot find module '@tensorflow\/tfjs-node': @tensorflow\/tfjs-node is not installed in .*bare \(nor shipped with tfjs-callback-debugger\)\. It is the native TensorFlow backend, which is optional: without it this program can run on wasm or cpu/,
+      );
       assert.match(run.stdout, /npm install @tensorflow\/tfjs-node/);
     });
   }

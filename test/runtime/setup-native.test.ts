@@ -30,7 +30,10 @@ function failure(args: string[], extraEnv: Record<string, string> = {}): string 
 
 describe('setup-native: what cannot work is said, with what to do', () => {
   test('no Python at the path given', () => {
-    assert.match(failure(['--python', path.join(dir, 'no-python')]), /^No Python to find TensorFlow with \(.*no-python: not found\)\. Install TensorFlow into a Python environment .* pass --python .* or pass --wheel/);
+    assert.match(
+      failure(['--python', path.join(dir, 'no-python')]),
+      /^No Python to find TensorFlow with \(.*no-python: not found\)\. Install TensorFlow into a Python environment .* pass --python .* or pass --wheel/,
+    );
   });
 
   test('a Python without TensorFlow', () => {
@@ -67,7 +70,10 @@ describe('setup-native: what cannot work is said, with what to do', () => {
       const found = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
       fs.symlinkSync(found, path.join(bin, tool));
     }
-    assert.match(failure(['--python', TF_PYTHON!], { PATH: bin }), /^No g\+\+ on the PATH: the binding is C\+\+ built with node-gyp and needs a C\+\+ compiler \(Debian\/Ubuntu: sudo apt-get install -y build-essential\)\./);
+    assert.match(
+      failure(['--python', TF_PYTHON!], { PATH: bin }),
+      /^No g\+\+ on the PATH: the binding is C\+\+ built with node-gyp and needs a C\+\+ compiler \(Debian\/Ubuntu: sudo apt-get install -y build-essential\)\./,
+    );
   });
 });
 
@@ -76,8 +82,12 @@ describe('setup-native: a build that fails', { skip: TF_PYTHON ? false : 'no Ten
     // A Python environment whose TensorFlow has its real libraries but a header that does not compile.
     const venv = path.join(dir, 'broken-tf-venv');
     assert.equal(spawnSync('python3', ['-m', 'venv', '--without-pip', venv]).status, 0);
-    const site = execFileSync(path.join(venv, 'bin', 'python'), ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { encoding: 'utf8' }).trim();
-    const real = path.dirname(execFileSync(TF_PYTHON!, ['-c', 'import importlib.util as u; print(u.find_spec("tensorflow").origin)'], { encoding: 'utf8' }).trim());
+    const site = execFileSync(path.join(venv, 'bin', 'python'), ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], {
+      encoding: 'utf8',
+    }).trim();
+    const real = path.dirname(
+      execFileSync(TF_PYTHON!, ['-c', 'import importlib.util as u; print(u.find_spec("tensorflow").origin)'], { encoding: 'utf8' }).trim(),
+    );
     const tfDir = path.join(site, 'tensorflow');
     writeFile(tfDir, '__init__.py', '');
     for (const lib of ['libtensorflow_cc.so.2', 'libtensorflow_framework.so.2']) fs.symlinkSync(path.join(real, lib), path.join(tfDir, lib));
@@ -90,7 +100,9 @@ describe('setup-native: a build that fails', { skip: TF_PYTHON ? false : 'no Ten
   });
 });
 
-describe('setup-native: a real build against the TensorFlow installed here', { skip: TF_PYTHON ? false : 'no TensorFlow Python here (TFJS_TEST_TF_PYTHON, or scripts/setup-test-env.sh)' }, () => {
+describe('setup-native: a real build against the TensorFlow installed here', {
+  skip: TF_PYTHON ? false : 'no TensorFlow Python here (TFJS_TEST_TF_PYTHON, or scripts/setup-test-env.sh)',
+}, () => {
   test('builds, checks, reports; auto then picks tensorflow with no TensorFlow log lines; --undo removes it', { timeout: 600_000 }, () => {
     const run = runCli(['setup-native', '--python', TF_PYTHON!], { env });
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
@@ -107,7 +119,10 @@ describe('setup-native: a real build against the TensorFlow installed here', { s
     const program = path.join(repoRoot, 'examples', 'main.ts');
     const auto = runCli(['run', program], { env });
     assert.equal(auto.status, 0, auto.stderr);
-    assert.match(auto.stdout, /^\[tfjs-callbacks\] backend: tensorflow \(auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build \(TensorFlow 2\./m);
+    assert.match(
+      auto.stdout,
+      /^\[tfjs-callbacks\] backend: tensorflow \(auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build \(TensorFlow 2\./m,
+    );
     assert.match(auto.stdout, /· backend tensorflow$/m);
     assert.doesNotMatch(auto.stderr, /cpu_feature_guard|oneDNN|absl::InitializeLog/, 'TensorFlow logs nothing at INFO by default');
 

@@ -13,7 +13,7 @@ import {
   addCallbackObserver,
   DynamicGraphError,
   loadCallbackModel,
-  NdArray,
+  type NdArray,
   tf,
   type CallbackBindings,
   type CallbackInvocation,
@@ -61,7 +61,9 @@ async function byToken(name: string): Promise<CallbackBindings> {
 
 /** TF.js holds float64 as float32: the inputs TensorFlow got in float64 are fed as float32. */
 function inputsOf(run: Reference['runs'][number]): tf.NamedTensorMap {
-  return Object.fromEntries(Object.entries(run.inputs).map(([k, v]) => [k, tf.tensor(v.data, v.shape, v.dtype === 'float64' ? 'float32' : (v.dtype as tf.DataType))]));
+  return Object.fromEntries(
+    Object.entries(run.inputs).map(([k, v]) => [k, tf.tensor(v.data, v.shape, v.dtype === 'float64' ? 'float32' : (v.dtype as tf.DataType))]),
+  );
 }
 
 function assertCloseTo(actual: tf.Tensor, expected: TensorJson, what: string): void {
@@ -88,7 +90,10 @@ async function checkRuns(name: string, model: CallbackModel): Promise<void> {
   for (const [r, run] of reference.models[name]!.runs.entries()) {
     const outputs = Object.entries(run.outputs);
     const inputs = inputsOf(run);
-    const result = await model.run(inputs, outputs.map(([, o]) => o.node!));
+    const result = await model.run(
+      inputs,
+      outputs.map(([, o]) => o.node!),
+    );
     const tensors = Array.isArray(result) ? result : [result];
     outputs.forEach(([key, expected], i) => assertCloseTo(tensors[i]!, expected, `${name} run ${r} output ${key}`));
     tf.dispose([...tensors, ...Object.values(inputs)]);
@@ -182,14 +187,20 @@ for (const backend of BACKENDS) {
         assert.equal(seen.length, 1);
         assert.equal(seen[0]!.dtype, 'float64');
         assert.ok(seen[0]!.data instanceof Float64Array, `got ${seen[0]!.data.constructor.name}`);
-        assert.deepEqual(ends.map((e) => [e.node, e.toutCheck.ok, e.Tin, e.toutCheck.narrowed]), [
-          ['StatefulPartitionedCall/log1p64', true, ['float64'], [{ index: 0, declared: 'float64', storedAs: 'float32' }]],
-          ['StatefulPartitionedCall/cube_plus', true, ['float64'], [{ index: 0, declared: 'float64', storedAs: 'float32' }]],
-        ]);
-        assert.deepEqual(ends.map((e) => [e.inputs[0]!.dtype, e.inputs[0]!.heldAs, e.outputs[0]!.dtype, e.outputs[0]!.heldAs]), [
-          ['float64', 'float32', 'float64', 'float32'],
-          ['float64', 'float32', 'float64', 'float32'],
-        ]);
+        assert.deepEqual(
+          ends.map((e) => [e.node, e.toutCheck.ok, e.Tin, e.toutCheck.narrowed]),
+          [
+            ['StatefulPartitionedCall/log1p64', true, ['float64'], [{ index: 0, declared: 'float64', storedAs: 'float32' }]],
+            ['StatefulPartitionedCall/cube_plus', true, ['float64'], [{ index: 0, declared: 'float64', storedAs: 'float32' }]],
+          ],
+        );
+        assert.deepEqual(
+          ends.map((e) => [e.inputs[0]!.dtype, e.inputs[0]!.heldAs, e.outputs[0]!.dtype, e.outputs[0]!.heldAs]),
+          [
+            ['float64', 'float32', 'float64', 'float32'],
+            ['float64', 'float32', 'float64', 'float32'],
+          ],
+        );
         assert.deepEqual(model.outputDTypes(), ['float64', 'float32'], 'the signature says z64 is DT_DOUBLE');
         tf.dispose([...(Array.isArray(result) ? result : [result]), ...Object.values(inputs)]);
       } finally {
@@ -202,7 +213,10 @@ for (const backend of BACKENDS) {
       const model = await loadCallbackModel(modelFile('cond_callback'), { callbacks: { double_np: (a: NdArray) => (calls++, a.map((v) => v * 2)) } });
       try {
         const [taken, notTaken] = reference.models.cond_callback!.runs;
-        for (const [run, expectedCalls] of [[taken!, 1], [notTaken!, 0]] as const) {
+        for (const [run, expectedCalls] of [
+          [taken!, 1],
+          [notTaken!, 0],
+        ] as const) {
           calls = 0;
           const inputs = inputsOf(run);
           const y = (await model.run(inputs)) as tf.Tensor;
@@ -220,13 +234,19 @@ for (const backend of BACKENDS) {
       const model = await loadCallbackModel(modelFile('cond_callback'), { callbacks: { double_np: (a: NdArray) => (calls++, a) } });
       const x = tf.tensor([1, 2, 3]);
       try {
-        assert.throws(() => model.execute({ x }), (err: Error) => {
-          assert.ok(err instanceof DynamicGraphError, `got ${err.name}: ${err.message}`);
-          assert.match(err.message, /^Model 'cond_callback' cannot run synchronously: node 'StatefulPartitionedCall\/cond\/[^']+' is a (Switch|Merge) \(tf\.cond or tf\.while_loop, lowered\)/);
-          assert.match(err.message, /await model\.run\(inputs\)/);
-          assert.match(err.message, /executeAsync/);
-          return true;
-        });
+        assert.throws(
+          () => model.execute({ x }),
+          (err: Error) => {
+            assert.ok(err instanceof DynamicGraphError, `got ${err.name}: ${err.message}`);
+            assert.match(
+              err.message,
+              /^Model 'cond_callback' cannot run synchronously: node 'StatefulPartitionedCall\/cond\/[^']+' is a (Switch|Merge) \(tf\.cond or tf\.while_loop, lowered\)/,
+            );
+            assert.match(err.message, /await model\.run\(inputs\)/);
+            assert.match(err.message, /executeAsync/);
+            return true;
+          },
+        );
         assert.equal(calls, 0);
       } finally {
         x.dispose();

@@ -103,7 +103,19 @@ function subCases(id: string): [string, TfCase][] {
 }
 
 /** How TF.js holds TensorFlow's dtypes; the lossy ones are reported as narrowed. */
-const HELD_AS: Record<string, string> = { float16: 'float32', bfloat16: 'float32', float64: 'float32', int8: 'int32', int16: 'int32', int64: 'int32', uint8: 'int32', uint16: 'int32', uint32: 'int32', uint64: 'int32', complex128: 'complex64' };
+const HELD_AS: Record<string, string> = {
+  float16: 'float32',
+  bfloat16: 'float32',
+  float64: 'float32',
+  int8: 'int32',
+  int16: 'int32',
+  int64: 'int32',
+  uint8: 'int32',
+  uint16: 'int32',
+  uint32: 'int32',
+  uint64: 'int32',
+  complex128: 'complex64',
+};
 const heldAs = (dtype: string) => HELD_AS[dtype] ?? dtype;
 const LOSSY = new Set(['float64', 'int64', 'uint32', 'uint64', 'complex128']);
 
@@ -138,7 +150,8 @@ function expectTensor(actual: Tensor, expected: TfValue, what: string): void {
   want.forEach((w, i) => {
     if (typeof w === 'number') close(re![i] as number, w, `${what}[${i}]`);
     else if (typeof w === 'boolean' || typeof w === 'string') assert.equal(re![i], typeof w === 'boolean' ? Number(w) : w, `${what}[${i}]`);
-    else [(w as { re: number }).re, (w as { im: number }).im].forEach((e, part) => close([re, im][part]![i] as number, e, `${what}[${i}] ${part ? 'im' : 're'}`));
+    else
+      [(w as { re: number }).re, (w as { im: number }).im].forEach((e, part) => close([re, im][part]![i] as number, e, `${what}[${i}] ${part ? 'im' : 're'}`));
   });
 }
 
@@ -150,7 +163,11 @@ function expectResult(result: Tensor | Tensor[], expected: TfValue, end: Callbac
   items.forEach((item, i) => {
     expectTensor([result].flat()[i]!, item, `output ${i}`);
     assert.equal(end.Tout[i], item.dtype, `output ${i}: declared dtype`);
-    if (LOSSY.has(item.dtype!)) assert.ok(end.toutCheck.narrowed.some((n) => n.index === i && n.declared === item.dtype), `output ${i}: ${item.dtype} reported as narrowed`);
+    if (LOSSY.has(item.dtype!))
+      assert.ok(
+        end.toutCheck.narrowed.some((n) => n.index === i && n.declared === item.dtype),
+        `output ${i}: ${item.dtype} reported as narrowed`,
+      );
   });
 }
 
@@ -205,7 +222,12 @@ const rfft = (v: NdArray) => {
   return new NdArray(out, [x.length / 2 + 1], 'complex64');
 };
 /** numpy's `p + q` on string arrays, broadcasting a one-element q. */
-const concat = (p: NdArray, q: NdArray) => new NdArray((p.data as string[]).map((s, i) => s + (q.data as string[])[q.size === 1 ? 0 : i]), p.shape, 'string');
+const concat = (p: NdArray, q: NdArray) =>
+  new NdArray(
+    (p.data as string[]).map((s, i) => s + (q.data as string[])[q.size === 1 ? 0 : i]),
+    p.shape,
+    'string',
+  );
 const matmul = (a: Tensor, x: Tensor) => tf.matMul(a, x);
 const logHuber = (x: Tensor, m: Tensor): Tensor =>
   tf.abs(x).lessEqual(m).dataSync()[0] ? x.square() : m.square().mul(tf.scalar(1).sub(m.log().mul(2)).add(x.square().log()));
@@ -252,7 +274,9 @@ for (const backend of BACKENDS) {
     // TF: PyFuncTest.testArray
     port('testArray: np_func on float64 vectors, Tout [float64]', () => {
       let got = '';
-      expectCase('PyFuncTest.testArray', (xs) => compat.v1.pyFunc((x: NdArray, y: NdArray) => ((got = `${x.dtype} ${x.data.constructor.name}`), npFunc(x, y)), xs, ['float64']));
+      expectCase('PyFuncTest.testArray', (xs) =>
+        compat.v1.pyFunc((x: NdArray, y: NdArray) => ((got = `${x.dtype} ${x.data.constructor.name}`), npFunc(x, y)), xs, ['float64']),
+      );
       assert.equal(got, 'float64 Float64Array');
     });
 
@@ -315,7 +339,11 @@ for (const backend of BACKENDS) {
       const c = caseOf('PyFuncTest.testNulTerminatedStrings');
       const [s] = compat.v1.pyFunc(() => [new NdArray(['this\0', 'is\0\0', 'a\0', 'test\0\0'], [4], 'string')], [], ['string']);
       const kept = Array.from(s!.dataSync() as unknown as string[]);
-      assert.deepEqual(kept.map((v) => v.replace(/\0+$/, '')), c.result!.items![0]!.value, "TensorFlow's strings, once the NULs are stripped");
+      assert.deepEqual(
+        kept.map((v) => v.replace(/\0+$/, '')),
+        c.result!.items![0]!.value,
+        "TensorFlow's strings, once the NULs are stripped",
+      );
       assert.deepEqual(kept, ['this\0', 'is\0\0', 'a\0', 'test\0\0']);
     });
 
@@ -361,7 +389,10 @@ for (const backend of BACKENDS) {
       caseOf('PyFuncTest.testBadReturnType');
       const err = thrown(() => compat.v1.pyFunc(() => ({ foo: 'float32' }) as never, [], ['int64'], true, 'bad'));
       assert.ok(err instanceof InvalidArgumentError, String(err));
-      assert.equal(firstLine(err), '0-th value returned by bad is not a tensor: object (Object) is not a Tensor, NdArray, typed array, number, boolean, string or nested array');
+      assert.equal(
+        firstLine(err),
+        '0-th value returned by bad is not a tensor: object (Object) is not a Tensor, NdArray, typed array, number, boolean, string or nested array',
+      );
     });
 
     // TF: PyFuncTest.testReturnInput
@@ -387,8 +418,13 @@ for (const backend of BACKENDS) {
     // TF: PyFuncTest.testGradientFunction (PyFunc and PyFuncStateless have none: tf.grad through either fails, naming it)
     port('testGradientFunction: no gradient through a stateful or stateless py_func', () => {
       const ops = caseOf('PyFuncTest.testGradientFunction').result as unknown as Record<string, { opType: string; gradientFunction: null }>;
-      for (const [name, stateful] of [['x', true], ['y', false]] as const) {
-        const { result: err, end } = observed(() => thrown(() => tf.grad((a: Tensor) => compat.v1.pyFunc((v: NdArray) => v, [a], ['float32'], stateful, name)[0]!)(tf.scalar(0))));
+      for (const [name, stateful] of [
+        ['x', true],
+        ['y', false],
+      ] as const) {
+        const { result: err, end } = observed(() =>
+          thrown(() => tf.grad((a: Tensor) => compat.v1.pyFunc((v: NdArray) => v, [a], ['float32'], stateful, name)[0]!)(tf.scalar(0))),
+        );
         assert.equal(end.op, ops[name]!.opType);
         assert.ok(err instanceof NotDifferentiableError && err.message.includes(`callback '${name}'`), String(err));
       }
@@ -430,7 +466,12 @@ for (const backend of BACKENDS) {
     ] as const) {
       port(`${method(id)}: an exception raised in func keeps its name, message and frames`, () => {
         for (const [pyName, c] of subCases(id)) {
-          const Raised = pyName === 'TypeError' ? TypeError : class extends Error { override name = pyName; };
+          const Raised =
+            pyName === 'TypeError'
+              ? TypeError
+              : class extends Error {
+                  override name = pyName;
+                };
           function innerException(): never {
             throw new Raised('blah');
           }
@@ -468,7 +509,9 @@ for (const backend of BACKENDS) {
 
     // TF: EagerPyFuncTest.testEagerPyFuncInDefun
     port('testEagerPyFuncInDefun: py_function inside a graph', () => {
-      const end = expectCase('EagerPyFuncTest.testEagerPyFuncInDefun', () => graphFunction(() => pyFunction(matmul, [tf.ones([3, 3]), tf.ones([3, 1])], 'float32'))());
+      const end = expectCase('EagerPyFuncTest.testEagerPyFuncInDefun', () =>
+        graphFunction(() => pyFunction(matmul, [tf.ones([3, 3]), tf.ones([3, 1])], 'float32'))(),
+      );
       assert.ok(end.graph, 'it ran in the graph');
     });
 
@@ -524,10 +567,14 @@ for (const backend of BACKENDS) {
     });
 
     // TF: EagerPyFuncTest.testEagerGradientTapeMultipleArgs, EagerPyFuncTest.testEagerGradientGraphMultipleArgs
-    for (const [id, inGraph] of [['EagerPyFuncTest.testEagerGradientTapeMultipleArgs', false], ['EagerPyFuncTest.testEagerGradientGraphMultipleArgs', true]] as const) {
+    for (const [id, inGraph] of [
+      ['EagerPyFuncTest.testEagerGradientTapeMultipleArgs', false],
+      ['EagerPyFuncTest.testEagerGradientGraphMultipleArgs', true],
+    ] as const) {
       port(`${method(id)}: dz/dx and dz/dy of x**2 + y**2`, () => {
         const c = caseOf(id);
-        const grads = () => tf.grads((a: Tensor, b: Tensor) => pyFunction((p: Tensor, q: Tensor) => p.square().add(q.square()), [a, b], 'float32'))(c.inputs.map(inputOf));
+        const grads = () =>
+          tf.grads((a: Tensor, b: Tensor) => pyFunction((p: Tensor, q: Tensor) => p.square().add(q.square()), [a, b], 'float32'))(c.inputs.map(inputOf));
         const dz = inGraph ? graphFunction(grads)() : grads();
         c.result!.items!.forEach((item, i) => expectTensor(dz[i]!, item, ['dz/dx', 'dz/dy'][i]!));
       });
@@ -552,7 +599,10 @@ for (const backend of BACKENDS) {
       const c = caseOf('EagerPyFuncTest.testEagerPyFuncNotACallable');
       const x = inputOf(c.inputs[0]!);
       const text = c.error!.keyLine.replace(/^ValueError: /, '');
-      assert.equal(firstLine(thrown(() => untyped(pyFunction)(x, [x], 'string'))).slice(0, text.indexOf('func=') + 5), text.slice(0, text.indexOf('func=') + 5)); // then Python's repr
+      assert.equal(
+        firstLine(thrown(() => untyped(pyFunction)(x, [x], 'string'))).slice(0, text.indexOf('func=') + 5),
+        text.slice(0, text.indexOf('func=') + 5),
+      ); // then Python's repr
     });
 
     // TF: EagerPyFuncTest.testUnsupportedToutType (eager only in TF)
@@ -567,7 +617,9 @@ for (const backend of BACKENDS) {
     for (const id of ['ArgsAndDecoratorsTest.test_decorator', 'NumpyFunctionTest.test_numpy_arguments']) {
       port(`${method(id)}: numpy_function(plus, [1, 2], int32)`, () => {
         let calls = 0;
-        expectCase(id, () => graphFunction(() => numpyFunction((a: NdArray, b: NdArray) => (calls++, add(a, b)), [tf.scalar(1, 'int32'), tf.scalar(2, 'int32')], 'int32'))());
+        expectCase(id, () =>
+          graphFunction(() => numpyFunction((a: NdArray, b: NdArray) => (calls++, add(a, b)), [tf.scalar(1, 'int32'), tf.scalar(2, 'int32')], 'int32'))(),
+        );
         assert.equal(calls, caseOf(id).extra?.funcCalls ?? 1);
       });
     }
@@ -581,7 +633,9 @@ for (const backend of BACKENDS) {
     // TF: ArgsAndDecoratorsTest.test_inline_decorator
     port('test_inline_decorator: py_function(plus, [1, 2], int32)', () => {
       let calls = 0;
-      expectCase('ArgsAndDecoratorsTest.test_inline_decorator', () => graphFunction(() => pyFunction((a: Tensor, b: Tensor) => (calls++, a.add(b)), [tf.scalar(1, 'int32'), tf.scalar(2, 'int32')], 'int32'))());
+      expectCase('ArgsAndDecoratorsTest.test_inline_decorator', () =>
+        graphFunction(() => pyFunction((a: Tensor, b: Tensor) => (calls++, a.add(b)), [tf.scalar(1, 'int32'), tf.scalar(2, 'int32')], 'int32'))(),
+      );
       assert.equal(calls, caseOf('ArgsAndDecoratorsTest.test_inline_decorator').extra!.funcCalls);
     });
 
@@ -616,9 +670,15 @@ for (const backend of BACKENDS) {
         const { result, ends } = observed(() => outer(a!, b!));
         expectTensor(result, c.result!, 'outer(1, 2)');
         assert.equal(calls.n, c.extra!.funcCalls);
-        assert.deepEqual(ends.map((e) => e.memoized), [false, !stateful]);
+        assert.deepEqual(
+          ends.map((e) => e.memoized),
+          [false, !stateful],
+        );
         outer(a!, b!); // a second graph call reuses nothing from the first
-        const perCall = counts[`stateful=${stateful ? 'True' : 'False'}: nested tf.function calling the same inner tf.function twice (script_ops_test structure), outer called twice`]!['tf.function']!.funcCallsPerGraphCall;
+        const perCall =
+          counts[
+            `stateful=${stateful ? 'True' : 'False'}: nested tf.function calling the same inner tf.function twice (script_ops_test structure), outer called twice`
+          ]!['tf.function']!.funcCallsPerGraphCall;
         assert.equal(calls.n, perCall[0]! + perCall[1]!);
       });
     }
@@ -637,7 +697,9 @@ for (const backend of BACKENDS) {
       const v1 = tf.variable(tf.scalar(1, 'int32'));
       let dtypes: string[] = [];
       try {
-        expectCase(c.id, () => graphFunction(() => pyFunction((a: Tensor, b: Tensor) => ((dtypes = [a.dtype, b.dtype]), a.add(b)), [v1, tf.scalar(2, 'int32')], 'int32'))());
+        expectCase(c.id, () =>
+          graphFunction(() => pyFunction((a: Tensor, b: Tensor) => ((dtypes = [a.dtype, b.dtype]), a.add(b)), [v1, tf.scalar(2, 'int32')], 'int32'))(),
+        );
         assert.deepEqual(dtypes, c.extra!.callbackReceived.dtypes);
       } finally {
         v1.dispose();
@@ -653,5 +715,9 @@ for (const backend of BACKENDS) {
 it('every TensorFlow test method is ported here or listed as having no JS counterpart', () => {
   const methods = new Set(truth.cases.map((c) => c.id.replace(/\[.*$/, '')));
   const noJs = new Set(truth.noJsCounterpart.map((n) => n.id).filter((id) => !PORTED.has(id)));
-  assert.deepEqual([...methods].filter((m) => !PORTED.has(m) && !noJs.has(m)), [], 'neither ported nor listed');
+  assert.deepEqual(
+    [...methods].filter((m) => !PORTED.has(m) && !noJs.has(m)),
+    [],
+    'neither ported nor listed',
+  );
 });

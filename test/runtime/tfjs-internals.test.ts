@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { loadCallbackModel, tf } from '../../runtime/index.js';
+import { loadCallbackModel, type tf } from '../../runtime/index.js';
 import { executorOf, firstAsyncOnlyNode } from '../../runtime/graph-model/tfjs-internals.js';
 import { useBackend } from '../helpers/backends.js';
 
@@ -20,10 +20,13 @@ describe('tfjs-converter internals', () => {
     const model = await loadCallbackModel(path.join(converted, 'float64', 'model.json'));
     try {
       const { graph, weightMap } = executorOf(model.graphModel);
-      const identity = graph.nodes['Identity_1']!;
+      const identity = graph.nodes.Identity_1!;
       assert.equal(identity.op, 'Identity');
       assert.equal(typeof identity.category, 'string');
-      assert.deepEqual(identity.inputs.map((n) => n.name), ['StatefulPartitionedCall/cube_plus', 'Func/StatefulPartitionedCall/output_control_node/_3', 'StatefulPartitionedCall/NoOp']);
+      assert.deepEqual(
+        identity.inputs.map((n) => n.name),
+        ['StatefulPartitionedCall/cube_plus', 'Func/StatefulPartitionedCall/output_control_node/_3', 'StatefulPartitionedCall/NoOp'],
+      );
       assert.equal(graph.nodes['StatefulPartitionedCall/log1p64']!.category, 'custom');
       assert.equal(typeof weightMap, 'object');
     } finally {

@@ -11,13 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import {
-  loadCallbackModel,
-  NdArray,
-  numpyFunction,
-  pyFunction,
-  tf,
-} from '../../runtime/index.js';
+import { loadCallbackModel, type NdArray, numpyFunction, pyFunction, tf } from '../../runtime/index.js';
 import { formatInvocation } from '../../runtime/cli/format.js';
 import { callbackNode, placeholder, writeGraphModel } from '../../scripts/lib/graph-model-writer.js';
 import { tempDir } from '../fixtures/callback-models.js';
@@ -110,7 +104,10 @@ for (const backend of BACKENDS) {
 
       it('an int64 value TF.js cannot hold is an error naming it (TensorFlow would keep it; wrapping it to int32 would lose it)', () => {
         const err = toutError(() => numpyFunction(() => new BigInt64Array([2n ** 40n]), [], 'int64', { name: 'big' }));
-        assert.equal(firstLine(err), '0-th value returned by big holds 1099511627776 at flat index 0: TF.js holds int64 as int32 and cannot keep it. Keep the values within [-2147483648, 2147483647].');
+        assert.equal(
+          firstLine(err),
+          '0-th value returned by big holds 1099511627776 at flat index 0: TF.js holds int64 as int32 and cannot keep it. Keep the values within [-2147483648, 2147483647].',
+        );
         assert.equal(err.problem, 'value');
       });
 
@@ -149,11 +146,19 @@ for (const backend of BACKENDS) {
     describe('py_function converts what is not a tensor (numpy_function does not)', () => {
       it('a Float64Array for Tout float32 is converted, flagged as a conversion (CLI ⚠), not an error', () => {
         const x = tf.tensor([1, 2]);
-        const { result: y, ends } = observed(() => pyFunction((t: tf.Tensor) => Float64Array.from(t.dataSync(), (v) => v / 4), [x], 'float32', { name: 'quarter' }));
+        const { result: y, ends } = observed(() =>
+          pyFunction((t: tf.Tensor) => Float64Array.from(t.dataSync(), (v) => v / 4), [x], 'float32', { name: 'quarter' }),
+        );
         assert.deepEqual(valuesOf(y), [0.25, 0.5]);
         assert.equal(ends[0]!.toutCheck.ok, true);
-        assert.deepEqual(ends[0]!.toutCheck.conversions.map(({ index, from, fromDType, to }) => ({ index, from, fromDType, to })), [{ index: 0, from: 'Float64Array', fromDType: 'float64', to: 'float32' }]);
-        assert.match(formatInvocation(ends[0]!), /⚠ output 0: py_function converts a Float64Array \(float64\) to float32, as TensorFlow's convert_to_tensor does/);
+        assert.deepEqual(
+          ends[0]!.toutCheck.conversions.map(({ index, from, fromDType, to }) => ({ index, from, fromDType, to })),
+          [{ index: 0, from: 'Float64Array', fromDType: 'float64', to: 'float32' }],
+        );
+        assert.match(
+          formatInvocation(ends[0]!),
+          /⚠ output 0: py_function converts a Float64Array \(float64\) to float32, as TensorFlow's convert_to_tensor does/,
+        );
         tf.dispose([x, y]);
       });
 
@@ -175,11 +180,17 @@ for (const backend of BACKENDS) {
         assert.equal(firstLine(toutError(() => pyFunction(() => 1.5, [], 'int32'))), 'Cannot convert 1.5 to EagerTensor of dtype int32');
         assert.equal(firstLine(toutError(() => pyFunction(() => 'abc', [], 'float32'))), "Cannot convert 'abc' to EagerTensor of dtype float");
         const x = tf.tensor([1], [1], 'int32');
-        assert.equal(firstLine(toutError(() => pyFunction((t: tf.Tensor) => t.clone(), [x], 'float32'))), 'Tensor conversion requested dtype float32 for Tensor with dtype int32: <tf.Tensor: shape=(1,), dtype=int32, numpy=array([1], dtype=int32)>');
+        assert.equal(
+          firstLine(toutError(() => pyFunction((t: tf.Tensor) => t.clone(), [x], 'float32'))),
+          'Tensor conversion requested dtype float32 for Tensor with dtype int32: <tf.Tensor: shape=(1,), dtype=int32, numpy=array([1], dtype=int32)>',
+        );
         const init = tf.tensor([1.5]);
         const v = tf.variable(init, true, 'weights');
         const err = toutError(() => pyFunction(() => v, [], 'float32'));
-        assert.match(firstLine(err), /^Attempting to return a variable from an eagerly executed py_func\. Only numeric data structures like Tensors or NumPy arrays should be returned; .*<tf\.Variable 'weights:0' shape=\(1,\) dtype=float32, numpy=array\(\[1\.5\], dtype=float32\)>$/);
+        assert.match(
+          firstLine(err),
+          /^Attempting to return a variable from an eagerly executed py_func\. Only numeric data structures like Tensors or NumPy arrays should be returned; .*<tf\.Variable 'weights:0' shape=\(1,\) dtype=float32, numpy=array\(\[1\.5\], dtype=float32\)>$/,
+        );
         assert.match(err.message, /return tf\.clone\(variable\)/);
         tf.dispose([x, v, init]);
       });

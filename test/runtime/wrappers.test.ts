@@ -16,7 +16,7 @@ import {
   pyFunction,
   tf,
 } from '../../runtime/index.js';
-import { BACKENDS, assertClose, callerLine, useBackend } from '../helpers/backends.js';
+import { BACKENDS, assertClose, lineAbove, useBackend } from '../helpers/backends.js';
 
 type Tensor = tf.Tensor;
 
@@ -27,7 +27,12 @@ function log_huber(x: Tensor, m: Tensor): Tensor {
   if (tf.abs(x).lessEqual(m).dataSync()[0]) {
     return x.square();
   }
-  return m.square().mul(tf.scalar(1).sub(tf.scalar(2).mul(tf.log(m))).add(tf.log(x.square())));
+  return m.square().mul(
+    tf
+      .scalar(1)
+      .sub(tf.scalar(2).mul(tf.log(m)))
+      .add(tf.log(x.square())),
+  );
 }
 
 function scalarOf(t: Tensor): number {
@@ -167,16 +172,24 @@ for (const backend of BACKENDS) {
       it('a func returning undefined or null with Tout [] gives []', () => {
         const x = tf.scalar(1);
         let calls = 0;
-        const none = pyFunction((t: Tensor) => {
-          void t;
-          calls++;
-          return undefined;
-        }, [x], []);
-        const nil = pyFunction((t: Tensor) => {
-          void t;
-          calls++;
-          return null;
-        }, [x], []);
+        const none = pyFunction(
+          (t: Tensor) => {
+            void t;
+            calls++;
+            return undefined;
+          },
+          [x],
+          [],
+        );
+        const nil = pyFunction(
+          (t: Tensor) => {
+            void t;
+            calls++;
+            return null;
+          },
+          [x],
+          [],
+        );
         assert.deepEqual(none, []);
         assert.deepEqual(nil, []);
         assert.equal(calls, 2);
@@ -213,10 +226,14 @@ for (const backend of BACKENDS) {
       it('a tensor func closes over comes back as a clone; gradients flow through a returned input', () => {
         const outside = tf.tensor([9, 8]);
         const x = tf.scalar(1);
-        const y = pyFunction((t: Tensor) => {
-          void t;
-          return outside;
-        }, [x], 'float32');
+        const y = pyFunction(
+          (t: Tensor) => {
+            void t;
+            return outside;
+          },
+          [x],
+          'float32',
+        );
         assert.notEqual(y, outside);
         y.dispose();
         assert.equal(outside.isDisposed, false);
@@ -228,10 +245,14 @@ for (const backend of BACKENDS) {
 
       it('each output is a tensor of its own, even when func returns one tensor twice', () => {
         const x = tf.tensor([1, 2]);
-        const [a, b] = pyFunction((t: Tensor) => {
-          const r = t.add(1);
-          return [r, r];
-        }, [x], ['float32', 'float32']);
+        const [a, b] = pyFunction(
+          (t: Tensor) => {
+            const r = t.add(1);
+            return [r, r];
+          },
+          [x],
+          ['float32', 'float32'],
+        );
         assert.notEqual(a, b, 'the two outputs should be distinct tensors');
         a!.dispose();
         assert.equal(b!.isDisposed, false, 'disposing output 0 must not dispose output 1');
@@ -241,13 +262,23 @@ for (const backend of BACKENDS) {
 
       it('converts non-tensor inputs to tensors for func (numbers become float32)', () => {
         let seen: Tensor[] = [];
-        const y = pyFunction((a: Tensor, b: Tensor) => {
-          seen = [a, b];
-          return a.add(b);
-        }, [2, [1, 2, 3]], 'float32');
+        const y = pyFunction(
+          (a: Tensor, b: Tensor) => {
+            seen = [a, b];
+            return a.add(b);
+          },
+          [2, [1, 2, 3]],
+          'float32',
+        );
         assert.ok(seen.every((t) => t instanceof tf.Tensor));
-        assert.deepEqual(seen.map((t) => t.dtype), ['float32', 'float32']);
-        assert.deepEqual(seen.map((t) => t.shape), [[], [3]]);
+        assert.deepEqual(
+          seen.map((t) => t.dtype),
+          ['float32', 'float32'],
+        );
+        assert.deepEqual(
+          seen.map((t) => t.shape),
+          [[], [3]],
+        );
         assert.deepEqual(valuesOf(y), [3, 4, 5]);
         y.dispose();
       });
@@ -258,7 +289,8 @@ for (const backend of BACKENDS) {
         let line = 0;
         const failing = (t: Tensor) => {
           void t;
-          original = new Error('boom in callback'); line = callerLine();
+          original = new Error('boom in callback');
+          line = lineAbove();
           throw original;
         };
         assert.throws(
@@ -283,10 +315,16 @@ for (const backend of BACKENDS) {
         const x = tf.scalar(1);
         let calls = 0;
         assert.throws(
-          () => pyFunction((async (t: Tensor) => {
-            calls++;
-            return t;
-          }) as unknown as (t: Tensor) => Tensor, [x], 'float32', { name: 'async_callback' }),
+          () =>
+            pyFunction(
+              (async (t: Tensor) => {
+                calls++;
+                return t;
+              }) as unknown as (t: Tensor) => Tensor,
+              [x],
+              'float32',
+              { name: 'async_callback' },
+            ),
           (err: unknown) => {
             assert.ok(err instanceof Error);
             assert.match(err.message, /async_callback/);
@@ -303,10 +341,16 @@ for (const backend of BACKENDS) {
         const x = tf.scalar(1);
         let called = false;
         assert.throws(
-          () => pyFunction((a: Tensor, b: Tensor) => {
-            called = true;
-            return a.add(b);
-          }, [x], 'float32', { name: 'two_args' }),
+          () =>
+            pyFunction(
+              (a: Tensor, b: Tensor) => {
+                called = true;
+                return a.add(b);
+              },
+              [x],
+              'float32',
+              { name: 'two_args' },
+            ),
           (err: unknown) => err instanceof TypeError && /two_args/.test(err.message) && /takes 2 arguments but inp has 1 tensor/.test(err.message),
         );
         assert.equal(called, false);
@@ -369,13 +413,20 @@ for (const backend of BACKENDS) {
 
     describe('numpyFunction', () => {
       it('func gets NdArray views: data, shape, dtype', () => {
-        const x = tf.tensor2d([[1, 2, 3], [4, 5, 6]]);
+        const x = tf.tensor2d([
+          [1, 2, 3],
+          [4, 5, 6],
+        ]);
         const k = tf.tensor1d([7, 8], 'int32');
         let views: NdArray[] = [];
-        const y = numpyFunction((a: NdArray, b: NdArray) => {
-          views = [a, b];
-          return a;
-        }, [x, k], 'float32');
+        const y = numpyFunction(
+          (a: NdArray, b: NdArray) => {
+            views = [a, b];
+            return a;
+          },
+          [x, k],
+          'float32',
+        );
         const [a, b] = views;
         assert.ok(a instanceof NdArray && b instanceof NdArray);
         assert.deepEqual(a.shape, [2, 3]);
@@ -393,27 +444,36 @@ for (const backend of BACKENDS) {
         tf.dispose([x, k, y]);
       });
 
-      it(backend === 'cpu' ? 'cpu: the view data IS the tensor backing array (zero copy)' : `${backend}: the view data is a copy of the tensor (tensorflow: even of one no op has used yet)`, () => {
-        const x = tf.tensor([1.5, 2.5, 3.5]);
-        let data: unknown;
-        const y = numpyFunction((a: NdArray) => {
-          data = a.data;
-          return a.data.length;
-        }, [x], 'int32');
-        assert.deepEqual(Array.from(data as Float32Array), [1.5, 2.5, 3.5]);
-        if (backend === 'cpu') {
-          // Observed: the cpu backend hands out its own Float32Array; dataSync returns it every time.
-          assert.equal(data, x.dataSync());
-        } else {
-          // Observed: wasm copies out of its heap on every read; tfjs-node hands back the array the
-          // tensor was made from until an op uses it, so the runtime copies. Writing to the view
-          // does not change the tensor.
-          assert.notEqual(data, x.dataSync());
-          (data as Float32Array)[0] = 100;
-          assert.deepEqual(valuesOf(x), [1.5, 2.5, 3.5]);
-        }
-        tf.dispose([x, y]);
-      });
+      it(
+        backend === 'cpu'
+          ? 'cpu: the view data IS the tensor backing array (zero copy)'
+          : `${backend}: the view data is a copy of the tensor (tensorflow: even of one no op has used yet)`,
+        () => {
+          const x = tf.tensor([1.5, 2.5, 3.5]);
+          let data: unknown;
+          const y = numpyFunction(
+            (a: NdArray) => {
+              data = a.data;
+              return a.data.length;
+            },
+            [x],
+            'int32',
+          );
+          assert.deepEqual(Array.from(data as Float32Array), [1.5, 2.5, 3.5]);
+          if (backend === 'cpu') {
+            // Observed: the cpu backend hands out its own Float32Array; dataSync returns it every time.
+            assert.equal(data, x.dataSync());
+          } else {
+            // Observed: wasm copies out of its heap on every read; tfjs-node hands back the array the
+            // tensor was made from until an op uses it, so the runtime copies. Writing to the view
+            // does not change the tensor.
+            assert.notEqual(data, x.dataSync());
+            (data as Float32Array)[0] = 100;
+            assert.deepEqual(valuesOf(x), [1.5, 2.5, 3.5]);
+          }
+          tf.dispose([x, y]);
+        },
+      );
 
       it('a number returns a scalar of the Tout dtype', () => {
         const x = tf.tensor([1, 2, 3]);
@@ -429,29 +489,60 @@ for (const backend of BACKENDS) {
 
       it('nested arrays take the dtype Tout declares', () => {
         const x = tf.scalar(0);
-        const asInt = numpyFunction((a: NdArray) => {
-          void a;
-          return [[1, 2], [3, 4]];
-        }, [x], 'int32');
+        const asInt = numpyFunction(
+          (a: NdArray) => {
+            void a;
+            return [
+              [1, 2],
+              [3, 4],
+            ];
+          },
+          [x],
+          'int32',
+        );
         assert.equal(asInt.dtype, 'int32');
         assert.deepEqual(asInt.shape, [2, 2]);
-        assert.deepEqual(asInt.arraySync(), [[1, 2], [3, 4]]);
-        const asFloat = numpyFunction((a: NdArray) => {
-          void a;
-          return [[1.5, 2], [3, 4]];
-        }, [x], 'float32');
+        assert.deepEqual(asInt.arraySync(), [
+          [1, 2],
+          [3, 4],
+        ]);
+        const asFloat = numpyFunction(
+          (a: NdArray) => {
+            void a;
+            return [
+              [1.5, 2],
+              [3, 4],
+            ];
+          },
+          [x],
+          'float32',
+        );
         assert.equal(asFloat.dtype, 'float32');
-        assert.deepEqual(asFloat.arraySync(), [[1.5, 2], [3, 4]]);
+        assert.deepEqual(asFloat.arraySync(), [
+          [1.5, 2],
+          [3, 4],
+        ]);
         tf.dispose([x, asInt, asFloat]);
       });
 
       it('typed arrays and NdArrays keep their data; a list gives several outputs', () => {
-        const x = tf.tensor2d([[1, 2], [3, 4]]);
-        const [f, i, n] = numpyFunction((a: NdArray) => [
-          Float32Array.from(a.data as Float32Array, (v) => v / 2),
-          Int32Array.from(a.data as Float32Array, (v) => v * 10),
-          new NdArray(Float32Array.from(a.data as Float32Array, (v) => -v), a.shape, 'float32'),
-        ], [x], ['float32', 'int32', 'float32']);
+        const x = tf.tensor2d([
+          [1, 2],
+          [3, 4],
+        ]);
+        const [f, i, n] = numpyFunction(
+          (a: NdArray) => [
+            Float32Array.from(a.data as Float32Array, (v) => v / 2),
+            Int32Array.from(a.data as Float32Array, (v) => v * 10),
+            new NdArray(
+              Float32Array.from(a.data as Float32Array, (v) => -v),
+              a.shape,
+              'float32',
+            ),
+          ],
+          [x],
+          ['float32', 'int32', 'float32'],
+        );
         assert.equal(f!.dtype, 'float32');
         assert.deepEqual(f!.shape, [4]);
         assert.deepEqual(valuesOf(f!), [0.5, 1, 1.5, 2]);
@@ -459,17 +550,24 @@ for (const backend of BACKENDS) {
         assert.deepEqual(valuesOf(i!), [10, 20, 30, 40]);
         assert.equal(n!.dtype, 'float32');
         assert.deepEqual(n!.shape, [2, 2]);
-        assert.deepEqual(n!.arraySync(), [[-1, -2], [-3, -4]]);
+        assert.deepEqual(n!.arraySync(), [
+          [-1, -2],
+          [-3, -4],
+        ]);
         tf.dispose([x, f!, i!, n!]);
       });
 
       it('string inputs and outputs', () => {
         const words = tf.tensor1d(['ab', 'cd', 'ef'], 'string');
         let view: NdArray | undefined;
-        const upper = numpyFunction((w: NdArray) => {
-          view = w;
-          return (w.data as string[]).map((s) => s.toUpperCase());
-        }, [words], 'string');
+        const upper = numpyFunction(
+          (w: NdArray) => {
+            view = w;
+            return (w.data as string[]).map((s) => s.toUpperCase());
+          },
+          [words],
+          'string',
+        );
         assert.equal(view?.dtype, 'string');
         assert.deepEqual(view?.shape, [3]);
         assert.deepEqual(Array.from(view!.data as string[]), ['ab', 'cd', 'ef']);
@@ -484,10 +582,14 @@ for (const backend of BACKENDS) {
       it('bool inputs and outputs', () => {
         const flags = tf.tensor1d([true, false, true], 'bool');
         let view: NdArray | undefined;
-        const negated = numpyFunction((b: NdArray) => {
-          view = b;
-          return Array.from(b.data as Uint8Array, (v) => v === 0);
-        }, [flags], 'bool');
+        const negated = numpyFunction(
+          (b: NdArray) => {
+            view = b;
+            return Array.from(b.data as Uint8Array, (v) => v === 0);
+          },
+          [flags],
+          'bool',
+        );
         assert.equal(view?.dtype, 'bool');
         assert.deepEqual(Array.from(view!.data as Uint8Array), [1, 0, 1]);
         assert.equal(negated.dtype, 'bool');
@@ -519,11 +621,22 @@ for (const backend of BACKENDS) {
         const x = tf.scalar(1);
         const cause = new RangeError('bad value');
         assert.throws(
-          () => numpyFunction((a: NdArray) => {
-            void a;
-            throw cause;
-          }, [x], 'float32', { name: 'np_raises' }),
-          (err: unknown) => err instanceof CallbackError && err.kind === 'numpy_function' && err.callback === 'np_raises' && err.cause === cause && /np_raises/.test(err.message),
+          () =>
+            numpyFunction(
+              (a: NdArray) => {
+                void a;
+                throw cause;
+              },
+              [x],
+              'float32',
+              { name: 'np_raises' },
+            ),
+          (err: unknown) =>
+            err instanceof CallbackError &&
+            err.kind === 'numpy_function' &&
+            err.callback === 'np_raises' &&
+            err.cause === cause &&
+            /np_raises/.test(err.message),
         );
         x.dispose();
       });
@@ -578,7 +691,10 @@ for (const backend of BACKENDS) {
             tf.dispose([x1, x2, a, b]);
             return out;
           });
-          assert.deepEqual(graph(), [[3, 6], [3, 15]]);
+          assert.deepEqual(graph(), [
+            [3, 6],
+            [3, 15],
+          ]);
           assert.equal(calls, 2);
         });
 
@@ -633,7 +749,10 @@ for (const backend of BACKENDS) {
             tf.dispose([x, doubled, tripled]);
             return out;
           });
-          assert.deepEqual(graph(), [[2, 4], [3, 6]]);
+          assert.deepEqual(graph(), [
+            [2, 4],
+            [3, 6],
+          ]);
         });
 
         it('the same callback with a different Tout is not served the other result', () => {
@@ -655,14 +774,22 @@ for (const backend of BACKENDS) {
       it('same contract: NdArray inputs, Tout dtype or list, returns a Tensor or a list', () => {
         const x = tf.tensor([1, 4, 9]);
         let seen: unknown;
-        const y = compat.v1.pyFunc((a: NdArray) => {
-          seen = a;
-          return (a.data as Float32Array).map(Math.sqrt);
-        }, [x], 'float32');
+        const y = compat.v1.pyFunc(
+          (a: NdArray) => {
+            seen = a;
+            return (a.data as Float32Array).map(Math.sqrt);
+          },
+          [x],
+          'float32',
+        );
         assert.ok(seen instanceof NdArray);
         assert.ok(y instanceof tf.Tensor);
         assert.deepEqual(valuesOf(y), [1, 2, 3]);
-        const [s, n] = compat.v1.pyFunc((a: NdArray) => [Float32Array.of((a.data as Float32Array).reduce((p, v) => p + v, 0)), new NdArray(Int32Array.of(a.size), [], 'int32')], [x], ['float32', 'int32']);
+        const [s, n] = compat.v1.pyFunc(
+          (a: NdArray) => [Float32Array.of((a.data as Float32Array).reduce((p, v) => p + v, 0)), new NdArray(Int32Array.of(a.size), [], 'int32')],
+          [x],
+          ['float32', 'int32'],
+        );
         assert.deepEqual(s!.shape, [1]);
         assert.deepEqual(n!.shape, []);
         assert.equal(scalarOf(s!), 14);
@@ -676,8 +803,14 @@ for (const backend of BACKENDS) {
         const x = tf.tensor([1, 4, 9]);
         const outs = compat.v1.pyFunc((a: NdArray) => [(a.data as Float32Array).reduce((p, v) => p + v, 0), a.size], [x], ['float32', 'int32']);
         assert.equal(outs.length, 2);
-        assert.deepEqual(outs.map((t) => t.dtype), ['float32', 'int32']);
-        assert.deepEqual(outs.map((t) => t.shape), [[], []]);
+        assert.deepEqual(
+          outs.map((t) => t.dtype),
+          ['float32', 'int32'],
+        );
+        assert.deepEqual(
+          outs.map((t) => t.shape),
+          [[], []],
+        );
         assert.deepEqual(outs.map(scalarOf), [14, 3]);
         tf.dispose([x, ...outs]);
       });
@@ -685,11 +818,19 @@ for (const backend of BACKENDS) {
       it('kind py_func and the name argument in errors', () => {
         const x = tf.scalar(1);
         assert.throws(
-          () => compat.v1.pyFunc((a: NdArray) => {
-            void a;
-            throw new Error('v1 failure');
-          }, [x], 'float32', true, 'legacy_func'),
-          (err: unknown) => err instanceof CallbackError && err.kind === 'py_func' && err.callback === 'legacy_func' && /py_func callback 'legacy_func'/.test(err.message),
+          () =>
+            compat.v1.pyFunc(
+              (a: NdArray) => {
+                void a;
+                throw new Error('v1 failure');
+              },
+              [x],
+              'float32',
+              true,
+              'legacy_func',
+            ),
+          (err: unknown) =>
+            err instanceof CallbackError && err.kind === 'py_func' && err.callback === 'legacy_func' && /py_func callback 'legacy_func'/.test(err.message),
         );
         assert.throws(
           () => compat.v1.pyFunc((a: NdArray) => [a, a], [x], 'float32', true, 'legacy_func'),

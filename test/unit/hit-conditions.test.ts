@@ -74,7 +74,12 @@ describe('hitConditionMet (function breakpoints)', () => {
 });
 
 describe('BreakpointManager before the debuggee connects', () => {
-  const manager = () => new BreakpointManager(() => undefined, new Sources(), () => {});
+  const manager = () =>
+    new BreakpointManager(
+      () => undefined,
+      new Sources(),
+      () => {},
+    );
 
   test('a breakpoint with a bad hit condition is unverified, says why, never stops and needs no debugger', async () => {
     const bps = manager();
@@ -88,11 +93,17 @@ describe('BreakpointManager before the debuggee connects', () => {
 
   test('beside it, a good one is kept, counts its hits and stops as its condition says', async () => {
     const bps = manager();
-    const [bad, good] = await bps.set('/tmp/program.ts', [{ line: 3, hitCondition: '>' }, { line: 4, hitCondition: '% 2' }]);
+    const [bad, good] = await bps.set('/tmp/program.ts', [
+      { line: 3, hitCondition: '>' },
+      { line: 4, hitCondition: '% 2' },
+    ]);
     assert.equal(bad!.verified, false);
     assert.equal(good!.message, undefined);
     assert.equal(bps.hasAny(), true);
-    assert.deepEqual([1, 2, 3, 4].map(() => bps.shouldStop(good!)), [false, true, false, true]);
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => bps.shouldStop(good!)),
+      [false, true, false, true],
+    );
     assert.notEqual(bad!.id, good!.id);
   });
 });

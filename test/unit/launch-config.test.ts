@@ -56,10 +56,11 @@ describe('a program launch', () => {
     assert.equal(plan.cwd, app);
   });
 
-  test('env: values as strings, null marks a variable to remove (empty), the backend goes to TFJS_BACKEND', () => {
-    const env = { KEEP: 'yes', GONE: null, N: 3 as unknown as string };
+  test('env: values as strings, null removes a variable, an empty string stays one, the backend goes to TFJS_BACKEND', () => {
+    const env = { KEEP: 'yes', GONE: null, EMPTY: '', N: 3 as unknown as string };
     const plan = planLaunch({ program: path.join(app, 'main.ts'), env, backend: 'wasm' }, CLI);
-    assert.deepEqual(plan.env, { KEEP: 'yes', GONE: '', N: '3', TFJS_BACKEND: 'wasm' });
+    assert.deepEqual(plan.env, { KEEP: 'yes', EMPTY: '', N: '3', TFJS_BACKEND: 'wasm' });
+    assert.deepEqual(plan.envRemoved, ['GONE']);
   });
 
   test('what is missing or wrong is refused, saying what and what to do', () => {

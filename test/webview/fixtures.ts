@@ -88,10 +88,39 @@ export const conversionEvent: TensorCallbackEvent = {
     parameterNames: ['a'],
     callSite: { file: '/abs/float64/model.json', line: 1, column: 1265 },
     phase: 'returned',
-    toutCheck: { ok: true, mismatches: [], narrowed: [], conversions: [{ index: 0, from: 'Float64Array', fromDType: 'float64', to: 'float32', message: CONVERSION_MESSAGE }] },
+    toutCheck: {
+      ok: true,
+      mismatches: [],
+      narrowed: [],
+      conversions: [{ index: 0, from: 'Float64Array', fromDType: 'float64', to: 'float32', message: CONVERSION_MESSAGE }],
+    },
   },
-  inputs: [info('float32', [4], { min: 0, max: 1.386, mean: 0.62, nanCount: 0, infCount: 0, zeroCount: 1, exact: true, counted: 4, preview: [0, 0.405, 0.693, 1.386] })],
-  outputs: [info('float32', [4], { min: 0.5, max: 3.164, mean: 1.27, nanCount: 0, infCount: 0, zeroCount: 0, exact: true, counted: 4, preview: [0.5, 0.567, 0.833, 3.164] })],
+  inputs: [
+    info('float32', [4], {
+      min: 0,
+      max: 1.386,
+      mean: 0.62,
+      nanCount: 0,
+      infCount: 0,
+      zeroCount: 1,
+      exact: true,
+      counted: 4,
+      preview: [0, 0.405, 0.693, 1.386],
+    }),
+  ],
+  outputs: [
+    info('float32', [4], {
+      min: 0.5,
+      max: 3.164,
+      mean: 1.27,
+      nanCount: 0,
+      infCount: 0,
+      zeroCount: 0,
+      exact: true,
+      counted: 4,
+      preview: [0.5, 0.567, 0.833, 3.164],
+    }),
+  ],
 };
 
 /** The callback returned two values where Tout declares one. */
@@ -108,7 +137,9 @@ export const countEvent: TensorCallbackEvent = {
     phase: 'returned',
     toutCheck: {
       ok: false,
-      mismatches: [{ message: 'split returns 2 values, but expects to see 1 values.\n  The callback returned 2 values; Tout "float32" declares 1.', problem: 'count' }],
+      mismatches: [
+        { message: 'split returns 2 values, but expects to see 1 values.\n  The callback returned 2 values; Tout "float32" declares 1.', problem: 'count' },
+      ],
       narrowed: [],
     },
   },

@@ -23,10 +23,13 @@ after(async () => {
 
 /** RGBA of the image canvas at tensor pixel (y, x): the canvas has one pixel per tensor pixel. */
 async function canvasPixel(page: Page, y: number, x: number): Promise<number[]> {
-  return page.evaluate(([py, px]) => {
-    const canvas = document.querySelector<HTMLCanvasElement>('canvas.image-canvas')!;
-    return Array.from(canvas.getContext('2d')!.getImageData(px!, py!, 1, 1).data);
-  }, [y, x]);
+  return page.evaluate(
+    ([py, px]) => {
+      const canvas = document.querySelector<HTMLCanvasElement>('canvas.image-canvas')!;
+      return Array.from(canvas.getContext('2d')!.getImageData(px!, py!, 1, 1).data);
+    },
+    [y, x],
+  );
 }
 
 async function pressed(page: Page, group: string): Promise<string[]> {
@@ -49,7 +52,13 @@ test('an [H, W, 3] uint8-range tensor opens as an RGB image: pixels as they are,
   assert.equal(await page.locator('table.grid').count(), 0, 'the image, not the grid, by default');
   const size = await page.$eval('canvas.image-canvas', (c) => [(c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height]);
   assert.deepEqual(size, [IMAGE_W, IMAGE_H], 'one canvas pixel per tensor pixel');
-  for (const [y, x] of [[0, 0], [3, 7], [5, 2], [2, 5]] as const) assert.deepEqual(await canvasPixel(page, y, x), [...pixel(y, x), 255], `pixel [${y}, ${x}]`);
+  for (const [y, x] of [
+    [0, 0],
+    [3, 7],
+    [5, 2],
+    [2, 5],
+  ] as const)
+    assert.deepEqual(await canvasPixel(page, y, x), [...pixel(y, x), 255], `pixel [${y}, ${x}]`);
   assert.match((await page.textContent('figure.image figcaption')) ?? '', /RGB · int32 values 0–255, shown as they are/);
   assert.deepEqual(await pressed(page, '.display-toggle'), ['Image']);
   assert.deepEqual(await pressed(page, '.channel-toggle'), ['RGB']);
@@ -73,7 +82,11 @@ test('an [H, W, 3] uint8-range tensor opens as an RGB image: pixels as they are,
   assert.equal(await page.locator('canvas.image-canvas').count(), 0);
   let cells = await gridCells(page);
   assert.equal(cells.length, IMAGE_H);
-  assert.deepEqual(cells[3], Array.from({ length: IMAGE_W }, (_, x) => String(pixel(3, x)[1])), 'row 3 of channel G');
+  assert.deepEqual(
+    cells[3],
+    Array.from({ length: IMAGE_W }, (_, x) => String(pixel(3, x)[1])),
+    'row 3 of channel G',
+  );
   assert.match((await page.textContent('.slice-desc')) ?? '', /\[:, :, 1\]/);
   assert.deepEqual(await pressed(page, '.display-toggle'), ['Grid']);
   await screenshot(page, 'image-as-grid.png');
@@ -112,7 +125,7 @@ test('a [1, H, W, 4] float tensor in 0–1 opens as an RGBA image over a checker
   assert.deepEqual(await pressed(page, '.channel-toggle'), ['RGBA']);
   assert.equal(await page.locator('.channel-toggle button').count(), 5, 'RGBA, R, G, B, A');
   assert.equal(await page.locator('input[aria-label="image in the batch"]').count(), 1);
-  assert.match(await page.getAttribute('canvas.image-canvas', 'class') ?? '', /transparent/);
+  assert.match((await page.getAttribute('canvas.image-canvas', 'class')) ?? '', /transparent/);
   await screenshot(page, 'image-rgba.png');
   await page.click('.channel-toggle button:text-is("A")');
   await page.waitForFunction(() => document.querySelector('.channel-toggle button[aria-pressed="true"]')?.textContent === 'A');
@@ -141,8 +154,25 @@ test('an [H, W] tensor shows rows and columns (the grid and heatmap) by default,
 
 test('which tensors are images, and how their values become pixels', () => {
   assert.deepEqual(imageLayout([6, 8, 3], 'int32'), { heightAxis: 0, widthAxis: 1, channelAxis: 2, batches: 1, height: 6, width: 8, channels: 3, size: 144 });
-  assert.deepEqual(imageLayout([2, 6, 8, 4], 'float32'), { batchAxis: 0, heightAxis: 1, widthAxis: 2, channelAxis: 3, batches: 2, height: 6, width: 8, channels: 4, size: 192 });
-  for (const [shape, dtype] of [[[6, 8], 'float32'], [[6, 8, 2], 'float32'], [[6, 8, 3], 'string'], [[2, 3, 4], 'int32'], [[100, 3, 3], 'float32'], [[0, 8, 3], 'uint8']] as const) {
+  assert.deepEqual(imageLayout([2, 6, 8, 4], 'float32'), {
+    batchAxis: 0,
+    heightAxis: 1,
+    widthAxis: 2,
+    channelAxis: 3,
+    batches: 2,
+    height: 6,
+    width: 8,
+    channels: 4,
+    size: 192,
+  });
+  for (const [shape, dtype] of [
+    [[6, 8], 'float32'],
+    [[6, 8, 2], 'float32'],
+    [[6, 8, 3], 'string'],
+    [[2, 3, 4], 'int32'],
+    [[100, 3, 3], 'float32'],
+    [[0, 8, 3], 'uint8'],
+  ] as const) {
     assert.equal(imageLayout(shape, dtype), undefined, `[${shape.join(', ')}] ${dtype} is no image`);
   }
   const scale = (dtype: string, values: number[]) => {

@@ -19,7 +19,7 @@ import {
   SESSION,
   XSS,
 } from './fixtures.js';
-import { assertClean, cspViolations, gridCells, posted, screenshot, sendHost, sendInvocation, startHarness, waitForTensor, type Harness } from './harness.js';
+import { assertClean, gridCells, posted, screenshot, sendHost, sendInvocation, startHarness, waitForTensor, type Harness } from './harness.js';
 
 let h: Harness;
 
@@ -76,12 +76,18 @@ test('renders the invocation: node, op, Tout, reason, and every input and output
   // The flagged output is selected first and its values fetched by slices.
   const requests = (await posted(page)).filter((m) => m.type === 'tensorData');
   assert.ok(requests.length >= 1);
-  assert.deepEqual({ ...requests[0], requestId: 0 }, { type: 'tensorData', requestId: 0, sessionId: SESSION, invocationId: 3, side: 'outputs', index: 0, start: 0, count: 4 });
-  assert.deepEqual(await gridCells(page), [['-1', '-0.498039'], ['0.003922', '1']]);
+  assert.deepEqual(
+    { ...requests[0], requestId: 0 },
+    { type: 'tensorData', requestId: 0, sessionId: SESSION, invocationId: 3, side: 'outputs', index: 0, start: 0, count: 4 },
+  );
+  assert.deepEqual(await gridCells(page), [
+    ['-1', '-0.498039'],
+    ['0.003922', '1'],
+  ]);
   await assertClean(h, page);
 });
 
-test('flags a dtype mismatch with TensorFlow\'s message (Float64Array for float32)', async () => {
+test("flags a dtype mismatch with TensorFlow's message (Float64Array for float32)", async () => {
   const page = await h.open(mismatchFixtures);
   await sendInvocation(page, SESSION, mismatchEvent);
   await waitForTensor(page);
@@ -127,8 +133,8 @@ test("flags py_function's conversion of a returned Float64Array as a warning, an
   await waitForTensor(page);
   const rows = await summaryRows(page);
   assert.deepEqual(Object.keys(rows), ['a', 'output 0']);
-  assert.match(rows['a']!.class, /flag-narrowed/);
-  assert.equal(rows['a']!.tout, 'float64');
+  assert.match(rows.a!.class, /flag-narrowed/);
+  assert.equal(rows.a!.tout, 'float64');
   assert.match(rows['output 0']!.class, /flag-converted/);
   assert.match(rows['output 0']!.check, /converted to Tout/);
   assert.equal(rows['output 0']!.tout, 'float32');
@@ -150,7 +156,10 @@ test('escapes every text: a string tensor holding <img src=x onerror=alert(1)> r
   await page.waitForFunction(() => document.querySelector('.tensor-name')?.textContent === '<img src=x onerror=alert(1)>');
   await waitForTensor(page, 1);
   const cells = (await gridCells(page)).flat();
-  assert.deepEqual(cells, [XSS, '<b>bold</b>', 'x" onmouseover="alert(4)', "'); alert(5); //"].map((s) => JSON.stringify(s)));
+  assert.deepEqual(
+    cells,
+    [XSS, '<b>bold</b>', 'x" onmouseover="alert(4)', "'); alert(5); //"].map((s) => JSON.stringify(s)),
+  );
   const text = (await page.textContent('#app')) ?? '';
   assert.ok(text.includes(XSS), 'the markup is shown as text');
   assert.ok(text.includes('<svg onload=alert(3)>'));
@@ -223,7 +232,14 @@ test('restores from saved state: a re-shown panel comes back with the same invoc
     history: await page.$$eval('.history-item', (els) => els.map((e) => e.className)),
   };
   assert.equal(before.selected, 'inputs');
-  assert.deepEqual(before.grid, [['0', '128'], ['64', '255']], 'transposed [[0, 64], [128, 255]]');
+  assert.deepEqual(
+    before.grid,
+    [
+      ['0', '128'],
+      ['64', '255'],
+    ],
+    'transposed [[0, 64], [128, 255]]',
+  );
 
   await page.reload();
   await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'ready'));

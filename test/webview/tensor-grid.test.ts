@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { WebviewMessage } from '../../media/src/protocol.js';
 import { bigEvent, bigFixtures, cubeEvent, cubeFixtures, SESSION } from './fixtures.js';
-import { assertClean, cspViolations, gridCells, posted, screenshot, sendHost, sendInvocation, startHarness, waitForTensor, type Harness } from './harness.js';
+import { assertClean, gridCells, posted, screenshot, sendHost, sendInvocation, startHarness, waitForTensor, type Harness } from './harness.js';
 
 type DataRequest = Extract<WebviewMessage, { type: 'tensorData' }>;
 
@@ -91,7 +91,11 @@ test('slices an N-D tensor: two axes as rows and columns, an index for the other
   await sendInvocation(page, SESSION, cubeEvent);
   let renders = await waitForTensor(page);
   // [2, 3, 4], default rows = axis 1, columns = axis 2, axis 0 at 0.
-  assert.deepEqual(await gridCells(page), [['0', '1', '2', '3'], ['4', '5', '6', '7'], ['8', '9', '10', '11']]);
+  assert.deepEqual(await gridCells(page), [
+    ['0', '1', '2', '3'],
+    ['4', '5', '6', '7'],
+    ['8', '9', '10', '11'],
+  ]);
   assert.equal(await page.textContent('.slice-desc'), 'slice [0, :, :]');
   await page.fill('input[aria-label="index on axis 0"]', '1');
   await page.press('input[aria-label="index on axis 0"]', 'Enter');
@@ -105,11 +109,19 @@ test('slices an N-D tensor: two axes as rows and columns, an index for the other
   await page.fill('input[aria-label="index on axis 1"]', '2');
   await page.press('input[aria-label="index on axis 1"]', 'Enter');
   renders = await waitForTensor(page, renders);
-  assert.deepEqual(await gridCells(page), [['8', '9', '10', '11'], ['20', '21', '22', '23']]);
+  assert.deepEqual(await gridCells(page), [
+    ['8', '9', '10', '11'],
+    ['20', '21', '22', '23'],
+  ]);
   // Choosing the column axis as rows swaps them (a transpose).
   await page.selectOption('select[aria-label="axis shown as rows"]', '2');
   renders = await waitForTensor(page, renders);
-  assert.deepEqual(await gridCells(page), [['8', '20'], ['9', '21'], ['10', '22'], ['11', '23']]);
+  assert.deepEqual(await gridCells(page), [
+    ['8', '20'],
+    ['9', '21'],
+    ['10', '22'],
+    ['11', '23'],
+  ]);
   // The whole 2-D slice is small: the heatmap shows all of it.
   assert.match((await page.textContent('.charts h3')) ?? '', /Whole slice \[:, 2, :\]/);
   await assertClean(h, page);
@@ -133,7 +145,9 @@ test('Copy as JSON fetches the values by slices and posts them nested by shape',
   await sendInvocation(big, SESSION, bigEvent(9));
   await waitForTensor(big);
   await big.click('button.copy');
-  await big.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'copy'), undefined, { timeout: 30_000 });
+  await big.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'copy'), undefined, {
+    timeout: 30_000,
+  });
   const bigCopy = (await posted(big)).find((m) => m.type === 'copy') as Extract<WebviewMessage, { type: 'copy' }>;
   const parsed = JSON.parse(bigCopy.text) as { values: number[][]; truncated?: boolean };
   assert.equal(parsed.truncated, undefined);

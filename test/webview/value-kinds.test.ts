@@ -50,7 +50,10 @@ test('the summary has a row for every kind: kind, TensorFlow dtype, shape, stati
       assert.equal(row.dtype, c.dtype, what);
       assert.equal(row.shape, `[${c.shape.join(', ')}]`, what);
       assert.match(row.class, /selectable/, what);
-      const numbers = (c.values ?? []).filter((v): v is number | boolean => typeof v !== 'string').map(Number).filter(Number.isFinite);
+      const numbers = (c.values ?? [])
+        .filter((v): v is number | boolean => typeof v !== 'string')
+        .map(Number)
+        .filter(Number.isFinite);
       assert.equal(row.min, numbers.length > 0 ? formatNumber(Math.min(...numbers)) : '—', `${what}: min`);
       assert.equal(row.max, numbers.length > 0 ? formatNumber(Math.max(...numbers)) : '—', `${what}: max`);
     }
