@@ -7,6 +7,7 @@ import { CdpConnection, COMMAND_TIMEOUT_MS, type Transport } from './cdp/connect
 import { ATTACH_STEP_TIMEOUT_MS, inspectorWebSocket } from './cdp/transports.js';
 import type { Controller } from './controller.js';
 import { installAgent } from './debuggee/agent.js';
+import { BRIDGE_METHODS } from './debuggee/bridge-protocol.js';
 import type { FilterConfig } from './launch-config.js';
 import { messageOf } from './request-guard.js';
 import { AGENT_SOURCE_URL } from './stack.js';
@@ -25,9 +26,9 @@ export async function connectLaunched(
 ): Promise<void> {
   const cdp = new CdpConnection(transport);
   // The debugger may come on later (bridge.ts): the bridge releases a stop waiting for it.
-  const ready = () => void cdp.sendRaw('Bridge.debuggerReady').catch(() => {});
+  const ready = () => void cdp.sendRaw(BRIDGE_METHODS.debuggerReady).catch(() => {});
   controller.on('debuggerEnabled', ready);
-  cdp.onRaw('Bridge.debuggerNeeded', () => {
+  cdp.onRaw(BRIDGE_METHODS.debuggerNeeded, () => {
     controller.enableDebugger().then(ready, (err: unknown) => {
       controller.emit('output', 'stderr', `debugger: cannot turn the debugger on: ${messageOf(err)}\n`);
       ready();
@@ -37,7 +38,7 @@ export async function connectLaunched(
   await controller.connect(cdp, { filters, debuggerNow, ...(stopOnEntryFile ? { stopOnEntryFile } : {}) });
   await options.configure();
   await options.beforeRun;
-  await cdp.sendRaw('Bridge.go');
+  await cdp.sendRaw(BRIDGE_METHODS.go);
 }
 
 /** A program started with --inspect: the agent loaded into it, and a waiting program let run. */

@@ -6,6 +6,8 @@
  * same source are different callbacks (they may capture different values), so a function re-created
  * on every call gets a new token each time, as each eager tf.py_function call does in TensorFlow.
  */
+import { createRequire } from 'node:module';
+import type { Token } from 'acorn';
 import type { CallbackIdentity, CallbackKind } from './events.js';
 import { callbackKnown, nextToken } from './hooks.js';
 
@@ -46,76 +48,59 @@ export function parameterNames(func: Function): string[] {
   return names;
 }
 
-function parseParameters(original: string): string[] {
-  const source = blankCommentsAndStrings(original);
-  const arrowSingle = /^(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>/.exec(source);
-  if (arrowSingle) return [arrowSingle[1]!];
-  const open = source.indexOf('(');
-  if (open < 0) return [];
-  let depth = 0;
-  let close = open;
-  for (; close < source.length; close++) {
-    const c = source[close];
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    if (depth === 0) break;
+/**
+ * The names in a function's parameter list, read with acorn's tokenizer (comments, strings,
+ * templates and regexes are its business, not ours), token by token up to the end of the list: a
+ * closure made on every call pays for its head, never its body. A destructured parameter is
+ * `argN`; a function whose text is no JS (a native one) has the names it has.
+ */
+function parseParameters(source: string): string[] {
+  const { tokenizer, tokTypes } = acorn();
+  const OPENING = new Set([tokTypes.parenL, tokTypes.bracketL, tokTypes.braceL, tokTypes.dollarBraceL]);
+  const CLOSING = new Set([tokTypes.parenR, tokTypes.bracketR, tokTypes.braceR]);
+  const names: string[] = [];
+  try {
+    const tokens = tokenizer(source, { ecmaVersion: 'latest' });
+    const text = (t: Token) => source.slice(t.start, t.end);
+    let token = tokens.getToken();
+    if (token.type === tokTypes.name && text(token) === 'async') {
+      const next = tokens.getToken();
+      if (next.type === tokTypes.arrow) return ['async']; // `async => …`: a parameter named async
+      token = next;
+    }
+    // `x => …` (and `async x => …`): one parameter, no parentheses.
+    if (token.type === tokTypes.name) {
+      const next = tokens.getToken();
+      if (next.type === tokTypes.arrow) return [text(token)];
+      token = next;
+    }
+    while (token.type !== tokTypes.parenL && token.type !== tokTypes.eof) token = tokens.getToken();
+    let depth = 0;
+    let index = 0;
+    let start = true;
+    for (token = tokens.getToken(); token.type !== tokTypes.eof; token = tokens.getToken()) {
+      if (depth === 0 && token.type === tokTypes.parenR) break;
+      if (depth === 0 && token.type === tokTypes.comma) {
+        index++;
+        start = true;
+        continue;
+      }
+      if (start && token.type !== tokTypes.ellipsis) {
+        names.push(token.type === tokTypes.name ? text(token) : `arg${index}`);
+        start = false;
+      }
+      if (OPENING.has(token.type)) depth++;
+      else if (CLOSING.has(token.type)) depth--;
+    }
+  } catch {
+    // Not JS the tokenizer reads: the names found so far.
   }
-  const inner = source.slice(open + 1, close);
-  const params: string[] = [];
-  depth = 0;
-  let current = '';
-  for (const c of inner) {
-    if (c === '(' || c === '[' || c === '{') depth++;
-    if (c === ')' || c === ']' || c === '}') depth--;
-    if (c === ',' && depth === 0) {
-      params.push(current);
-      current = '';
-    } else current += c;
-  }
-  if (current.trim()) params.push(current);
-  return params.map((p, i) => {
-    const name = /^\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/.exec(p);
-    return name ? name[1]! : `arg${i}`;
-  });
+  return names;
 }
 
-/**
- * The function's head, up to the end of its parameter list (or its `=>` for a one-parameter
- * arrow), with comments and the insides of string and template literals turned to spaces, so that
- * `(x, /* y, *\/ z)` or a default `(s = "a,b")` splits where the parameters do. The body is never
- * scanned: a closure made on every call pays for its head only.
- */
-function blankCommentsAndStrings(source: string): string {
-  const out: string[] = [];
-  let depth = 0;
-  let opened = false;
-  let i = 0;
-  while (i < source.length) {
-    const c = source[i]!;
-    const next = source[i + 1];
-    let stop = i + 1;
-    if (c === '/' && (next === '/' || next === '*')) {
-      const end = next === '/' ? source.indexOf('\n', i) : source.indexOf('*/', i + 2);
-      stop = end < 0 ? source.length : next === '/' ? end : end + 2;
-      out.push(' '.repeat(stop - i));
-    } else if (c === '"' || c === "'" || c === '`') {
-      let j = i + 1;
-      while (j < source.length && source[j] !== c) j += source[j] === '\\' ? 2 : 1;
-      stop = Math.min(j + 1, source.length);
-      out.push(c, ' '.repeat(Math.max(0, stop - i - 2)), stop - i >= 2 ? c : '');
-    } else {
-      out.push(c);
-      if (c === '(' || c === '[' || c === '{') {
-        depth++;
-        opened = true;
-      } else if (c === ')' || c === ']' || c === '}') depth--;
-      if (opened && depth === 0) break;
-      if (!opened && c === '=' && next === '>') {
-        out.push('>');
-        break;
-      }
-    }
-    i = stop;
-  }
-  return out.join('');
+/** acorn, loaded on first use: only an observed callback (a debugger, a trace) needs its names, and a program start should not pay ~20 ms for it. */
+let loaded: typeof import('acorn') | undefined;
+function acorn(): typeof import('acorn') {
+  loaded ??= createRequire(import.meta.url)('acorn') as typeof import('acorn');
+  return loaded;
 }

@@ -16,11 +16,9 @@
  */
 import { isMainThread, Worker } from 'node:worker_threads';
 import { installAgent } from './agent.js';
+import { BRIDGE_METHODS, type BridgeConfig, CONFIG_ENV, SOCKET_ENV } from './bridge-protocol.js';
 import { createLineFramer } from './line-framer.js';
 import { CHILDREN_FILE, childrenFile, trackDetachedChildren } from './child-tracker.js';
-
-const SOCKET_ENV = 'TFJS_CALLBACKS_DEBUG_SOCKET';
-const CONFIG_ENV = 'TFJS_CALLBACKS_DEBUG_CONFIG';
 
 // The worker is plain CommonJS run with no loaders: it must not load tsx or this preload again.
 // (`__name`: what a transpiler with keepNames wraps functions in.)
@@ -38,7 +36,7 @@ const send = (message) => socket.write(JSON.stringify(message) + '\\n');
 session.on('inspectorNotification', (message) => send(message));
 const debuggerOn = new Int32Array(workerData.debuggerOn);
 parentPort.on('message', (message) => {
-  if (message === 'need-debugger' && Atomics.load(debuggerOn, 0) === 0) send({ method: 'Bridge.debuggerNeeded', params: {} });
+  if (message === 'need-debugger' && Atomics.load(debuggerOn, 0) === 0) send({ method: ${JSON.stringify(BRIDGE_METHODS.debuggerNeeded)}, params: {} });
 });
 const framer = createLineFramer();
 socket.setEncoding('utf8');
@@ -50,12 +48,12 @@ socket.on('data', (chunk) => {
     } catch {
       continue; // only the adapter writes here; a torn line is not worth the program's life
     }
-    if (message.method === 'Bridge.go') {
+    if (message.method === ${JSON.stringify(BRIDGE_METHODS.go)}) {
       parentPort.postMessage('go');
       send({ id: message.id, result: {} });
       continue;
     }
-    if (message.method === 'Bridge.debuggerReady') {
+    if (message.method === ${JSON.stringify(BRIDGE_METHODS.debuggerReady)}) {
       Atomics.store(debuggerOn, 0, 1);
       Atomics.notify(debuggerOn, 0);
       send({ id: message.id, result: {} });
@@ -104,7 +102,7 @@ if (new URL(import.meta.url).search === '?hold') {
     const config = process.env[CONFIG_ENV];
     delete process.env[CONFIG_ENV];
     trackDetachedChildren(childrenFile(socketPath));
-    const agent = installAgent(globalThis, config ? JSON.parse(config) : undefined);
+    const agent = installAgent(globalThis, config ? (JSON.parse(config) as BridgeConfig) : undefined);
     const debuggerOn = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { socketPath, debuggerOn: debuggerOn.buffer }, execArgv: [], env: {} });
     agent.ensureDebugger = () => {

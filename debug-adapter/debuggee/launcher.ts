@@ -10,6 +10,7 @@ import path from 'node:path';
 import { childrenFile } from './child-tracker.js';
 import type { LaunchPlan } from '../launch-config.js';
 import { adapterPaths, fileUrl } from '../paths.js';
+import { type BridgeConfig, CONFIG_ENV, SOCKET_ENV } from './bridge-protocol.js';
 
 export interface Debuggee {
   readonly process: ChildProcess;
@@ -30,8 +31,8 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...plan.env,
-    TFJS_CALLBACKS_DEBUG_SOCKET: socketPath,
-    TFJS_CALLBACKS_DEBUG_CONFIG: JSON.stringify(plan.filters),
+    [SOCKET_ENV]: socketPath,
+    [CONFIG_ENV]: JSON.stringify(plan.filters satisfies BridgeConfig),
     // The program's packages are looked up beside it (its tfjs is the one the runtime must use)...
     TFJS_CALLBACKS_PROJECT_DIR: plan.userCode[0] ? path.dirname(plan.userCode[0]) : plan.cwd,
     // ...and the runtime loads before it, so a CommonJS require() of it gets that one instance.

@@ -1,7 +1,7 @@
 /**
  * The callback's parameter names (the debugger's Callback scope and breakpoint conditions use
  * them), read from plain JS sources the way a user writes them: comments, defaults holding commas
- * or brackets in strings, destructuring, rest parameters.
+ * or brackets in strings, destructuring, rest parameters. Read with acorn's tokenizer (runtime/callbacks.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -20,6 +20,14 @@ const CASES: [source: string, names: string[]][] = [
   ['x => x', ['x']],
   ['({ a, b }, [c], ...rest) => a', ['arg0', 'arg1', 'rest']],
   ['function scale(x, factor = Math.max(1, 2)) { return x }', ['x', 'factor']],
+  // What a hand-written scanner gets wrong: a regex with a paren or comma, a template with a nested
+  // template, a method, a generator, `async` as a name.
+  ['(r = /[(,]/g, q) => r', ['r', 'q']],
+  ['(t = `a${`,(${1}`}`, u) => t', ['t', 'u']],
+  ['({ scale(a, b) { return a } }).scale', ['a', 'b']],
+  ['function* gen(a, b) { yield a }', ['a', 'b']],
+  ['async => 1', ['async']],
+  ['Math.max', []],
 ];
 
 for (const [source, names] of CASES) {

@@ -1,0 +1,22 @@
+/**
+ * What crosses between the adapter and the launch bridge in the debuggee (bridge.ts), besides CDP:
+ * the bridge's own methods on the socket, and the environment the launcher hands it. The launcher,
+ * connect.ts and the bridge import these; the bridge's worker gets them spelled into its source.
+ */
+import type { AgentConfig } from './agent-protocol.js';
+
+export const BRIDGE_METHODS = {
+  /** adapter → bridge: breakpoints are set, let the program run. */
+  go: 'Bridge.go',
+  /** bridge → adapter: a stop is coming and the V8 debugger is still off. */
+  debuggerNeeded: 'Bridge.debuggerNeeded',
+  /** adapter → bridge: the debugger is on, the stop may go ahead. */
+  debuggerReady: 'Bridge.debuggerReady',
+} as const;
+
+/** The Unix socket the bridge connects to (only the adapter's user can open it). */
+export const SOCKET_ENV = 'TFJS_CALLBACKS_DEBUG_SOCKET';
+/** The agent's first configuration (JSON `AgentConfig`), so a stop at the start needs no round trip. */
+export const CONFIG_ENV = 'TFJS_CALLBACKS_DEBUG_CONFIG';
+
+export type BridgeConfig = AgentConfig;
