@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: every benchmark, printed as ratios against a baseline measured in the same run.
- * `npm run bench <part>` runs one part: runtime, debug, lsp or webview.
+ * `npm run bench <part>` runs one part: runtime, debug, lsp, webview, nodes, graph or trace.
  */
 import os from 'node:os';
 import { runtimeBenchmarks } from './runtime.bench.js';
 import { debugBenchmarks } from './debug.bench.js';
 import { webviewBenchmarks } from './webview.bench.js';
+import { nodeHookBenchmarks } from './node-hooks.bench.js';
 
 type Print = (line: string) => void;
 const parts: Record<string, (print: Print) => Promise<void>> = {
@@ -13,6 +14,9 @@ const parts: Record<string, (print: Print) => Promise<void>> = {
   debug: debugBenchmarks,
   lsp: async (print) => (await import('./lsp.bench.js')).lspBenchmarks(print),
   webview: webviewBenchmarks,
+  nodes: nodeHookBenchmarks,
+  graph: async (print) => (await import('./graph-view.bench.js')).graphViewBenchmarks(print),
+  trace: async (print) => (await import('./trace.bench.js')).traceBenchmarks(print),
 };
 
 const print: Print = (line) => console.log(line);

@@ -72,7 +72,7 @@ export class Controller extends EventEmitter {
   /** The callbacks the program has made known, for function breakpoints' verification and typos. */
   private readonly callbackNames = new CallbackNames();
   private exceptionFilters: ExceptionFilters = { caught: false, uncaught: false };
-  private filters: FilterConfig = { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false };
+  private filters: FilterConfig = { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false };
   private stopOnEntryFile: string | undefined;
   private pauseQueue: Promise<void> = Promise.resolve();
 
@@ -310,6 +310,7 @@ export class Controller extends EventEmitter {
       breakOnCallbacks: [...names],
       breakOnToutMismatch: this.filters.breakOnToutMismatch,
       breakOnNonFinite: this.filters.breakOnNonFinite,
+      breakOnGraphNonFinite: this.filters.breakOnGraphNonFinite,
     };
     try {
       await this.agent.call((agent, c) => void agent.configure(c), { ...config });
@@ -407,6 +408,15 @@ export class Controller extends EventEmitter {
       const last = snapshot[snapshot.length - 1];
       return { why: agent.lastBreak, active: snapshot, details: last ? agent.details(last.id) : undefined };
     });
+    if (why?.reason === 'graphNonFinite' && why.origin) {
+      const { origin } = why;
+      const description = `NaN/Inf in the graph: ${origin.message}`;
+      return this.stopped(
+        event,
+        { reason: 'exception', description, text: `${origin.graph} › ${origin.node} (${origin.op})`, exception: { id: 'GraphNonFinite', description } },
+        { active, details },
+      );
+    }
     const entry = active.find((a) => a.id === why?.id);
     if (!why || !entry) return this.resumeQuietly();
     const name = displayName(entry);

@@ -21,6 +21,7 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   breakOnCallbacks?: string[] | '*';
   breakOnToutMismatch?: boolean;
   breakOnNonFinite?: boolean;
+  breakOnGraphNonFinite?: boolean;
   /** Debug a graph model without writing a program: model.json, its callbacks module, inputs. */
   model?: string;
   callbacks?: string;
@@ -33,6 +34,7 @@ export interface AttachArguments extends DebugProtocol.AttachRequestArguments {
   breakOnCallbacks?: string[] | '*';
   breakOnToutMismatch?: boolean;
   breakOnNonFinite?: boolean;
+  breakOnGraphNonFinite?: boolean;
 }
 
 export interface LaunchPlan {
@@ -53,20 +55,32 @@ export interface FilterConfig {
   readonly breakOnCallbacks: string[];
   readonly breakOnToutMismatch: boolean;
   readonly breakOnNonFinite: boolean;
+  /** Stop at the first graph node whose outputs hold NaN/Inf from finite inputs. */
+  readonly breakOnGraphNonFinite: boolean;
 }
 
 export class ConfigurationError extends Error {}
 
-export function filtersOf(args: { breakOnCallbacks?: string[] | '*'; breakOnToutMismatch?: boolean; breakOnNonFinite?: boolean }): FilterConfig {
+export function filtersOf(args: {
+  breakOnCallbacks?: string[] | '*';
+  breakOnToutMismatch?: boolean;
+  breakOnNonFinite?: boolean;
+  breakOnGraphNonFinite?: boolean;
+}): FilterConfig {
   const callbacks = args.breakOnCallbacks === '*' ? ['*'] : (args.breakOnCallbacks ?? []);
   if (!Array.isArray(callbacks) || callbacks.some((c) => typeof c !== 'string')) {
     throw new ConfigurationError('breakOnCallbacks must be "*" or a list of callback names or tokens.');
   }
-  for (const key of ['breakOnToutMismatch', 'breakOnNonFinite'] as const) {
+  for (const key of ['breakOnToutMismatch', 'breakOnNonFinite', 'breakOnGraphNonFinite'] as const) {
     const value = args[key];
     if (value !== undefined && typeof value !== 'boolean') throw new ConfigurationError(`"${key}" must be true or false, not ${JSON.stringify(value)}.`);
   }
-  return { breakOnCallbacks: callbacks, breakOnToutMismatch: args.breakOnToutMismatch ?? true, breakOnNonFinite: args.breakOnNonFinite ?? false };
+  return {
+    breakOnCallbacks: callbacks,
+    breakOnToutMismatch: args.breakOnToutMismatch ?? true,
+    breakOnNonFinite: args.breakOnNonFinite ?? false,
+    breakOnGraphNonFinite: args.breakOnGraphNonFinite ?? false,
+  };
 }
 
 /**

@@ -150,6 +150,12 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
           default: true,
         },
         { filter: 'nonFinite', label: 'NaN/Inf in a callback output', default: false },
+        {
+          filter: 'graphNonFinite',
+          label: 'NaN/Inf in the graph',
+          description: 'Stop at the first model node whose outputs hold NaN or Inf while its inputs were finite.',
+          default: false,
+        },
         { filter: 'uncaught', label: 'Uncaught exceptions', default: false },
         { filter: 'caught', label: 'Caught exceptions', default: false },
       ],
@@ -170,6 +176,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
         breakOnCallbacks: plan.filters.breakOnCallbacks,
         breakOnToutMismatch: args.breakOnToutMismatch,
         breakOnNonFinite: args.breakOnNonFinite,
+        breakOnGraphNonFinite: args.breakOnGraphNonFinite,
       });
       // The debuggee boots (held at its bridge) while the client sends its breakpoints.
       this.listener = new BridgeListener();
@@ -436,9 +443,13 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
 
   private effectiveFilters(): FilterConfig {
     const fromFilters = this.exceptionFilters
-      ? { breakOnToutMismatch: this.exceptionFilters.includes('toutMismatch'), breakOnNonFinite: this.exceptionFilters.includes('nonFinite') }
+      ? {
+          breakOnToutMismatch: this.exceptionFilters.includes('toutMismatch'),
+          breakOnNonFinite: this.exceptionFilters.includes('nonFinite'),
+          breakOnGraphNonFinite: this.exceptionFilters.includes('graphNonFinite'),
+        }
       : {};
-    return { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, ...fromFilters, ...this.launchFilters };
+    return { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false, ...fromFilters, ...this.launchFilters };
   }
 
   private async applyExceptionFilters(): Promise<void> {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { DEBUG_TYPE, UNTRUSTED_MESSAGE, configurationForFile } from './config-resolution.js';
 import { registerDebugWiring } from './debug-wiring.js';
 import { editorContext } from './editor-context.js';
+import { GraphPanel } from './graph-panel.js';
 import { InspectorPanel } from './inspector-panel.js';
 import { callbacksFound, startLanguageClient, traceUpdated } from './language-client.js';
 import { NativeSetup } from './native-setup.js';
@@ -43,6 +44,8 @@ export function activate(context: vscode.ExtensionContext): void {
     await vscode.debug.startDebugging(folder, resolution.config as vscode.DebugConfiguration);
   });
   command('tfjsCallbacks.openInspector', () => inspector.show());
+  const graphView = new GraphPanel(context);
+  command('tfjsCallbacks.openGraphView', (uri?: vscode.Uri) => graphView.open(uri instanceof vscode.Uri ? uri : undefined));
   command('tfjsCallbacks.selectBackend', () => status.select());
   const native = new NativeSetup(context);
   command('tfjsCallbacks.setupNative', () => native.run());

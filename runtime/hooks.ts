@@ -19,6 +19,10 @@ export interface RuntimeTools {
   readonly summarizeValues: typeof summarizeValues;
   /** The one typed-array→dtype table (dtypes.ts), so the agent keeps no copy of its own. */
   readonly dtypeOfArray: typeof dtypeOfArray;
+  /** Set when graph-model/node-hooks.ts loads: observers of every model node. */
+  addNodeObserver?: typeof import('./graph-model/node-hooks.js').addNodeObserver;
+  /** Set when graph-model/first-non-finite.ts loads: the first NaN/Inf of a model run. */
+  createNonFiniteFinder?: typeof import('./graph-model/first-non-finite.js').createNonFiniteFinder;
 }
 
 interface SharedState {
@@ -37,6 +41,8 @@ interface SharedState {
    * and an invocation's durationMs leaves out what was added while it ran.
    */
   pausedMs?: number;
+  /** Observers of each graph-model node (graph-model/node-hooks.ts). */
+  nodeObservers?: readonly import('./graph-model/node-hooks.js').NodeObserver[];
 }
 
 const KNOWN_LIMIT = 1000;

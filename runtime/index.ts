@@ -4,6 +4,20 @@
 export { pyFunction, type PyFunctionOptions, type PyFunctionResult } from './py-function.js';
 export { numpyFunction, compat, type NumpyFunctionOptions, type NumpyFunctionResult, type ArrayResult } from './numpy-function.js';
 export { graphFunction, type GraphFunctionOptions } from './graph-function.js';
+export { tfFunction, type TfFunctionOptions, type TracedFunction, type ConcreteFunction } from './trace/tf-function.js';
+export type {
+  TracedGraph,
+  TracedNode,
+  KernelNode,
+  CallbackNode as TracedCallbackNode,
+  Edge,
+  ValueRef,
+  Capture,
+  TensorSpec,
+  OutputStructure,
+} from './trace/graph.js';
+export type { InputSpec } from './trace/signature.js';
+export { TraceError, TRACE_WARNING } from './trace/errors.js';
 export { NdArray, type NdData, type NumericArray } from './ndarray.js';
 export { loadCallbackModel, CallbackModel, type CallbackBindings, type LoadCallbackModelOptions, type ModelInputs } from './graph-model/callback-model.js';
 export { findCallbackNodes, CALLBACK_OPS, type CallbackNode } from './graph-model/callback-nodes.js';
@@ -20,6 +34,8 @@ export {
   type SelectBackendOptions,
 } from './backend.js';
 export { addCallbackObserver } from './hooks.js';
+export { addNodeObserver, type NodeExecution, type NodeObserver } from './graph-model/node-hooks.js';
+export { createNonFiniteFinder, type NonFiniteFinder, type NonFiniteOrigin } from './graph-model/first-non-finite.js';
 export type {
   CallbackObserver,
   CallbackStart,

@@ -10,6 +10,7 @@ import { invokeCallback } from './invoke.js';
 import { literalRepr, tensorRepr } from './python-repr.js';
 import { tf, type Tensor } from './tf.js';
 import { parseTout, type ToutSpec } from './tout.js';
+import { wrapperRecorder, type WrapperCall } from './trace/wrapper-hook.js';
 
 /**
  * A tensor, or what tf.tensor() accepts (numbers become float32, as in TF.js), or any typed array,
@@ -18,6 +19,25 @@ import { parseTout, type ToutSpec } from './tout.js';
 export type Input = Tensor | tf.TensorLike | NumericArray;
 
 export function runWrapped(
+  kind: CallbackKind,
+  op: CallbackOp,
+  func: Function,
+  inp: readonly Input[],
+  Tout: ToutSpec,
+  stateful: boolean,
+  name: string | undefined,
+): Tensor | Tensor[] {
+  // Inside a tfFunction trace the call becomes one callback node (runtime/trace).
+  if (wrapperRecorder !== null) return wrapperRecorder.record({ kind, op, func, inp, Tout, stateful, name }, runCall);
+  return runUnrecorded(kind, op, func, inp, Tout, stateful, name);
+}
+
+/** The wrapper's own path for a recorded call: the trace runs it once, each replay again. */
+function runCall(call: WrapperCall): Tensor | Tensor[] {
+  return runUnrecorded(call.kind, call.op, call.func, call.inp, call.Tout, call.stateful, call.name);
+}
+
+function runUnrecorded(
   kind: CallbackKind,
   op: CallbackOp,
   func: Function,

@@ -1,8 +1,8 @@
 // Builds what runs outside tsc's output: the extension and language server (CommonJS bundles for
-// VS Code and Node) and the tensor inspector's webview script (a browser bundle). Runs after tsc:
-// the debug adapter's entry is replaced by a bundle of itself, since a session starts by booting
-// it (one file loads in about half the time of its ~60 modules); the debuggee-side files it
-// launches (bridge, agent, runtime) stay tsc's separate modules.
+// VS Code and Node) and the webviews' scripts (browser bundles: the tensor inspector, the graph
+// view). Runs after tsc: the debug adapter's entry is replaced by a bundle of itself, since a
+// session starts by booting it (one file loads in about half the time of its ~60 modules); the
+// debuggee-side files it launches (bridge, agent, runtime) stay tsc's separate modules.
 import { build } from 'esbuild';
 
 // jsonc-parser's main entry is a UMD build whose dynamic requires esbuild cannot follow: bundle
@@ -34,6 +34,7 @@ await Promise.all([
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   }),
   build({ ...common, entryPoints: ['media/src/inspector.ts'], platform: 'browser', format: 'iife', target: 'es2022', outfile: 'media/dist/inspector.js' }),
+  build({ ...common, entryPoints: ['media/src/graph/main.ts'], platform: 'browser', format: 'iife', target: 'es2022', outfile: 'media/dist/graph.js' }),
 ]);
 
 // The language server checks callback return types against TypeScript's standard library

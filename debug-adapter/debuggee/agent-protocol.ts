@@ -18,9 +18,11 @@ export interface AgentConfig {
   breakOnCallbacks: string[];
   breakOnToutMismatch: boolean;
   breakOnNonFinite: boolean;
+  /** Stop at the first model node whose outputs hold NaN/Inf from finite inputs (runtime/graph-model/first-non-finite.ts). */
+  breakOnGraphNonFinite?: boolean;
 }
 
-export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite';
+export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonFinite';
 
 /** A callback the program has (runtime/events.ts `KnownCallback`). */
 export interface KnownCallbackInfo {
@@ -111,7 +113,21 @@ export interface InvocationDetails {
 /** Why the agent last called `callbackBreak`. */
 export interface LastBreak {
   reason: BreakReason;
+  /** The invocation (callback stops); 0 for a graph stop. */
   id: number;
+  /** For 'graphNonFinite': where the first NaN/Inf came from. */
+  origin?: GraphNonFiniteOrigin;
+}
+
+/** The first NaN/Inf of a model run, as JSON (runtime/graph-model/first-non-finite.ts `NonFiniteOrigin`). */
+export interface GraphNonFiniteOrigin {
+  graph: string;
+  node: string;
+  op: string;
+  kind: 'NaN' | 'Inf' | 'NaN and Inf';
+  cause: 'node' | 'input';
+  inputName?: string;
+  message: string;
 }
 
 /**

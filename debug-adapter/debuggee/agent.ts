@@ -11,6 +11,8 @@
  */
 import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, LiveInvocation as RuntimeLive } from '../../runtime/events.js';
 import type { RawValues, TensorSummary } from '../../runtime/summary.js';
+import type { NonFiniteFinder } from '../../runtime/graph-model/first-non-finite.js';
+import type { NodeExecution, NodeObserver } from '../../runtime/graph-model/node-hooks.js';
 import type {
   ActiveSnapshot,
   AgentConfig,
@@ -34,6 +36,8 @@ interface Tools {
   summarizeTensor(tensor: TensorLike): TensorSummary;
   summarizeValues(values: RawValues): TensorSummary;
   dtypeOfArray?(values: ArrayBufferView): string | undefined;
+  addNodeObserver?(observer: NodeObserver): () => void;
+  createNonFiniteFinder?(): NonFiniteFinder;
 }
 
 /** The runtime's shared state (runtime/hooks.ts), as far as the agent uses it. */
@@ -44,6 +48,7 @@ interface SharedState {
   tools?: Tools;
   known?: KnownCallback[];
   pausedMs?: number;
+  nodeObservers?: readonly NodeObserver[];
 }
 
 /** A tfjs tensor as the agent sees it (no import of tfjs: any copy of it in the process). */
@@ -209,6 +214,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     configure(config: Partial<AgentConfig>) {
       Object.assign(agent.config, config);
       updatePending();
+      watchNodes(agent.config.breakOnGraphNonFinite === true);
       return agent.config;
     },
 
@@ -452,6 +458,46 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         else if (index >= 0) active.splice(index, 1);
       }
     },
+  };
+
+  /**
+   * "NaN/Inf in the graph": a node observer (runtime/graph-model/node-hooks.ts) that stops at the
+   * first node of a run whose outputs hold NaN/Inf from finite inputs. Added only while the filter
+   * is on: with no node observer, models run as tfjs runs them. Before the runtime has loaded, it
+   * goes straight into the shared list, which the runtime reads when it loads a model.
+   */
+  let finder: NonFiniteFinder | undefined;
+  let stopWatching: (() => void) | undefined;
+  const nodeObserver: NodeObserver = {
+    onNode(e: NodeExecution) {
+      finder ??= state.tools?.createNonFiniteFinder?.();
+      const origin = finder?.check(e);
+      if (!origin || !agent.config.breakOnGraphNonFinite) return;
+      agent.lastBreak = { reason: 'graphNonFinite', id: 0, origin: { ...origin } };
+      agent.ensureDebugger?.();
+      agent.callbackBreak();
+      agent.lastBreak = undefined;
+    },
+  };
+  const watchNodes = (on: boolean) => {
+    if (on && !stopWatching) {
+      const add = state.tools?.addNodeObserver;
+      if (add) {
+        try {
+          stopWatching = add(nodeObserver);
+        } catch (err) {
+          console.error(`tfjs-callbacks debugger: "NaN/Inf in the graph" is off: ${(err as Error).message}`);
+        }
+      } else {
+        state.nodeObservers = [...(state.nodeObservers ?? []), nodeObserver];
+        stopWatching = () => {
+          state.nodeObservers = (state.nodeObservers ?? []).filter((o) => o !== nodeObserver);
+        };
+      }
+    } else if (!on && stopWatching) {
+      stopWatching();
+      stopWatching = undefined;
+    }
   };
 
   state.observers = [...state.observers, observer];

@@ -13,6 +13,7 @@ import { tf, type Tensor } from '../tf.js';
 import { CALLBACK_OPS, findCallbackNodes, givenName, nodesBoundBy, type CallbackNode } from './callback-nodes.js';
 import { readModelFiles, type ModelFiles } from './model-files.js';
 import { firstAsyncOnlyNode, type InternalNode } from './tfjs-internals.js';
+import { noteGraphModel } from './node-hooks.js';
 
 /** JS functions for callback nodes, keyed by node name or by token. */
 export type CallbackBindings = Readonly<Record<string, Function>>;
@@ -39,6 +40,8 @@ export async function loadCallbackModel(modelJsonPath: string, options: LoadCall
     graphModel.dispose();
     throw err;
   }
+  // Its executor's nodes can now be observed (node-hooks.ts): a tfjs that changed them fails here, loudly.
+  noteGraphModel(graphModel);
   if (options.callbacks) model.bind(options.callbacks);
   return model;
 }
@@ -162,8 +165,12 @@ export class CallbackModel {
       outputs === undefined
         ? this.graphModel.outputs.map((o) => o.name)
         : (Array.isArray(outputs) ? outputs : [outputs]).map((key) => signature?.outputs?.[key]?.name ?? key);
-    return firstAsyncOnlyNode(this.graphModel, inputNames, outputNames);
+    // The graph never changes: one walk per inputs → outputs, not one per run.
+    const key = `${inputNames.join('\u0000')}\u0001${outputNames.join('\u0000')}`;
+    if (!this.asyncOnlyNodes.has(key)) this.asyncOnlyNodes.set(key, firstAsyncOnlyNode(this.graphModel, inputNames, outputNames) ?? null);
+    return this.asyncOnlyNodes.get(key) ?? undefined;
   }
+  private readonly asyncOnlyNodes = new Map<string, InternalNode | null>();
 
   private siteOf(node: CallbackNode): InvocationSite {
     const callSite = node.location ? { file: this.files.path, ...node.location } : { file: this.files.path, line: 1, column: 1 };

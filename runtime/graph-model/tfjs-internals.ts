@@ -67,3 +67,38 @@ export function firstAsyncOnlyNode(model: tf.GraphModel, inputs: readonly string
 function nodeName(tensorName: string): string {
   return tensorName.replace(/^\^/, '').replace(/:\d+$/, '');
 }
+
+/** A node as the executor hands it to its disposal checks: its data and control inputs by name. */
+export interface ExecutedNode extends InternalNode {
+  /** `name`, `name:1` (output 1) or `^name` (a control input), in the node's input order. */
+  readonly inputNames: readonly string[];
+}
+
+/** The executor's map of computed tensors: node name (with a frame suffix inside control flow) → outputs. */
+export type TensorMap = Readonly<Record<string, readonly (import('../tf.js').Tensor | undefined)[] | undefined>>;
+
+/**
+ * The two GraphExecutor methods tfjs-converter calls right after each node ran, with the node and
+ * the map holding its outputs (execute(): `checkTensorForDisposalWithNodeLiveUntilInfo(node,
+ * tensorMap, …)`; executeAsync's processStack: `checkTensorForDisposal(nodeName, node, tensorMap,
+ * …)`, `nodeName` carrying the frame inside control flow). node-hooks.ts shadows them on the
+ * prototype while someone observes nodes.
+ */
+export interface AfterNodeMethods {
+  checkTensorForDisposalWithNodeLiveUntilInfo(node: ExecutedNode, tensorMap: TensorMap, ...rest: unknown[]): unknown;
+  checkTensorForDisposal(nodeName: string, node: ExecutedNode, tensorMap: TensorMap, ...rest: unknown[]): unknown;
+}
+
+/** The prototype of a GraphModel's executor (tfjs-converter's GraphExecutor), with the methods node-hooks.ts shadows. */
+export function graphExecutorPrototype(model: tf.GraphModel): AfterNodeMethods {
+  const executor = (model as unknown as { executor?: object }).executor;
+  const proto = executor ? (Object.getPrototypeOf(executor) as Partial<AfterNodeMethods> | null) : null;
+  if (!proto || typeof proto.checkTensorForDisposal !== 'function' || typeof proto.checkTensorForDisposalWithNodeLiveUntilInfo !== 'function') {
+    throw new Error(
+      `tfjs-callback-debugger cannot observe graph nodes: tfjs-converter ${tf.version.tfjs}'s GraphExecutor no longer has ` +
+        'checkTensorForDisposal / checkTensorForDisposalWithNodeLiveUntilInfo (runtime/graph-model/tfjs-internals.ts). ' +
+        'Use the tfjs version this package was tested with (4.22), or report it.',
+    );
+  }
+  return proto as AfterNodeMethods;
+}

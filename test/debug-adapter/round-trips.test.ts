@@ -65,7 +65,7 @@ test('the Callback scope of a stop with 3 tensor inputs takes at most 2 round tr
   const controller = new Controller();
   const stopped = new Promise<PausedState>((resolve) => controller.once('stopped', resolve));
   await connectAttached(controller, '127.0.0.1', port, {
-    filters: { breakOnCallbacks: ['triple'], breakOnToutMismatch: true, breakOnNonFinite: false },
+    filters: { breakOnCallbacks: ['triple'], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false },
     configure: async () => {},
   });
   const paused = await stopped;

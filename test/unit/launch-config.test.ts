@@ -38,7 +38,7 @@ describe('a program launch', () => {
     assert.deepEqual(plan.args, ['--fast']);
     assert.equal(plan.stopOnEntry, false);
     assert.deepEqual(plan.userCode, [path.join(app, 'main.ts')]);
-    assert.deepEqual(plan.filters, { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false });
+    assert.deepEqual(plan.filters, { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false });
     assert.deepEqual(plan.env, {});
   });
 
@@ -113,16 +113,20 @@ describe('a model launch', () => {
 
 describe('filtersOf (launch and attach)', () => {
   test('defaults: no callbacks, stop on Tout mismatches, not on NaN/Inf', () => {
-    assert.deepEqual(filtersOf({}), { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false });
+    assert.deepEqual(filtersOf({}), { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false });
   });
 
-  test('"*" or a list of names; the two flags as given', () => {
+  test('"*" or a list of names; the three flags as given', () => {
     assert.deepEqual(filtersOf({ breakOnCallbacks: '*' }).breakOnCallbacks, ['*']);
-    assert.deepEqual(filtersOf({ breakOnCallbacks: ['scale_rows', 'pyfunc_2'], breakOnToutMismatch: false, breakOnNonFinite: true }), {
-      breakOnCallbacks: ['scale_rows', 'pyfunc_2'],
-      breakOnToutMismatch: false,
-      breakOnNonFinite: true,
-    });
+    assert.deepEqual(
+      filtersOf({ breakOnCallbacks: ['scale_rows', 'pyfunc_2'], breakOnToutMismatch: false, breakOnNonFinite: true, breakOnGraphNonFinite: true }),
+      {
+        breakOnCallbacks: ['scale_rows', 'pyfunc_2'],
+        breakOnToutMismatch: false,
+        breakOnNonFinite: true,
+        breakOnGraphNonFinite: true,
+      },
+    );
   });
 
   test('anything else for breakOnCallbacks is refused', () => {

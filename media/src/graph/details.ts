@@ -1,0 +1,40 @@
+/**
+ * The bar under the graph: the selected node (name, op, status, inputs) and what can be done with
+ * it: break on it (callback nodes), collapse its scope. All text enters as text nodes.
+ */
+import { button, h, replaceChildren } from '../dom.js';
+import type { GraphNode, NodeStatus } from '../graph-protocol.js';
+import { scopeOf } from './scopes.js';
+
+export interface DetailsActions {
+  breakOn(node: string): void;
+  collapse(scope: string): void;
+}
+
+export function renderDetails(target: HTMLElement, node: GraphNode | undefined, status: NodeStatus, actions: DetailsActions): void {
+  if (!node) {
+    replaceChildren(
+      target,
+      h('span', { className: 'hint' }, 'Click a node to reveal it in model.json; click a scope box to expand it. Drag to pan, wheel to zoom.'),
+    );
+    return;
+  }
+  const scope = scopeOf(node.name);
+  const data = node.inputs.filter((i) => !i.control);
+  const control = node.inputs.length - data.length;
+  replaceChildren(
+    target,
+    h('span', { className: 'detail-name' }, node.name),
+    h('span', { className: 'detail-op' }, node.op),
+    node.callback && h('span', { className: 'detail-callback' }, 'callback'),
+    h('span', { className: `detail-status status-${status}` }, status),
+    h(
+      'span',
+      { className: 'detail-inputs' },
+      data.length === 0 ? 'no inputs' : `inputs: ${data.map((i) => (i.output === 0 ? i.node : `${i.node}:${i.output}`)).join(', ')}`,
+      control > 0 ? ` · ${control} control` : '',
+    ),
+    node.callback && button('Break on this node', () => actions.breakOn(node.name), { className: 'primary', attrs: { 'data-action': 'break' } }),
+    scope !== '' && button(`Collapse ${scope}`, () => actions.collapse(scope), { attrs: { 'data-action': 'collapse' } }),
+  );
+}

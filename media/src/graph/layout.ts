@@ -1,0 +1,69 @@
+/**
+ * Positions for what is drawn, by dagre (@dagrejs/dagre, layered layout, top to bottom as data
+ * flows). Box sizes come from their label lengths; dagre routes each edge as a polyline.
+ */
+import { graphlib, layout } from '@dagrejs/dagre';
+import type { Item, VisibleEdge, VisibleGraph } from './scopes.js';
+
+export interface Box {
+  readonly item: Item;
+  /** Centre, as dagre gives it. */
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface Route {
+  readonly edge: VisibleEdge;
+  readonly points: readonly { readonly x: number; readonly y: number }[];
+}
+
+export interface Layout {
+  readonly boxes: ReadonlyMap<string, Box>;
+  readonly routes: readonly Route[];
+  readonly width: number;
+  readonly height: number;
+}
+
+/** Average glyph width of the view's font at 12 px; boxes are sized from it, not measured (no reflow per node). */
+const CHAR_WIDTH = 7;
+const MAX_LABEL = 34;
+
+/** The two lines of an item's box: what it is, then its name within its scope. */
+export function labelsOf(item: Item): { readonly title: string; readonly subtitle: string } {
+  if (item.kind === 'scope') {
+    const nodes = `${item.scope.total} node${item.scope.total === 1 ? '' : 's'}`;
+    return { title: `▸ ${shorten(lastPart(item.scope.path))}`, subtitle: item.scope.callbacks > 0 ? `${nodes} · ${item.scope.callbacks} callback` : nodes };
+  }
+  return { title: shorten(item.node.op), subtitle: shorten(lastPart(item.node.name)) };
+}
+
+export function layoutGraph(visible: VisibleGraph): Layout {
+  const g = new graphlib.Graph({ multigraph: false });
+  g.setGraph({ rankdir: 'TB', nodesep: 18, ranksep: 34, edgesep: 8, marginx: 16, marginy: 16 });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const item of visible.items) {
+    const { title, subtitle } = labelsOf(item);
+    const chars = Math.max(title.length, subtitle.length);
+    g.setNode(item.id, { width: Math.max(64, chars * CHAR_WIDTH + 20), height: item.kind === 'scope' ? 44 : 38 });
+  }
+  for (const edge of visible.edges) g.setEdge(edge.from, edge.to, { weight: edge.control ? 1 : 2 });
+  layout(g);
+  const boxes = new Map<string, Box>();
+  for (const item of visible.items) {
+    const n = g.node(item.id);
+    boxes.set(item.id, { item, x: n.x, y: n.y, width: n.width, height: n.height });
+  }
+  const routes = visible.edges.map((edge) => ({ edge, points: g.edge(edge.from, edge.to).points ?? [] }));
+  const size = g.graph();
+  return { boxes, routes, width: size.width ?? 0, height: size.height ?? 0 };
+}
+
+function lastPart(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1) || path;
+}
+
+function shorten(text: string): string {
+  return text.length <= MAX_LABEL ? text : `${text.slice(0, MAX_LABEL - 1)}…`;
+}

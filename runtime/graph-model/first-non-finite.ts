@@ -1,0 +1,100 @@
+/**
+ * "Where did the first NaN come from": of a model run's nodes, in execution order, the first whose
+ * outputs hold NaN or Inf while its inputs were finite; or, when a graph input or weight already
+ * held them, that one. A debugger stops there (its agent's "NaN/Inf in the graph" filter); the
+ * message says what the inputs were: `first Inf: node log (Log), input 0 has 1 zero`.
+ */
+import { summarizeTensor, type TensorSummary } from '../summary.js';
+import type { Tensor } from '../tf.js';
+import { shared } from '../hooks.js';
+import type { NodeExecution } from './node-hooks.js';
+
+export interface NonFiniteOrigin {
+  readonly graph: string;
+  readonly node: string;
+  readonly op: string;
+  /** What the outputs held. */
+  readonly kind: 'NaN' | 'Inf' | 'NaN and Inf';
+  /** The node made them from finite inputs, or an input (`inputName`) of it already held them. */
+  readonly cause: 'node' | 'input';
+  readonly inputName?: string;
+  readonly message: string;
+}
+
+/** Checks each node of a run as it is told; reports one origin per run (index 0 starts a run). */
+export interface NonFiniteFinder {
+  check(execution: NodeExecution): NonFiniteOrigin | undefined;
+}
+
+const FLOAT = /^(float|complex)/;
+
+export function createNonFiniteFinder(): NonFiniteFinder {
+  let reported = false;
+  /** Nodes of this run that produced outputs (their outputs were checked when they ran). */
+  const produced = new Set<string>();
+  return {
+    check(e) {
+      if (e.index === 0) {
+        reported = false;
+        produced.clear();
+      }
+      produced.add(e.node);
+      if (reported) return undefined;
+      const kind = nonFinite(e.outputs.map(summaryOf));
+      if (!kind) return undefined;
+      const inputs = e.inputs.map(summaryOf);
+      // An input that is itself non-finite and came from no node of this run: a graph input or weight.
+      const bad = inputs.findIndex((s) => s !== undefined && (s.nanCount > 0 || s.infCount > 0));
+      if (bad >= 0) {
+        const name = e.inputNames[bad]!;
+        if (produced.has(name.replace(/:\d+$/, ''))) return undefined; // it came from an earlier node, told then
+        reported = true;
+        const held = nonFinite([inputs[bad]]) ?? kind;
+        return {
+          graph: e.graph,
+          node: e.node,
+          op: e.op,
+          kind: held,
+          cause: 'input',
+          inputName: name,
+          message: `first ${held}: \`${name}\`, input ${bad} of node \`${e.node}\` (${e.op}), already held ${held}`,
+        };
+      }
+      reported = true;
+      const facts = inputs.map((s, i) => inputFacts(s, i)).filter((f) => f !== '');
+      return {
+        graph: e.graph,
+        node: e.node,
+        op: e.op,
+        kind,
+        cause: 'node',
+        message: `first ${kind}: node \`${e.node}\` (${e.op})${facts.length ? `, ${facts.join(', ')}` : ', from finite inputs'}`,
+      };
+    },
+  };
+}
+
+function summaryOf(t: Tensor | undefined): TensorSummary | undefined {
+  if (!t || t.isDisposed || !FLOAT.test(t.dtype)) return undefined;
+  return summarizeTensor(t);
+}
+
+function nonFinite(summaries: readonly (TensorSummary | undefined)[]): NonFiniteOrigin['kind'] | undefined {
+  const nan = summaries.some((s) => (s?.nanCount ?? 0) > 0);
+  const inf = summaries.some((s) => (s?.infCount ?? 0) > 0);
+  return nan && inf ? 'NaN and Inf' : nan ? 'NaN' : inf ? 'Inf' : undefined;
+}
+
+/** What about a finite input can make NaN or Inf: zeros, negatives, its range. */
+function inputFacts(s: TensorSummary | undefined, index: number): string {
+  if (!s) return '';
+  const parts: string[] = [];
+  if (s.zeroCount > 0) parts.push(`${s.zeroCount} zero${s.zeroCount === 1 ? '' : 's'}`);
+  if (s.min !== undefined && s.min < 0) parts.push(`negatives (min ${Number(s.min.toPrecision(5))})`);
+  if (parts.length === 0 && s.min !== undefined && s.max !== undefined)
+    parts.push(`values in [${Number(s.min.toPrecision(5))}, ${Number(s.max.toPrecision(5))}]`);
+  return parts.length ? `input ${index} has ${parts.join(' and ')}` : '';
+}
+
+// A debugger's agent (which has no import of the runtime) finds the first NaN/Inf through this.
+if (shared.tools) shared.tools.createNonFiniteFinder = createNonFiniteFinder;

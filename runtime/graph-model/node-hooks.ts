@@ -1,0 +1,157 @@
+/**
+ * Node-level execution hooks for graph models: each node of a model the runtime loaded is told
+ * to observers right after it ran, in execution order, sync (execute) and async (executeAsync,
+ * control flow included), with its input and output tensors.
+ *
+ * How: tfjs-converter has no such hook, but its executor calls a disposal check right after every
+ * node (tfjs-internals.ts `graphExecutorPrototype`). While there is an observer, those two methods
+ * are shadowed on the executor's prototype; with none, the prototype is as tfjs made it, so
+ * models run at full speed. Observers live in the runtime's global state, so a debugger's agent
+ * can add one through the runtime's `tools`.
+ */
+import { currentExecution, type Execution } from '../execution.js';
+import type { Tensor } from '../tf.js';
+import { shared } from '../hooks.js';
+import { type AfterNodeMethods, type ExecutedNode, type TensorMap, graphExecutorPrototype } from './tfjs-internals.js';
+import type { tf } from '../tf.js';
+
+/** One node that just ran. Its tensors belong to the model run: clone one to keep it. */
+export interface NodeExecution {
+  /** The model's name. */
+  readonly graph: string;
+  /** The node's name in model.json. */
+  readonly node: string;
+  readonly op: string;
+  /** Inside control flow, tfjs's key for this run of the node (`name-<frame>-<iteration>`); else absent. */
+  readonly frameKey?: string;
+  /** Its place in this model run's execution order, from 0. */
+  readonly index: number;
+  /** Data inputs in order (`name` or `name:k`), with their tensors (undefined where tfjs had none). */
+  readonly inputNames: readonly string[];
+  readonly inputs: readonly (Tensor | undefined)[];
+  readonly outputs: readonly Tensor[];
+  /** Milliseconds since the previous node of this run was told (the first: since the run began). */
+  readonly ms: number;
+}
+
+export interface NodeObserver {
+  onNode(execution: NodeExecution): void;
+}
+
+/** What one model run has seen: node order, timing, and each node's latest outputs (inputs of later nodes). */
+interface RunState {
+  index: number;
+  last: number;
+  readonly produced: Map<string, readonly (Tensor | undefined)[]>;
+}
+
+const runs = new WeakMap<Execution, RunState>();
+const prototypes = new Set<AfterNodeMethods>();
+const originals = new Map<AfterNodeMethods, AfterNodeMethods>();
+
+/** Watches every node of every runtime model run; returns the function that stops watching. */
+export function addNodeObserver(observer: NodeObserver): () => void {
+  if (unavailable) throw unavailable;
+  shared.nodeObservers = [...(shared.nodeObservers ?? []), observer];
+  syncPatches();
+  return () => {
+    shared.nodeObservers = (shared.nodeObservers ?? []).filter((o) => o !== observer);
+    syncPatches();
+  };
+}
+
+/** Why nodes cannot be observed with this tfjs (its executor changed), once a model showed it. */
+let unavailable: Error | undefined;
+
+/**
+ * Called for each model the runtime loads: its executor's prototype can then be shadowed. A tfjs
+ * whose executor changed does not stop the model from running; observing its nodes says why not.
+ */
+export function noteGraphModel(model: tf.GraphModel): void {
+  let proto: AfterNodeMethods;
+  try {
+    proto = graphExecutorPrototype(model);
+  } catch (err) {
+    unavailable = err as Error;
+    if ((shared.nodeObservers?.length ?? 0) > 0) process.stderr.write(`tfjs-callbacks: ${unavailable.message}\n`);
+    return;
+  }
+  if (prototypes.has(proto)) return;
+  prototypes.add(proto);
+  syncPatches();
+}
+
+/** Shadows the after-node methods while there are observers; restores tfjs's own when there are none. */
+function syncPatches(): void {
+  const on = (shared.nodeObservers?.length ?? 0) > 0;
+  for (const proto of prototypes) {
+    const original = originals.get(proto);
+    if (on && !original) {
+      const saved = {
+        checkTensorForDisposal: proto.checkTensorForDisposal,
+        checkTensorForDisposalWithNodeLiveUntilInfo: proto.checkTensorForDisposalWithNodeLiveUntilInfo,
+      };
+      originals.set(proto, saved);
+      proto.checkTensorForDisposalWithNodeLiveUntilInfo = function (node, tensorMap, ...rest) {
+        ran(node, node.name, tensorMap);
+        return saved.checkTensorForDisposalWithNodeLiveUntilInfo.call(this, node, tensorMap, ...rest);
+      };
+      proto.checkTensorForDisposal = function (nodeName, node, tensorMap, ...rest) {
+        ran(node, nodeName, tensorMap);
+        return saved.checkTensorForDisposal.call(this, nodeName, node, tensorMap, ...rest);
+      };
+    } else if (!on && original) {
+      proto.checkTensorForDisposal = original.checkTensorForDisposal;
+      proto.checkTensorForDisposalWithNodeLiveUntilInfo = original.checkTensorForDisposalWithNodeLiveUntilInfo;
+      originals.delete(proto);
+    }
+  }
+}
+
+/** A node ran (its outputs are in the map, its inputs not yet disposed): tell the observers. */
+function ran(node: ExecutedNode, key: string, tensorMap: TensorMap): void {
+  const observers = shared.nodeObservers ?? [];
+  const execution = currentExecution();
+  if (observers.length === 0 || !execution) return; // a model the runtime did not load
+  let run = runs.get(execution);
+  const now = performance.now();
+  if (!run) {
+    run = { index: 0, last: now, produced: new Map() };
+    runs.set(execution, run);
+  }
+  const outputs = (tensorMap[key] ?? []).filter((t): t is Tensor => t !== undefined);
+  run.produced.set(node.name, outputs);
+  const inputNames = node.inputNames.filter((n) => !n.startsWith('^'));
+  const inputs = inputNames.map((name) => inputTensor(name, run, tensorMap));
+  const event: NodeExecution = {
+    graph: execution.graph,
+    node: node.name,
+    op: node.op,
+    ...(key !== node.name ? { frameKey: key } : {}),
+    index: run.index++,
+    inputNames,
+    inputs,
+    outputs,
+    ms: now - run.last,
+  };
+  for (const observer of observers) {
+    try {
+      observer.onNode(event);
+    } catch (err) {
+      process.stderr.write(`tfjs-callbacks: a node observer failed at ${node.name} (${node.op}): ${(err as Error)?.message ?? String(err)}\n`);
+    }
+  }
+  run.last = performance.now();
+}
+
+/** `name` or `name:k`: the latest outputs that node gave in this run, else what the map holds (inputs, weights). */
+function inputTensor(name: string, run: RunState, tensorMap: TensorMap): Tensor | undefined {
+  const colon = name.lastIndexOf(':');
+  const index = colon > 0 && /^\d+$/.test(name.slice(colon + 1)) ? Number(name.slice(colon + 1)) : 0;
+  const source = index > 0 || name.endsWith(':0') ? name.slice(0, colon) : name;
+  const outputs = run.produced.get(source) ?? tensorMap[source];
+  return outputs?.[index] ?? undefined;
+}
+
+// A debugger's agent (which has no import of the runtime) adds its node observer through this.
+if (shared.tools) shared.tools.addNodeObserver = addNodeObserver;

@@ -1,0 +1,63 @@
+/**
+ * Runs a recorded graph on new inputs: `engine.runKernel` per kernel node inside one tf.tidy (so
+ * gradient tapes see every kernel), and the wrapper's own path per callback node (so the callback
+ * runs, and observers hear it, on every call).
+ */
+import { tf, type Tensor } from '../tf.js';
+import { traceErrorHere } from './errors.js';
+import type { OutputStructure, ValueRef } from './graph.js';
+import type { Recorded } from './tracer.js';
+
+export type Replayable = Omit<Recorded<unknown>, 'result'>;
+
+export function replay(name: string, graph: Replayable, leaves: readonly Tensor[]): unknown {
+  const engine = tf.engine();
+  return tf.tidy(() => {
+    const values: (readonly Tensor[])[] = [];
+    const valueAt = (ref: ValueRef): Tensor => {
+      if (ref.kind === 'input') return leaves[ref.index]!;
+      if (ref.kind === 'node') return values[ref.node]![ref.output]!;
+      return captureOf(name, graph, ref.index);
+    };
+    for (const node of graph.nodes) {
+      if (node.type === 'kernel') {
+        const inputs = node.arrayInputs ? node.inputs.map((i) => valueAt(i.ref)) : Object.fromEntries(node.inputs.map((i) => [i.key, valueAt(i.ref)]));
+        const out = engine.runKernel(node.kernel, inputs as tf.NamedTensorMap, node.attrs as tf.NamedAttrMap) as Tensor | Tensor[];
+        values.push(Array.isArray(out) ? out : [out]);
+      } else {
+        const call = graph.replays.get(node.index)!;
+        const inp = call.inp.map((x) => ('ref' in x ? valueAt(x.ref) : x.literal)) as Tensor[];
+        const out = call.run({ kind: call.kind, op: call.op, func: call.func, inp, Tout: call.Tout, stateful: call.stateful, name: call.name });
+        values.push(Array.isArray(out) ? out : [out]);
+      }
+    }
+    return build(graph.output, valueAt) as tf.TensorContainer;
+  });
+}
+
+function captureOf(name: string, graph: Replayable, index: number): Tensor {
+  const t = graph.captureTensors[index]!;
+  if (t.isDisposed) {
+    const capture = graph.captures[index]!;
+    throw traceErrorHere(
+      // Only variables can go: the other captures are the graph's own snapshots.
+      `tfFunction '${name}' reads ${capture.kind} '${capture.name ?? `${capture.dtype}[${capture.shape}]`}', which was disposed`,
+      'keep it alive while the traced function is used, or dispose the traced function first.',
+    );
+  }
+  return t;
+}
+
+/** The return value on this call; captured tensors are returned as clones, so disposing them keeps the graph whole. */
+function build(output: OutputStructure, valueAt: (ref: ValueRef) => Tensor): unknown {
+  switch (output.kind) {
+    case 'tensor':
+      return output.ref.kind === 'capture' ? valueAt(output.ref).clone() : valueAt(output.ref);
+    case 'literal':
+      return output.value;
+    case 'array':
+      return output.items.map((item) => build(item, valueAt));
+    case 'object':
+      return Object.fromEntries(output.entries.map(([k, v]) => [k, build(v, valueAt)]));
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The "NaN/Inf in the graph" exception filter: a model where `Log` of a zero feeds a callback
+ * stops at the Log node, naming it and what its input held, not in the callback that received
+ * the -Inf. Real adapter, real debuggee, a model file written by the test.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { callbackNode, placeholder, unary, writeGraphModel } from '../../scripts/lib/graph-model-writer.js';
+import { tempDir } from '../fixtures/callback-models.js';
+import { THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+
+useDebugAdapter();
+
+const tmp = tempDir('tfjs-cb-graph-nan-');
+after(() => tmp.cleanup());
+const model = writeGraphModel(path.join(tmp.dir, 'log-then-callback'), [
+  placeholder('x', [-1]),
+  unary('log', 'Log', 'x'),
+  callbackNode('scale', 'EagerPyFunc', ['log'], 'pyfunc_scale', ['DT_FLOAT'], ['DT_FLOAT']),
+  unary('out', 'Neg', 'scale'),
+]);
+const callbacks = path.join(tmp.dir, 'callbacks.ts');
+writeFileSync(callbacks, 'export function scale(t: { mul(n: number): unknown }) {\n  return t.mul(10);\n}\n');
+const inputs = path.join(tmp.dir, 'inputs.json');
+writeFileSync(inputs, JSON.stringify({ x: [0, 1] }));
+const T = { timeout: 60_000 };
+
+describe('NaN/Inf in the graph', () => {
+  test('stops at the first node that made Inf from finite inputs (Log of a zero), not in the callback it feeds', T, () =>
+    withSession(async (s) => {
+      await s.launch({ model, callbacks, inputs }, (dc) => dc.setExceptionBreakpointsRequest({ filters: ['toutMismatch', 'graphNonFinite'] }));
+      const stop = await s.stopped();
+      assert.equal(stop.body.reason, 'exception');
+      assert.match(stop.body.description ?? '', /first Inf: node `log` \(Log\), input 0 has 1 zero/);
+      const info = await s.dc.exceptionInfoRequest({ threadId: THREAD });
+      assert.equal(info.body.exceptionId, 'GraphNonFinite');
+      assert.match(info.body.description ?? '', /node `log` \(Log\)/);
+      await s.dc.continueRequest({ threadId: THREAD });
+      assert.equal((await s.terminated())?.body.exitCode, 0, s.output());
+      assert.equal(s.all('stopped').length, 1, `one stop per run: ${s.summary()}`);
+    }),
+  );
+
+  test('off (the default): the same run does not stop', T, () =>
+    withSession(async (s) => {
+      await s.launch({ model, callbacks, inputs });
+      assert.equal(await s.nextStop(), undefined, s.summary());
+    }),
+  );
+});
