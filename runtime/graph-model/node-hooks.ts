@@ -1,6 +1,6 @@
 /**
- * Node-level execution hooks for graph models: each node of a model the runtime loaded is told
- * to observers right after it ran, in execution order, sync (execute) and async (executeAsync,
+ * Node-level execution hooks for graph models: each node of a model the runtime loaded (and of a
+ * tfFunction replay, trace/replay.ts) is told to observers right after it ran, in execution order, sync (execute) and async (executeAsync,
  * control flow included), with its input and output tensors.
  *
  * How: tfjs-converter has no such hook, but its executor calls a disposal check right after every
@@ -134,14 +134,24 @@ function ran(node: ExecutedNode, key: string, tensorMap: TensorMap): void {
     outputs,
     ms: now - run.last,
   };
-  for (const observer of observers) {
+  tellNodeObservers(event);
+  run.last = performance.now();
+}
+
+/** Whether anyone observes nodes (a graph runner skips building events when not). */
+export function observingNodes(): boolean {
+  return (shared.nodeObservers?.length ?? 0) > 0;
+}
+
+/** Tells every node observer of one node that ran (models here; tfFunction replays, trace/replay.ts). */
+export function tellNodeObservers(event: NodeExecution): void {
+  for (const observer of shared.nodeObservers ?? []) {
     try {
       observer.onNode(event);
     } catch (err) {
-      process.stderr.write(`tfjs-callbacks: a node observer failed at ${node.name} (${node.op}): ${(err as Error)?.message ?? String(err)}\n`);
+      process.stderr.write(`tfjs-callbacks: a node observer failed at ${event.node} (${event.op}): ${(err as Error)?.message ?? String(err)}\n`);
     }
   }
-  run.last = performance.now();
 }
 
 /** `name` or `name:k`: the latest outputs that node gave in this run, else what the map holds (inputs, weights). */

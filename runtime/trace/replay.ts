@@ -3,6 +3,7 @@
  * gradient tapes see every kernel), and the wrapper's own path per callback node (so the callback
  * runs, and observers hear it, on every call).
  */
+import { observingNodes, tellNodeObservers } from '../graph-model/node-hooks.js';
 import { tf, type Tensor } from '../tf.js';
 import { traceErrorHere } from './errors.js';
 import type { OutputStructure, ValueRef } from './graph.js';
@@ -19,6 +20,9 @@ export function replay(name: string, graph: Replayable, leaves: readonly Tensor[
       if (ref.kind === 'node') return values[ref.node]![ref.output]!;
       return captureOf(name, graph, ref.index);
     };
+    // Node observers (graph-model/node-hooks.ts) hear each replayed node, as they hear a model's.
+    const observed = observingNodes();
+    let last = observed ? performance.now() : 0;
     for (const node of graph.nodes) {
       if (node.type === 'kernel') {
         const inputs = node.arrayInputs ? node.inputs.map((i) => valueAt(i.ref)) : Object.fromEntries(node.inputs.map((i) => [i.key, valueAt(i.ref)]));
@@ -30,9 +34,31 @@ export function replay(name: string, graph: Replayable, leaves: readonly Tensor[
         const out = call.run({ kind: call.kind, op: call.op, func: call.func, inp, Tout: call.Tout, stateful: call.stateful, name: call.name });
         values.push(Array.isArray(out) ? out : [out]);
       }
+      if (observed) {
+        const now = performance.now();
+        tellNodeObservers({
+          graph: name,
+          node: node.name,
+          op: node.type === 'kernel' ? node.kernel : node.op,
+          index: node.index,
+          inputNames: node.inputs.map((i) => refName(graph, i.ref)),
+          inputs: node.inputs.map((i) => valueAt(i.ref)),
+          outputs: values[values.length - 1]!,
+          ms: now - last,
+        });
+        last = performance.now();
+      }
     }
     return build(graph.output, valueAt) as tf.TensorContainer;
   });
+}
+
+/** How a node event names an input: the node (`n3_Multiply`, `:k` for a later output), `input0`, `capture1`. */
+function refName(graph: Replayable, ref: ValueRef): string {
+  if (ref.kind === 'input') return `input${ref.index}`;
+  if (ref.kind === 'capture') return `capture${ref.index}`;
+  const name = graph.nodes[ref.node]!.name;
+  return ref.output > 0 ? `${name}:${ref.output}` : name;
 }
 
 function captureOf(name: string, graph: Replayable, index: number): Tensor {

@@ -8,7 +8,17 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { addNodeObserver, createNonFiniteFinder, loadCallbackModel, type NdArray, type NodeExecution, type NonFiniteOrigin, tf } from '../../runtime/index.js';
+import {
+  addNodeObserver,
+  createNonFiniteFinder,
+  loadCallbackModel,
+  type NdArray,
+  type NodeExecution,
+  type NonFiniteOrigin,
+  numpyFunction,
+  tf,
+  tfFunction,
+} from '../../runtime/index.js';
 import { graphExecutorPrototype } from '../../runtime/graph-model/tfjs-internals.js';
 import { callbackNode, placeholder, unary, writeGraphModel } from '../../scripts/lib/graph-model-writer.js';
 import { tempDir } from '../fixtures/callback-models.js';
@@ -150,6 +160,44 @@ for (const backend of BACKENDS) {
       } finally {
         stop();
         model.dispose();
+      }
+    });
+
+    it('tfFunction replays are told node by node too (the tracing call is not: it runs eagerly), the first non-finite included', () => {
+      const f = tfFunction((x: tf.Tensor) => numpyFunction((a: NdArray) => a.map((v) => v * 10), [tf.log(x)], 'float32').neg(), { name: 'log_scale' });
+      const { seen, stop } = watch();
+      const finder = createNonFiniteFinder();
+      const origins: NonFiniteOrigin[] = [];
+      const stopFinder = addNodeObserver({
+        onNode: (e) => {
+          const origin = finder.check(e);
+          if (origin) origins.push(origin);
+        },
+      });
+      try {
+        const x = tf.tensor1d([1, Math.E]);
+        tf.dispose(f(x));
+        assert.equal(seen.length, 0, 'the first call traces, eagerly');
+        const y = f(x);
+        assert.deepEqual(
+          seen.map((s) => [s.index, s.op, s.graph]),
+          [
+            [0, 'Log', 'log_scale'],
+            [1, 'PyFunc', 'log_scale'],
+            [2, 'Neg', 'log_scale'],
+          ],
+        );
+        assert.deepEqual(seen[1]!.inputs, seen[0]!.outputs, "the callback node's input is Log's output");
+        assert.deepEqual(Array.from(y.dataSync()), seen[2]!.outputs[0]);
+        tf.dispose([x, y]);
+        const zero = tf.tensor1d([0, 1]);
+        tf.dispose(f(zero));
+        assert.match(origins[0]?.message ?? '', /^first Inf: node `n0_Log` \(Log\), input 0 has 1 zero$/);
+        zero.dispose();
+      } finally {
+        stop();
+        stopFinder();
+        f.dispose();
       }
     });
 
