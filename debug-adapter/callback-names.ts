@@ -7,7 +7,7 @@
  * Whether a callback answers to a name is the agent's decision (agent.ts `answersTo`): it sends
  * the names each new callback matched. This side keeps the list and words the messages.
  */
-import type { KnownCallbackInfo, KnownNotice } from './debuggee/agent.js';
+import type { KnownCallbackInfo, KnownGraphInfo, KnownNotice } from './debuggee/agent-protocol.js';
 
 /** How many callbacks a message lists before "…". */
 const LISTED = 8;
@@ -21,6 +21,8 @@ export interface FunctionBreakpointStatus {
 
 export class CallbackNames {
   private readonly callbacks: KnownCallbackInfo[] = [];
+  /** Models loaded so far: node breakpoints answer to their node names and ops. */
+  private readonly graphs = new Map<string, KnownGraphInfo>();
   private readonly keys = new Set<string>();
   private readonly matched = new Set<string>();
   private readonly warned = new Set<string>();
@@ -67,14 +69,16 @@ export class CallbackNames {
   }
 
   /** The agent's `knownStatus(names)`: everything known so far. */
-  reset(status: { callbacks: KnownCallbackInfo[]; matched: string[] }): void {
+  reset(status: { callbacks: KnownCallbackInfo[]; graphs?: KnownGraphInfo[]; matched: string[] }): void {
     for (const c of status.callbacks) this.addCallback(c);
+    for (const g of status.graphs ?? []) this.graphs.set(`${g.graph}\u0000${g.modelPath ?? ''}`, g);
     for (const m of status.matched) this.matched.add(m);
   }
 
   /** A callback became known (the agent's notice). */
   add(notice: KnownNotice): void {
-    this.addCallback(notice.callback);
+    if (notice.callback) this.addCallback(notice.callback);
+    if (notice.graph) this.graphs.set(`${notice.graph.graph}\u0000${notice.graph.modelPath ?? ''}`, notice.graph);
     for (const m of notice.matched) this.matched.add(m);
   }
 
@@ -84,15 +88,18 @@ export class CallbackNames {
 
   /** Whether any callback is known yet. */
   get anyKnown(): boolean {
-    return this.callbacks.length > 0;
+    return this.callbacks.length > 0 || this.graphs.size > 0;
   }
 
   /** Why `name` is unverified. */
   private unmatchedMessage(name: string): string {
     if (!this.anyKnown) {
-      return `No callback has answered to '${name}' yet: it binds when a callback with this name, token, JS function name or model node name is first called or its model loads.`;
+      return (
+        `No callback or model node has answered to '${name}' yet: it binds when a callback with this name, token, JS function name or model node name ` +
+        'is first called or its model loads, or when a model with a node of this name or op (MatMul, dense/*) loads.'
+      );
     }
-    return `No callback answers to '${name}' (by name, token, JS function name or node name). Callbacks so far, closest first: ${this.listFor(name)}.`;
+    return `No callback or model node answers to '${name}' (by name, token, JS function name, node name or op). ${this.known(name)}`;
   }
 
   /**
@@ -100,15 +107,29 @@ export class CallbackNames {
    * it (a likely typo), or at the end (`final`) when nothing ever answered to it.
    */
   private warning(name: string, what: string, final: boolean): string | undefined {
+    // Launch entries name callbacks; function breakpoints also name model nodes and ops.
+    const targets = what === 'Function breakpoint' ? 'callback or model node' : 'callback';
     if (this.isMatched(name) || this.warned.has(name) || !this.anyKnown) return undefined;
     const close = this.closestKey(name);
     if (close && isLikelyTypo(name, close)) {
       this.warned.add(name);
-      return `${what} '${name}' matches no callback. Did you mean '${close}'? Callbacks so far, closest first: ${this.listFor(name)}.`;
+      return `${what} '${name}' matches no ${targets}. Did you mean '${close}'? ${this.known(name)}`;
     }
     if (!final) return undefined;
     this.warned.add(name);
-    return `${what} '${name}' matched no callback in this run. Its callbacks, closest first: ${this.listFor(name)}.`;
+    return `${what} '${name}' matched no ${targets} in this run. ${this.known(name)}`;
+  }
+
+  /** The callbacks (closest to `name` first) and the loaded models' ops, as a sentence. */
+  private known(name: string): string {
+    const parts: string[] = [];
+    if (this.callbacks.length > 0) parts.push(`Callbacks so far, closest first: ${this.listFor(name)}.`);
+    for (const g of this.graphs.values()) {
+      const ops = [...g.ops].sort((a, b) => editDistance(name.toLowerCase(), a.toLowerCase()) - editDistance(name.toLowerCase(), b.toLowerCase()));
+      const listed = ops.length > LISTED ? `${ops.slice(0, LISTED).join(', ')}, … (${ops.length - LISTED} more)` : ops.join(', ');
+      parts.push(`Model '${g.graph}' has ${g.nodeCount} nodes; its ops, closest first: ${listed}.`);
+    }
+    return parts.join(' ');
   }
 
   private addCallback(c: KnownCallbackInfo): void {
@@ -139,11 +160,10 @@ export class CallbackNames {
   private closestKey(name: string): string | undefined {
     let best: string | undefined;
     let bestDistance = Infinity;
-    for (const c of this.callbacks) {
-      for (const key of CallbackNames.namesOf(c)) {
-        const d = editDistance(name.toLowerCase(), key.toLowerCase());
-        if (d < bestDistance) [best, bestDistance] = [key, d];
-      }
+    const keys = [...this.callbacks.flatMap((c) => CallbackNames.namesOf(c)), ...[...this.graphs.values()].flatMap((g) => g.ops)];
+    for (const key of keys) {
+      const d = editDistance(name.toLowerCase(), key.toLowerCase());
+      if (d < bestDistance) [best, bestDistance] = [key, d];
     }
     return best;
   }

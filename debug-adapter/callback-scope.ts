@@ -141,12 +141,12 @@ export async function withCallbackNames(
 }
 
 /** Whether `name` occurs in `source` as a name of its own (not `x.name`, not part of a word). */
-function mentions(source: string, name: string): boolean {
+export function mentions(source: string, name: string): boolean {
   return new RegExp(`(^|[^\\w$.]|\\.\\.\\.)${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(source);
 }
 
 /** Whether `source` parses as one expression (compiled only, here in the adapter: never run). */
-function isExpression(source: string): boolean {
+export function isExpression(source: string): boolean {
   try {
     new Function(`return (\n${source}\n);`);
     return true;

@@ -9,7 +9,8 @@ import { BreakpointManager, hitConditionMet, parseHitCondition, type SourceBreak
 import { AgentClient, AgentMissingError } from './agent-client.js';
 import { callbackConditionHolds, logMessage } from './breakpoint-expressions.js';
 import type { CdpConnection } from './cdp/connection.js';
-import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type KnownNotice } from './debuggee/agent-protocol.js';
+import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type KnownNotice, type NodeSnapshot } from './debuggee/agent-protocol.js';
+import { nodeConditionHolds } from './node-scope.js';
 import type { FilterConfig } from './launch-config.js';
 import { adapterPaths } from './paths.js';
 import { displayName } from './callback-display.js';
@@ -62,7 +63,9 @@ export class Controller extends EventEmitter {
   private agentClient: AgentClient | undefined;
   paused: PausedState | undefined;
   private agentBreakpointId: string | undefined;
-  private functionStop: { cdpId: string; description: string } | undefined;
+  private functionStop: { cdpId: string; description: string; reason: StopReason } | undefined;
+  /** Whether the graph view watches runs (the agent keeps each run's node statuses). */
+  private watchGraph = false;
   private nextStepReason: StopReason | undefined;
   /** The step under way, repeated while it stops outside the user's code. */
   private stepping: { kind: 'over' | 'into' | 'out'; tries: number; origin?: StepOrigin } | undefined;
@@ -206,6 +209,16 @@ export class Controller extends EventEmitter {
     this.reportFunctionBreakpoints(true);
   }
 
+  get watchingGraph(): boolean {
+    return this.watchGraph;
+  }
+
+  /** The graph view opened or closed: whether the agent keeps each run's node statuses. */
+  async setWatchGraph(on: boolean): Promise<void> {
+    this.watchGraph = on;
+    await this.configureAgent();
+  }
+
   /** Exception filters: with either on, V8 pauses on every exception and exceptions.ts decides. */
   async setPauseOnExceptions(filters: ExceptionFilters): Promise<void> {
     this.exceptionFilters = filters;
@@ -221,8 +234,22 @@ export class Controller extends EventEmitter {
   }
 
   async step(kind: 'over' | 'into' | 'out'): Promise<void> {
+    const paused = this.paused;
+    // Inside a graph run, over and into go node by node: from a node stop to the next node (into:
+    // or into the callback that starts first), and out of a graph's callback to its node. The
+    // agent stops there; V8 steps out meanwhile, to the program's own code if the run ends first.
+    const inGraphCallback = paused?.active.some((a) => a.node !== undefined) ?? false;
+    if (paused?.node && kind !== 'out') {
+      this.pauseEnded();
+      this.agentClient?.notify((agent, k) => agent.stepNodes(k), kind);
+      this.nextStepReason = 'step';
+      this.stepping = { kind: 'out', tries: 0 };
+      await this.sendStep('out');
+      return;
+    }
+    if (inGraphCallback) this.agentClient?.notify((agent) => agent.stepNodes('over'));
     // The user's frame the step starts from (a stop on a callback pauses in the agent, above it).
-    const frames = this.paused?.event.callFrames ?? [];
+    const frames = paused?.event.callFrames ?? [];
     const at = frames.findIndex((f) => isUserFrame(this.scripts.sources, f));
     const origin = at >= 0 ? { line: this.sourceLine(frames[at]!), depth: frames.length - at } : undefined;
     this.pauseEnded();
@@ -311,6 +338,9 @@ export class Controller extends EventEmitter {
       breakOnToutMismatch: this.filters.breakOnToutMismatch,
       breakOnNonFinite: this.filters.breakOnNonFinite,
       breakOnGraphNonFinite: this.filters.breakOnGraphNonFinite,
+      // Function breakpoints also name model nodes and ops (node breakpoints).
+      breakOnNodes: [...new Set(this.functionBreakpoints.map((f) => f.name))],
+      watchGraph: this.watchGraph,
     };
     try {
       await this.agent.call((agent, c) => void agent.configure(c), { ...config });
@@ -335,10 +365,10 @@ export class Controller extends EventEmitter {
     const hit = event.hitBreakpoints ?? [];
     if (this.agentBreakpointId && hit.includes(this.agentBreakpointId)) return this.onAgentBreak(event);
     if (this.functionStop && hit.includes(this.functionStop.cdpId)) {
-      const { cdpId, description } = this.functionStop;
+      const { cdpId, description, reason } = this.functionStop;
       this.functionStop = undefined;
       await this.cdp!.send('Debugger.removeBreakpoint', { breakpointId: cdpId });
-      return this.stopped(event, { reason: 'function breakpoint', description });
+      return this.stopped(event, { reason, description });
     }
     if (event.reason === 'instrumentation') {
       const scriptId = (event.data as { scriptId?: string } | undefined)?.scriptId;
@@ -408,14 +438,22 @@ export class Controller extends EventEmitter {
       const last = snapshot[snapshot.length - 1];
       return { why: agent.lastBreak, active: snapshot, details: last ? agent.details(last.id) : undefined };
     });
+    const node = why?.node;
     if (why?.reason === 'graphNonFinite' && why.origin) {
       const { origin } = why;
       const description = `NaN/Inf in the graph: ${origin.message}`;
       return this.stopped(
         event,
         { reason: 'exception', description, text: `${origin.graph} › ${origin.node} (${origin.op})`, exception: { id: 'GraphNonFinite', description } },
-        { active, details },
+        { active, details, ...(node ? { node } : {}) },
       );
+    }
+    if (node && why?.reason === 'nodeStep') {
+      return this.stopped(event, { reason: 'step', description: `Paused after node ${node.node} (${node.op})` }, { active, details, node });
+    }
+    if (node && why?.reason === 'node') {
+      if (!(await this.nodeBreakpointAllows(node, why.matched ?? [], event))) return this.resumeQuietly();
+      return this.stopped(event, { reason: 'function breakpoint', description: `Paused on node ${node.node} (${node.op})` }, { active, details, node });
     }
     const entry = active.find((a) => a.id === why?.id);
     if (!why || !entry) return this.resumeQuietly();
@@ -442,18 +480,42 @@ export class Controller extends EventEmitter {
       const description = `NaN/Inf in an output of ${name}`;
       return this.stopped(event, { reason: 'exception', description, text: where, exception: { id: 'NonFinite', description } }, { active, details });
     }
-    if (!(await this.functionBreakpointAllows(entry, event))) return this.resumeQuietly();
+    // A step into from a node stop enters this callback: no breakpoint's names or conditions apply.
+    const stepIn = why.reason === 'nodeStep';
+    if (!stepIn && !(await this.functionBreakpointAllows(entry, event))) return this.resumeQuietly();
     // Stop at the first statement of the callback's own code, with its inputs bound.
     const func = await this.agent.callRemote((agent, id) => agent.live(id)?.func, entry.id);
-    const description = `Paused on callback ${name}${entry.node !== undefined ? ` (node ${entry.node}, ${entry.op})` : ` (${entry.op})`}`;
+    const nodeText = entry.node !== undefined ? ` (node ${entry.node}, ${entry.op})` : ` (${entry.op})`;
+    const description = `${stepIn ? 'Stepped into' : 'Paused on'} callback ${name}${nodeText}`;
+    const reason: StopReason = stepIn ? 'step' : 'function breakpoint';
     try {
       const bp = await this.cdp!.send('Debugger.setBreakpointOnFunctionCall', { objectId: func.objectId! });
-      this.functionStop = { cdpId: bp.breakpointId, description };
+      this.functionStop = { cdpId: bp.breakpointId, description, reason };
       return this.resumeQuietly();
     } catch {
       // A native or bound function has no first line: stop here, in the runtime, instead.
-      return this.stopped(event, { reason: 'function breakpoint', description }, { active, details });
+      return this.stopped(event, { reason, description }, { active, details });
     }
+  }
+
+  /**
+   * Node breakpoints: hit counts per name and conditions (with `inputs`, `outputs`, `attrs`, `op`,
+   * `node` bound). A condition that throws stops, saying why, as a JS debugger does.
+   */
+  private async nodeBreakpointAllows(node: NodeSnapshot, matched: readonly string[], event: Protocol.Debugger.PausedEvent): Promise<boolean> {
+    for (const spec of this.functionBreakpoints.filter((f) => matched.includes(f.name))) {
+      const hits = (this.functionHits.get(spec.name) ?? 0) + 1;
+      this.functionHits.set(spec.name, hits);
+      if (!hitConditionMet(spec.hitCondition, hits)) continue;
+      if (!spec.condition) return true;
+      try {
+        if (await nodeConditionHolds(this.cdp!, spec.condition, node, event.callFrames[0]!.callFrameId)) return true;
+      } catch (err) {
+        this.emit('output', 'stderr', `The condition of node breakpoint '${spec.name}' failed at node ${node.node}: ${(err as Error).message}\n`);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Function breakpoints by name: hit counts and conditions (with the callback's inputs bound). */
@@ -472,17 +534,23 @@ export class Controller extends EventEmitter {
     return callbackConditionHolds(this.cdp!, spec.condition, entry.id, parameterNames, event.callFrames[0]!.callFrameId);
   }
 
-  private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, known?: Pick<PausedState, 'active' | 'details'>): Promise<void> {
+  private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, known?: Pick<PausedState, 'active' | 'details' | 'node'>): Promise<void> {
     this.nextStepReason = undefined;
     this.stepping = undefined;
     this.agent.notify((agent) => agent.pauseBegan());
-    const { active, details } = known ?? (await this.invocations());
-    this.paused = { event, stop, active: await Promise.all(active.map((a) => this.withSourceNames(a))), ...(details ? { details } : {}) };
+    const { active, details, node } = known ?? (await this.invocations());
+    this.paused = {
+      event,
+      stop,
+      active: await Promise.all(active.map((a) => this.withSourceNames(a))),
+      ...(details ? { details } : {}),
+      ...(node ? { node } : {}),
+    };
     this.emit('stopped', this.paused);
   }
 
   /** The invocations under way, and the innermost one's summaries: one call. */
-  private async invocations(): Promise<Pick<PausedState, 'active' | 'details'>> {
+  private async invocations(): Promise<Pick<PausedState, 'active' | 'details' | 'node'>> {
     try {
       return await this.agent.call((agent) => {
         const active = agent.snapshot();

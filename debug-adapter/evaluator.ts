@@ -5,6 +5,7 @@
  */
 import type { Protocol } from 'devtools-protocol';
 import { withCallbackNames } from './callback-scope.js';
+import { withNodeNames } from './node-scope.js';
 import type { DebuggeeConnection } from './controller.js';
 import { evaluationError, evaluationTimeoutMs } from './evaluation.js';
 import type { PausedState } from './pause-state.js';
@@ -29,7 +30,8 @@ export class Evaluator {
   async evaluate(expression: string, frame: StackFrameEntry | undefined, context: string | undefined): Promise<Protocol.Runtime.RemoteObject> {
     const { cdp } = this.debuggee();
     const callFrame = frame?.kind === 'js' ? frame.callFrame : frame?.evalFrame;
-    if (frame?.active && callFrame && this.paused()) {
+    if (frame?.kind === 'graph' && frame.node && this.paused()) expression = withNodeNames(expression, frame.node);
+    else if (frame?.active && callFrame && this.paused()) {
       const inOwnFrame = frame.kind === 'js' || frame.evalInCallback;
       expression = await withCallbackNames(cdp, expression, frame.active, callFrame.callFrameId, inOwnFrame, this.definedInFrames);
     }

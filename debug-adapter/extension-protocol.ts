@@ -3,9 +3,19 @@
  * event and the `tensorData` request. The adapter (session.ts), the extension's inspector panel and
  * the webview (media/src/protocol.ts) import these; the value shapes are the agent's.
  */
-import type { ActiveSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
+import type { ActiveSnapshot, GraphRunRecord, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
 
-export type { ActiveSnapshot, FlatValue, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
+export type {
+  ActiveSnapshot,
+  FlatValue,
+  GraphRunRecord,
+  NodeAttrValue,
+  NodeRunStatus,
+  NodeSnapshot,
+  Side,
+  ValueInfo,
+  ValuePage,
+} from './debuggee/agent-protocol.js';
 
 /** The custom event sent after each stop inside a callback invocation. */
 export const TENSOR_CALLBACK_EVENT = 'tensorCallback';
@@ -39,7 +49,49 @@ export interface ExpressionDataArguments {
   count?: number;
 }
 
-export type TensorDataArguments = InvocationDataArguments | ExpressionDataArguments;
+/** `tensorData` of the paused node's input or output (a node stop, `graphNode`). */
+export interface NodeDataArguments {
+  graph: string;
+  node: string;
+  side: Side;
+  index: number;
+  start?: number;
+  count?: number;
+}
+
+export type TensorDataArguments = InvocationDataArguments | ExpressionDataArguments | NodeDataArguments;
+
+/** The custom event sent after each stop at a model node (a node breakpoint, a step to a node, NaN/Inf in the graph). */
+export const GRAPH_NODE_EVENT = 'graphNode';
+
+export interface GraphNodeEventBody {
+  reason: string;
+  description: string;
+  node: NodeSnapshot;
+}
+
+/** The custom event sent at each stop while the graph is watched (`graphWatch`): the statuses of the latest run. */
+export const GRAPH_RUN_EVENT = 'graphRun';
+
+export type GraphRunEventBody = GraphRunRecord;
+
+/** The custom request that turns recording node statuses on or off (the graph view is open). Answered with no body. */
+export const GRAPH_WATCH_REQUEST = 'graphWatch';
+
+export interface GraphWatchArguments {
+  on: boolean;
+}
+
+/** The custom request for one node of the latest watched run (a click in the graph view). */
+export const NODE_INFO_REQUEST = 'nodeInfo';
+
+export interface NodeInfoArguments {
+  graph: string;
+  node: string;
+}
+
+/** The `nodeInfo` response body; an error response when the node did not run in the latest watched run. */
+export type NodeInfoResponseBody = NodeSnapshot;
 
 /** The `tensorData` response body. */
 export type TensorDataResponseBody = ValuePage;

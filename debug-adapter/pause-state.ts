@@ -3,7 +3,7 @@
  * the callback invocations under way.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { ActiveSnapshot, InvocationDetails } from './debuggee/agent-protocol.js';
+import type { ActiveSnapshot, InvocationDetails, NodeSnapshot } from './debuggee/agent-protocol.js';
 
 export type StopReason = 'breakpoint' | 'function breakpoint' | 'exception' | 'step' | 'pause' | 'entry';
 
@@ -27,4 +27,6 @@ export interface PausedState {
   readonly active: ActiveSnapshot[];
   /** Summaries of the innermost invocation's inputs and outputs, fetched with the stop. */
   readonly details?: InvocationDetails;
+  /** A stop at a model node (node breakpoint, node step, NaN/Inf in the graph): the node that just ran. */
+  readonly node?: NodeSnapshot;
 }

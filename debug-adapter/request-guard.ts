@@ -13,6 +13,7 @@ const isString: Check = (v) => typeof v === 'string';
 const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
 const isCount: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
 const isArray: Check = (v) => Array.isArray(v);
+const isBoolean: Check = (v) => typeof v === 'boolean';
 const isStringArray: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 const KINDS = new Map<Check, string>([
@@ -21,6 +22,7 @@ const KINDS = new Map<Check, string>([
   [isNumber, 'a number'],
   [isCount, 'a whole number ≥ 0'],
   [isArray, 'a list'],
+  [isBoolean, 'true or false'],
   [isStringArray, 'a list of strings'],
 ]);
 
@@ -52,7 +54,19 @@ const ARGUMENTS: Record<string, Record<string, Field> | undefined> = {
   pause: { threadId: need(isNumber) },
   exceptionInfo: { threadId: need(isNumber) },
   source: { sourceReference: may(isNumber) },
-  tensorData: { expression: may(isString), frameId: may(isNumber), invocationId: may(isNumber), index: may(isCount), start: may(isCount), count: may(isCount) },
+  tensorData: {
+    expression: may(isString),
+    frameId: may(isNumber),
+    invocationId: may(isNumber),
+    graph: may(isString),
+    node: may(isString),
+    side: may(isString),
+    index: may(isCount),
+    start: may(isCount),
+    count: may(isCount),
+  },
+  graphWatch: { on: need(isBoolean) },
+  nodeInfo: { graph: need(isString), node: need(isString) },
 };
 
 /** What is wrong with a request's arguments, or undefined when they are usable. */

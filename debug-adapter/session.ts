@@ -23,11 +23,24 @@ import { Controller, type PausedState } from './controller.js';
 import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
 import { hasDebuggerStatement } from './debugger-statements.js';
 import { Evaluator } from './evaluator.js';
-import { TENSOR_CALLBACK_EVENT, TENSOR_DATA_REQUEST, type TensorCallbackEventBody, type TensorDataArguments } from './extension-protocol.js';
+import {
+  GRAPH_NODE_EVENT,
+  GRAPH_RUN_EVENT,
+  GRAPH_WATCH_REQUEST,
+  type GraphNodeEventBody,
+  type GraphRunEventBody,
+  type GraphWatchArguments,
+  NODE_INFO_REQUEST,
+  type NodeInfoArguments,
+  TENSOR_CALLBACK_EVENT,
+  TENSOR_DATA_REQUEST,
+  type TensorCallbackEventBody,
+  type TensorDataArguments,
+} from './extension-protocol.js';
 import { ConfigurationError, filtersOf, planLaunch, type AttachArguments, type FilterConfig, type LaunchArguments } from './launch-config.js';
 import { adapterPaths } from './paths.js';
 import { buildStack, type StackFrameEntry } from './stack.js';
-import { tensorData } from './tensor-data.js';
+import { nodeInfo, tensorData } from './tensor-data.js';
 import { VariableStore } from './variables.js';
 import { argumentProblem, guardHandlers, lineProblem, messageOf } from './request-guard.js';
 
@@ -312,7 +325,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
     const frame = this.frames.get(args.frameId);
     const scopes: DebugProtocol.Scope[] = [];
-    if (frame?.kind === 'graph') scopes.push(this.store.callbackScope(frame.active));
+    if (frame?.kind === 'graph' && frame.node) scopes.push(this.store.nodeScope(frame.node));
+    if (frame?.kind === 'graph' && frame.active) scopes.push(this.store.callbackScope(frame.active));
     if (frame?.kind === 'js') {
       if (frame.active) scopes.push(this.store.callbackScope(frame.active));
       scopes.push(...this.store.v8Scopes(frame.callFrame));
@@ -401,10 +415,22 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   protected override async customRequest(command: string, response: DebugProtocol.Response, args: unknown): Promise<void> {
-    if (command !== TENSOR_DATA_REQUEST) return super.customRequest(command, response, args);
     try {
-      const evaluate = (expression: string, frameId: number | undefined) => this.evaluator.evaluate(expression, this.frame(frameId), 'repl');
-      response.body = await tensorData(args as TensorDataArguments, this.controller.agent, evaluate);
+      switch (command) {
+        case TENSOR_DATA_REQUEST: {
+          const evaluate = (expression: string, frameId: number | undefined) => this.evaluator.evaluate(expression, this.frame(frameId), 'repl');
+          response.body = await tensorData(args as TensorDataArguments, this.controller.agent, evaluate);
+          break;
+        }
+        case GRAPH_WATCH_REQUEST:
+          await this.controller.setWatchGraph((args as Partial<GraphWatchArguments> | undefined)?.on === true);
+          break;
+        case NODE_INFO_REQUEST:
+          response.body = await nodeInfo(args as Partial<NodeInfoArguments> | undefined, this.controller.agent);
+          break;
+        default:
+          return super.customRequest(command, response, args);
+      }
       this.sendResponse(response);
     } catch (err) {
       this.sendErrorResponse(response, { id: 1006, format: (err as Error).message });
@@ -471,6 +497,14 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     event.body.description = state.stop.description;
     if (state.stop.hitBreakpointIds) event.body.hitBreakpointIds = state.stop.hitBreakpointIds;
     this.sendEvent(event);
+    if (state.node) {
+      const body: GraphNodeEventBody = { reason: state.stop.reason, description: state.stop.description, node: state.node };
+      this.sendEvent(new Event(GRAPH_NODE_EVENT, body));
+    }
+    if (this.controller.watchingGraph) {
+      const run = await this.controller.agent.call((agent) => agent.graphRun()).catch(() => undefined);
+      if (run) this.sendEvent(new Event(GRAPH_RUN_EVENT, run satisfies GraphRunEventBody));
+    }
     const innermost = state.active[state.active.length - 1];
     if (innermost) {
       const details = state.details ?? (await this.controller.agent.call((agent, id) => agent.details(id), innermost.id).catch(() => undefined));

@@ -8,7 +8,8 @@ import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from './agent-client.js';
 import { displayName } from './callback-display.js';
 import type { PausedState } from './pause-state.js';
-import type { ActiveSnapshot } from './debuggee/agent-protocol.js';
+import type { ActiveSnapshot, NodeSnapshot } from './debuggee/agent-protocol.js';
+import { nodeFrameName } from './node-scope.js';
 import type { Scripts } from './scripts.js';
 import type { Sources } from './sources.js';
 import { offsetOf, positionOf, returnStatementStart } from './js-scan.js';
@@ -37,7 +38,10 @@ export interface JsFrame {
 export interface GraphFrame {
   readonly kind: 'graph';
   readonly name: string;
-  readonly active: ActiveSnapshot;
+  /** The callback invocation this graph frame is the node of; absent on a node stop's frame. */
+  readonly active?: ActiveSnapshot;
+  /** On a node stop: the node that just ran (the top frame). */
+  readonly node?: NodeSnapshot;
   readonly source?: SourceRef;
   readonly line: number;
   readonly column: number;
@@ -90,10 +94,12 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
       subtle,
     });
   }
-  if (paused.active.length === 0) return js;
+  const out: StackFrameEntry[] = [...js];
+  // A node stop: the node that just ran is the top frame, above the runtime's and tfjs's frames.
+  if (paused.node) out.unshift(nodeFrame(paused.node, js));
+  if (paused.active.length === 0) return out;
 
   // Each invocation's graph frame goes right below the deepest frame of its callback function.
-  const out: StackFrameEntry[] = [...js];
   for (const active of [...paused.active].reverse()) {
     const location = await agent.functionLocation(active.id);
     let index = -1;
@@ -117,6 +123,22 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
     });
   }
   return out;
+}
+
+/** A node stop's frame: the node's name in model.json; evaluations run on the program's own innermost frame. */
+function nodeFrame(node: NodeSnapshot, js: readonly JsFrame[]): GraphFrame {
+  const at = node.location;
+  const evalFrame = js.find((f) => !f.subtle)?.callFrame ?? js[0]?.callFrame;
+  return {
+    kind: 'graph',
+    name: nodeFrameName(node),
+    node,
+    ...(at
+      ? { source: { path: at.file, name: path.basename(at.file) }, line: at.line, column: at.column, endLine: at.endLine, endColumn: at.endColumn }
+      : { line: 0, column: 0 }),
+    ...(evalFrame ? { evalFrame } : {}),
+    evalInCallback: false,
+  };
 }
 
 /** Whether V8's break location at `location` is a return (only the top frame can be on one). */

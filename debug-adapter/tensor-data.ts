@@ -4,7 +4,14 @@
  */
 import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from './agent-client.js';
-import type { InvocationDataArguments, TensorDataArguments, TensorDataResponseBody } from './extension-protocol.js';
+import type {
+  InvocationDataArguments,
+  NodeDataArguments,
+  NodeInfoArguments,
+  NodeInfoResponseBody,
+  TensorDataArguments,
+  TensorDataResponseBody,
+} from './extension-protocol.js';
 
 /** At most this many values in one answer. */
 const MAX_COUNT = 1_000_000;
@@ -16,6 +23,23 @@ export async function tensorData(
 ): Promise<TensorDataResponseBody> {
   const start = Math.max(0, args.start ?? 0);
   const count = Math.max(0, Math.min(args.count ?? 1000, MAX_COUNT));
+  if ('node' in args && typeof args.node === 'string') {
+    // The paused node's input or output (a node stop).
+    const { graph, side: asked, index } = args as Partial<NodeDataArguments>;
+    const side = asked === 'inputs' ? 'inputs' : 'outputs';
+    const page = await agent.call(
+      (a, g, n, s, i, from, c) =>
+        a.nodeInfo(g, n)?.live ? a.nodePage(s, i, from, c) : { error: `node ${n} of ${g} is not the node the program is stopped at` },
+      String(graph),
+      args.node,
+      side,
+      Number(index ?? 0),
+      start,
+      count,
+    );
+    if ('error' in page) throw new Error(page.error);
+    return page;
+  }
   if (!('expression' in args) || typeof args.expression !== 'string') {
     // An invocation's input or output: any value a callback takes or returns (the agent's page).
     const { invocationId, index, side: asked } = args as Partial<InvocationDataArguments>;
@@ -40,4 +64,12 @@ export async function tensorData(
     .catch(() => undefined);
   if (!page) throw new Error(`${target} is not a tensor, NdArray or typed array`);
   return page;
+}
+
+/** The `nodeInfo` request: a node of the latest watched run (the paused one with live tensors). */
+export async function nodeInfo(args: Partial<NodeInfoArguments> | undefined, agent: AgentClient): Promise<NodeInfoResponseBody> {
+  if (typeof args?.graph !== 'string' || typeof args.node !== 'string') throw new Error('nodeInfo needs a graph and a node name');
+  const info = await agent.call((a, g, n) => a.nodeInfo(g, n), args.graph, args.node);
+  if (!info) throw new Error(`node ${args.node} did not run in the latest watched run of ${args.graph}`);
+  return info;
 }

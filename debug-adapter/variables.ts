@@ -10,7 +10,8 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp/connection.js';
 import type { AgentClient } from './agent-client.js';
-import type { ActiveSnapshot, ScopeValue, ValueInfo } from './debuggee/agent-protocol.js';
+import type { ActiveSnapshot, NodeSnapshot, ScopeValue, Side, ValueInfo } from './debuggee/agent-protocol.js';
+import { attrText } from './node-scope.js';
 import { convertedText, errorText, inputExpression, mismatchText, narrowedText, NODE_ATTRS, outputsName } from './callback-scope.js';
 
 export const PAGE = 100;
@@ -29,6 +30,10 @@ type Ref =
   | { kind: 'input'; id: number; index: number; info: ValueInfo }
   | { kind: 'indexed'; objectId: string; length: number; shape?: readonly number[] }
   | { kind: 'inputValues'; id: number; index: number; length: number; shape?: readonly number[] }
+  /** The paused node (a node stop), its tensors, and their values paged through the agent. */
+  | { kind: 'node'; node: NodeSnapshot }
+  | { kind: 'nodeTensor'; side: Side; index: number; info: ValueInfo }
+  | { kind: 'nodeValues'; side: Side; index: number; length: number; shape?: readonly number[] }
   | { kind: 'list'; items: DebugProtocol.Variable[] };
 
 const TENSOR_CLASSES = new Set(['Tensor', 'Variable', 'NdArray']);
@@ -59,6 +64,10 @@ export class VariableStore {
 
   callbackScope(active: ActiveSnapshot): DebugProtocol.Scope {
     return { name: 'Callback', presentationHint: 'arguments', variablesReference: this.handles.create({ kind: 'callback', active }), expensive: false };
+  }
+
+  nodeScope(node: NodeSnapshot): DebugProtocol.Scope {
+    return { name: 'Node', presentationHint: 'arguments', variablesReference: this.handles.create({ kind: 'node', node }), expensive: false };
   }
 
   v8Scopes(callFrame: Protocol.Debugger.CallFrame): DebugProtocol.Scope[] {
@@ -95,8 +104,13 @@ export class VariableStore {
         return this.tensorChildren(ref.objectId);
       case 'input':
         return this.tensorRows(ref.info, { kind: 'inputValues', id: ref.id, index: ref.index, length: ref.info.size, shape: ref.info.shape });
+      case 'node':
+        return this.nodeVariables(ref.node);
+      case 'nodeTensor':
+        return this.tensorRows(ref.info, { kind: 'nodeValues', side: ref.side, index: ref.index, length: ref.info.size, shape: ref.info.shape });
       case 'indexed':
       case 'inputValues':
+      case 'nodeValues':
         // DAP: no count (or 0) means "the rest"; here that is one default page.
         return this.indexed(ref, ...pageRange(start, count));
       case 'list':
@@ -207,6 +221,43 @@ export class VariableStore {
     return out;
   }
 
+  /**
+   * The Node scope: each input under its name in the graph, each output, the op, the attributes
+   * and the node's place in its run. Descriptions come in one call; tensors expand through the agent.
+   */
+  private async nodeVariables(node: NodeSnapshot): Promise<DebugProtocol.Variable[]> {
+    const described = await this.agent.call((agent) => {
+      const describe = (values: readonly unknown[] | undefined) => (values ?? []).map((v) => (v === undefined ? null : (agent.describe(v) ?? null)));
+      return { inputs: describe(agent.nodeValues('inputs')), outputs: describe(agent.nodeValues('outputs')) };
+    });
+    const row = (
+      side: Side,
+      index: number,
+      name: string,
+      info: ValueInfo | null | undefined,
+      description: string | null | undefined,
+    ): DebugProtocol.Variable => {
+      const evaluateName = `${side}[${index}]`;
+      if (!info || !description) return { name, value: info ? (description ?? info.kind) : '(no tensor)', evaluateName, variablesReference: 0 };
+      return { name, value: description, type: info.kind, evaluateName, variablesReference: this.handles.create({ kind: 'nodeTensor', side, index, info }) };
+    };
+    const out: DebugProtocol.Variable[] = [];
+    node.inputNames.forEach((name, i) => out.push(row('inputs', i, `${name} (input ${i})`, node.inputs[i], described.inputs[i])));
+    node.outputs.forEach((info, i) => out.push(row('outputs', i, `output ${i}`, info, described.outputs[i])));
+    out.push(text('op', node.op, 'op'), text('node', node.node, 'node'));
+    const attrs = Object.entries(node.attrs).map(([name, value]) => text(name, attrText(value), `attrs[${JSON.stringify(name)}]`));
+    if (attrs.length > 0)
+      out.push({
+        name: 'attrs',
+        value: `${attrs.length} attributes`,
+        evaluateName: 'attrs',
+        variablesReference: this.handles.create({ kind: 'list', items: attrs }),
+      });
+    out.push(text('run order', `node ${node.index + 1} of this run${node.frameKey !== undefined ? ` (${node.frameKey})` : ''}`));
+    out.push(text('graph', node.graph));
+    return out;
+  }
+
   /** An input shown from the agent's summary. */
   private scopeVariable(name: string, shown: ScopeValue, id: number, index: number, evaluateName: string): DebugProtocol.Variable {
     const base = { name, evaluateName };
@@ -270,7 +321,7 @@ export class VariableStore {
   }
 
   /** A tensor's rows: dtype, shape, size, its statistics, and its values (paged through `values`). */
-  private tensorRows(info: ValueInfo, values: Extract<Ref, { kind: 'indexed' | 'inputValues' }>): DebugProtocol.Variable[] {
+  private tensorRows(info: ValueInfo, values: Extract<Ref, { kind: 'indexed' | 'inputValues' | 'nodeValues' }>): DebugProtocol.Variable[] {
     const vars: DebugProtocol.Variable[] = [text('dtype', info.dtype), text('shape', `[${info.shape.join(', ')}]`), text('size', String(info.size))];
     if (info.disposed) return [...vars, text('disposed', 'true')];
     for (const key of ['min', 'max', 'mean'] as const) if (info[key] !== undefined) vars.push(text(key, String(info[key])));
@@ -282,9 +333,18 @@ export class VariableStore {
   }
 
   /** One page of values: numbers for tensors and typed arrays, remote objects for arrays. */
-  private async indexed(ref: Extract<Ref, { kind: 'indexed' | 'inputValues' }>, start: number, count: number): Promise<DebugProtocol.Variable[]> {
+  private async indexed(
+    ref: Extract<Ref, { kind: 'indexed' | 'inputValues' | 'nodeValues' }>,
+    start: number,
+    count: number,
+  ): Promise<DebugProtocol.Variable[]> {
     const end = Math.min(ref.length, start + count);
     if (end <= start) return [];
+    if (ref.kind === 'nodeValues') {
+      const page = await this.agent.call((agent, side, index, s, c) => agent.nodePage(side, index, s, c), ref.side, ref.index, start, end - start);
+      if ('error' in page) throw new Error(page.error);
+      return page.values.map((v, i) => text(indexName(start + i, ref.shape), typeof v === 'string' ? JSON.stringify(v) : String(v)));
+    }
     if (ref.kind === 'inputValues') {
       const page = await this.agent.call((agent, id, index, s, c) => agent.page(id, 'inputs', index, s, c), ref.id, ref.index, start, end - start);
       if ('error' in page) throw new Error(page.error);

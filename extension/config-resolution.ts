@@ -130,6 +130,17 @@ export function resolveConfiguration(config: DebugConfig, context: EditorContext
   };
 }
 
+/**
+ * After VS Code substituted `${workspaceFolder}` and the like: a model launch with no `callbacks`
+ * gets the callbacks module beside the model (resolveConfiguration runs before substitution, when
+ * a path such as `${workspaceFolder}/m/model.json` cannot be looked at yet).
+ */
+export function resolveSubstituted(config: DebugConfig, context: Pick<EditorContext, 'callbacksModule' | 'workspaceFolder'>): DebugConfig {
+  if (config.type !== DEBUG_TYPE || config.request !== 'launch' || !config.model || config.callbacks) return config;
+  const callbacks = callbacksModuleFor(config.model, context);
+  return callbacks ? { ...config, callbacks } : config;
+}
+
 function stripUndefined(config: DebugConfig): DebugConfig {
   return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined && v !== null));
 }

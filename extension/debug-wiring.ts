@@ -3,7 +3,7 @@
  * lets F5 work with no launch.json and refuses to launch in an untrusted workspace.
  */
 import * as vscode from 'vscode';
-import { DEBUG_TYPE, resolveConfiguration, type DebugConfig } from './config-resolution.js';
+import { DEBUG_TYPE, resolveConfiguration, resolveSubstituted, type DebugConfig } from './config-resolution.js';
 import { editorContext } from './editor-context.js';
 import { NODE_ENV, extensionPaths } from './paths.js';
 
@@ -21,6 +21,9 @@ export function registerDebugWiring(context: vscode.ExtensionContext): void {
           return undefined;
         }
         return resolution.config as vscode.DebugConfiguration;
+      },
+      resolveDebugConfigurationWithSubstitutedVariables(folder, config) {
+        return resolveSubstituted(config as DebugConfig, editorContext(folder)) as vscode.DebugConfiguration;
       },
     }),
     vscode.debug.registerDebugConfigurationProvider(

@@ -44,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): void {
     await vscode.debug.startDebugging(folder, resolution.config as vscode.DebugConfiguration);
   });
   command('tfjsCallbacks.openInspector', () => inspector.show());
-  const graphView = new GraphPanel(context);
+  const graphView = new GraphPanel(context, inspector);
   command('tfjsCallbacks.openGraphView', (uri?: vscode.Uri) => graphView.open(uri instanceof vscode.Uri ? uri : undefined));
   command('tfjsCallbacks.selectBackend', () => status.select());
   const native = new NativeSetup(context);

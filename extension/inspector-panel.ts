@@ -1,6 +1,7 @@
 /**
  * The tensor inspector panel: shows each stop in a callback (the adapter's `tensorCallback`
- * event) and fetches tensor slices for it (`tensorData`). One panel; its webview keeps its own
+ * event) or at a model node (`graphNode`, and nodes clicked in the graph view) and fetches tensor
+ * slices for it (`tensorData`). One panel; its webview keeps its own
  * state, so a hidden panel comes back as it was.
  *
  * Where it opens: in an editor group of its own BELOW the active one, so the code keeps its full
@@ -10,10 +11,12 @@
  */
 import * as vscode from 'vscode';
 import {
+  GRAPH_NODE_EVENT,
   TENSOR_CALLBACK_EVENT,
   TENSOR_DATA_REQUEST,
-  type InvocationDataArguments,
+  type GraphNodeEventBody,
   type TensorCallbackEventBody,
+  type TensorDataArguments,
   type TensorDataResponseBody,
 } from '../debug-adapter/extension-protocol.js';
 import type { HostMessage, WebviewMessage } from '../media/src/protocol.js';
@@ -35,10 +38,13 @@ export class InspectorPanel {
   constructor(private readonly context: vscode.ExtensionContext) {
     context.subscriptions.push(
       vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
-        if (e.session.type !== DEBUG_TYPE || e.event !== TENSOR_CALLBACK_EVENT) return;
+        if (e.session.type !== DEBUG_TYPE) return;
+        let message: HostMessage;
+        if (e.event === TENSOR_CALLBACK_EVENT) message = { type: 'invocation', sessionId: e.session.id, event: e.body as TensorCallbackEventBody, live: true };
+        else if (e.event === GRAPH_NODE_EVENT) message = { type: 'node', sessionId: e.session.id, event: e.body as GraphNodeEventBody, live: true };
+        else return;
         this.sessions.set(e.session.id, e.session);
         const open = vscode.workspace.getConfiguration('tfjsCallbacks').get<boolean>('openInspectorOnStop', true);
-        const message: HostMessage = { type: 'invocation', sessionId: e.session.id, event: e.body as TensorCallbackEventBody, live: true };
         if (!open && !this.panel && !this.opening) return;
         // Posted once the panel exists (it queues until its webview is ready).
         void this.show(true).then(() => this.post(message));
@@ -59,6 +65,16 @@ export class InspectorPanel {
         deserializeWebviewPanel: async (panel) => this.adopt(panel),
       }),
     );
+  }
+
+  /**
+   * Shows a node the user asked for (a click in the graph view, answered by `nodeInfo`): opens the
+   * panel whatever `openInspectorOnStop` says. `live`: the program is paused at this node.
+   */
+  async showNode(session: vscode.DebugSession, event: GraphNodeEventBody, live: boolean): Promise<void> {
+    this.sessions.set(session.id, session);
+    await this.show(true);
+    this.post({ type: 'node', sessionId: session.id, event, live });
   }
 
   /** Shows the panel where it is, or opens it (see the file comment for where). */
@@ -150,17 +166,15 @@ export class InspectorPanel {
       case 'tensorData': {
         const session = this.sessions.get(message.sessionId);
         if (!session) {
-          this.post({ type: 'tensorData', requestId: message.requestId, error: 'The debug session of this invocation has ended.' });
+          this.post({ type: 'tensorData', requestId: message.requestId, error: 'The debug session of this stop has ended.' });
           return;
         }
         try {
-          const args: InvocationDataArguments = {
-            invocationId: message.invocationId,
-            side: message.side,
-            index: message.index,
-            start: message.start,
-            count: message.count,
-          };
+          const { side, index, start, count } = message;
+          const args: TensorDataArguments =
+            'invocationId' in message
+              ? { invocationId: message.invocationId, side, index, start, count }
+              : { graph: message.graph, node: message.node, side, index, start, count };
           const slice = (await session.customRequest(TENSOR_DATA_REQUEST, args)) as TensorDataResponseBody;
           this.post({ type: 'tensorData', requestId: message.requestId, slice });
         } catch (err) {

@@ -90,6 +90,15 @@ export interface CallbackObserver {
    * tells people which names a breakpoint could have.
    */
   onCallbackKnown?(callback: KnownCallback): void;
+  /** A model was loaded: its nodes, for node breakpoints. */
+  onGraphKnown?(graph: KnownGraph): void;
+}
+
+/** A model's nodes, for a debugger that matches node breakpoints (by name, last part, op) against them. */
+export interface KnownGraph {
+  readonly graph: string;
+  readonly modelPath?: string;
+  readonly nodes: readonly { readonly name: string; readonly op: string }[];
 }
 
 /** A callback the program has, by every name a debugger may be told to stop in it. */

@@ -23,7 +23,11 @@ export interface MemoInput {
 export class Execution {
   private readonly memo = new Map<string, MemoEntry[]>();
 
-  constructor(readonly graph: string) {}
+  constructor(
+    readonly graph: string,
+    /** The model.json the graph was loaded from (runtime models). */
+    readonly modelPath?: string,
+  ) {}
 
   /** Clones of the outputs of an earlier call with identical inputs, if there was one. */
   recall(token: string, inputs: readonly MemoInput[]): Tensor[] | undefined {
@@ -69,9 +73,9 @@ export function currentExecution(): Execution | undefined {
  * Runs `body` as one execution of `graph`; the execution's memo is freed when it settles. Inside
  * another execution it joins that one, as TensorFlow inlines a tf.function called from another.
  */
-export function runExecution<T>(graph: string, body: () => T): T {
+export function runExecution<T>(graph: string, body: () => T, modelPath?: string): T {
   if (current.getStore()) return body();
-  const execution = new Execution(graph);
+  const execution = new Execution(graph, modelPath);
   let result: T;
   try {
     result = current.run(execution, body);

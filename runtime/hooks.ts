@@ -6,7 +6,7 @@
  * agent into a running program registers through the same symbol,
  * `Symbol.for('tfjs-callback-debugger.runtime.state')`, by replacing `observers` with a new array.
  */
-import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, LiveInvocation } from './events.js';
+import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, KnownGraph, LiveInvocation } from './events.js';
 import { dtypeOfArray } from './dtypes.js';
 import { summarizeTensor, summarizeValues } from './summary.js';
 
@@ -23,6 +23,8 @@ export interface RuntimeTools {
   addNodeObserver?: typeof import('./graph-model/node-hooks.js').addNodeObserver;
   /** Set when graph-model/first-non-finite.ts loads: the first NaN/Inf of a model run. */
   createNonFiniteFinder?: typeof import('./graph-model/first-non-finite.js').createNonFiniteFinder;
+  /** Set when graph-model/node-site.ts loads: where a loaded model's node is in its model.json. */
+  nodeSite?: typeof import('./graph-model/node-site.js').nodeSite;
 }
 
 interface SharedState {
@@ -36,6 +38,8 @@ interface SharedState {
    * later; observers are told of every one as it comes.
    */
   known?: KnownCallback[];
+  /** The last KNOWN_GRAPHS models loaded (graphKnown), for a debugger that attaches later. */
+  knownGraphs?: KnownGraph[];
   /**
    * Milliseconds a debugger held the program paused, all told: its agent adds each stop's length,
    * and an invocation's durationMs leaves out what was added while it ran.
@@ -98,6 +102,24 @@ export function callbackKnown(callback: KnownCallback): void {
     if (!o.onCallbackKnown) continue;
     try {
       o.onCallbackKnown(callback);
+    } catch (err) {
+      warnObserverFailed(err);
+    }
+  }
+}
+
+/** How many loaded models' node lists are kept for a debugger that attaches later. */
+const KNOWN_GRAPHS = 20;
+
+/** A model was loaded: its nodes become known (node breakpoints match against them). */
+export function graphKnown(graph: KnownGraph): void {
+  const graphs = (shared.knownGraphs ??= []);
+  graphs.push(graph);
+  if (graphs.length > KNOWN_GRAPHS) graphs.shift();
+  for (const o of shared.observers) {
+    if (!o.onGraphKnown) continue;
+    try {
+      o.onGraphKnown(graph);
     } catch (err) {
       warnObserverFailed(err);
     }

@@ -17,6 +17,9 @@ export type {
   OutputStructure,
 } from './trace/graph.js';
 export type { InputSpec } from './trace/signature.js';
+export type { ExportOptions, ExportedModel } from './trace/export-model.js';
+export { GraphExportError, type UnmappedNode, type ExportedCallback } from './trace/export.js';
+export { MAPPED_KERNELS } from './trace/op-mapping.js';
 export { TraceError, TRACE_WARNING } from './trace/errors.js';
 export { NdArray, type NdData, type NumericArray } from './ndarray.js';
 export { loadCallbackModel, CallbackModel, type CallbackBindings, type LoadCallbackModelOptions, type ModelInputs } from './graph-model/callback-model.js';

@@ -6,9 +6,11 @@
  * value shapes.
  */
 
+import type { NodeAttrValue } from '../../runtime/graph-model/node-attrs.js';
+
 /** The global the agent lives under; the version changes when the API below does. */
-export const AGENT_KEY = '__tfjsCallbackDebugAgent_v2';
-export const AGENT_VERSION = 2;
+export const AGENT_KEY = '__tfjsCallbackDebugAgent_v3';
+export const AGENT_VERSION = 3;
 
 /** The global function the adapter adds (`Runtime.addBinding`) to hear of callbacks as they become known. */
 export const KNOWN_BINDING = '__tfjsCallbackDebugKnown';
@@ -20,9 +22,59 @@ export interface AgentConfig {
   breakOnNonFinite: boolean;
   /** Stop at the first model node whose outputs hold NaN/Inf from finite inputs (runtime/graph-model/first-non-finite.ts). */
   breakOnGraphNonFinite?: boolean;
+  /**
+   * Node breakpoints: stop right after a model node ran whose name, name's last part or op is one
+   * of these, or matches a glob with `*` (`MatMul`, `dense_1/*`, `*Relu`). Callback nodes are left to
+   * `breakOnCallbacks` (their callback's first line is the stop).
+   */
+  breakOnNodes?: string[];
+  /** Keep each model run's node statuses (ran / NaN) for the graph view (`graphRun`). */
+  watchGraph?: boolean;
 }
 
-export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonFinite';
+export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonFinite' | 'node' | 'nodeStep';
+
+/** A step from a stop in a graph run: `over` stops after the next node; `into` also at the first line of a callback that starts first. */
+export type NodeStepKind = 'over' | 'into';
+
+/** An attribute of a model node, as JSON (tensors' values left out: their dtype and shape). */
+export type { NodeAttrValue } from '../../runtime/graph-model/node-attrs.js';
+
+/** A model node that ran: where a node stop is, or one the graph view asks about (`nodeInfo`). */
+export interface NodeSnapshot {
+  /** The model's name (its folder's name unless given). */
+  graph: string;
+  /** The model.json it was loaded from, when it was loaded from a file. */
+  modelPath?: string;
+  node: string;
+  op: string;
+  /** Its place in its run's execution order, from 0. */
+  index: number;
+  /** Inside control flow, tfjs's key for this run of the node (`name-<frame>-<iteration>`). */
+  frameKey?: string;
+  /** Data inputs (`name` or `name:k`), in order. */
+  inputNames: string[];
+  attrs: Record<string, NodeAttrValue>;
+  /** Summaries; null for an input tfjs had no tensor for. */
+  inputs: (ValueInfo | null)[];
+  outputs: ValueInfo[];
+  /** Whether its tensors can be read now (`nodePage`): the paused node's can; tfjs disposes others after their last use. */
+  live: boolean;
+  /** Its `"name"` in model.json (1-based, end exclusive), for the graph frame. */
+  location?: { file: string; line: number; column: number; endLine: number; endColumn: number };
+}
+
+/** What a node did in its graph's latest run. */
+export type NodeRunStatus = 'ran' | 'nan';
+
+/** A graph's latest run as far as it went: its nodes' statuses in execution order (nodes not listed did not run). */
+export interface GraphRunRecord {
+  graph: string;
+  modelPath?: string;
+  nodes: { node: string; status: NodeRunStatus }[];
+  /** The node the program is paused at (a node stop), if it is in this run. */
+  paused?: string;
+}
 
 /** A callback the program has (runtime/events.ts `KnownCallback`). */
 export interface KnownCallbackInfo {
@@ -33,15 +85,26 @@ export interface KnownCallbackInfo {
   graph?: string;
 }
 
-/** What the agent says through KNOWN_BINDING: a callback just became known, and the wanted names it answers to. */
+/** A model's nodes, as a debugger matches node breakpoints against them. */
+export interface KnownGraphInfo {
+  graph: string;
+  modelPath?: string;
+  /** How many nodes; the names and ops stay in the debuggee. */
+  nodeCount: number;
+  ops: string[];
+}
+
+/** What the agent says through KNOWN_BINDING: a callback or a model's graph just became known, and the wanted names it answers to. */
 export interface KnownNotice {
-  callback: KnownCallbackInfo;
+  callback?: KnownCallbackInfo;
+  graph?: KnownGraphInfo;
   matched: string[];
 }
 
-/** The callbacks known so far, and which of the asked names one of them answers to. */
+/** The callbacks and graphs known so far, and which of the asked names one of them answers to. */
 export interface KnownStatus {
   callbacks: KnownCallbackInfo[];
+  graphs?: KnownGraphInfo[];
   matched: string[];
 }
 
@@ -117,6 +180,10 @@ export interface LastBreak {
   id: number;
   /** For 'graphNonFinite': where the first NaN/Inf came from. */
   origin?: GraphNonFiniteOrigin;
+  /** For node stops ('node', 'nodeStep', 'graphNonFinite'): the node that just ran. */
+  node?: NodeSnapshot;
+  /** For 'node': the node breakpoint names it answered to. */
+  matched?: string[];
 }
 
 /** The first NaN/Inf of a model run, as JSON (runtime/graph-model/first-non-finite.ts `NonFiniteOrigin`). */
@@ -183,4 +250,14 @@ export interface DebugAgent {
   valueInfo(value: unknown, declared?: string): ValueInfo;
   describe(value: unknown): string | undefined;
   slice(value: unknown, start: number, count: number): FlatValue[];
+  /** From a node stop: stop again after the next node of the run (`into`: or in a callback that starts first). Cleared by the next stop. */
+  stepNodes(kind: NodeStepKind): void;
+  /** The paused node's live inputs and outputs (a node stop), for variables and conditions. */
+  nodeValues(side: Side): readonly unknown[] | undefined;
+  /** A page of the paused node's input or output values. */
+  nodePage(side: Side, index: number, start: number, count: number): ValuePage | { error: string };
+  /** The latest run of `graph` (the paused one, else the last that ran) while `watchGraph` is on. */
+  graphRun(graph?: string): GraphRunRecord | undefined;
+  /** A node of the latest watched run: the paused one with live tensors, another with the summaries taken when it ran. */
+  nodeInfo(graph: string, node: string): NodeSnapshot | undefined;
 }

@@ -9,7 +9,8 @@
  * through agent-client.ts. `installAgent` must stay self-contained (no imports but types, no
  * module-level references): the adapter injects its source text into processes it attaches to.
  */
-import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, LiveInvocation as RuntimeLive } from '../../runtime/events.js';
+import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, KnownGraph, LiveInvocation as RuntimeLive } from '../../runtime/events.js';
+import type { NodeSite } from '../../runtime/graph-model/node-site.js';
 import type { RawValues, TensorSummary } from '../../runtime/summary.js';
 import type { NonFiniteFinder } from '../../runtime/graph-model/first-non-finite.js';
 import type { NodeExecution, NodeObserver } from '../../runtime/graph-model/node-hooks.js';
@@ -20,12 +21,17 @@ import type {
   CallbackScopeData,
   DebugAgent,
   FlatValue,
+  GraphRunRecord,
   KnownCallbackInfo,
+  KnownGraphInfo,
   KnownNotice,
   LastBreak,
+  NodeSnapshot,
+  NodeStepKind,
   ScopeValue,
   Side,
   ValueInfo,
+  ValuePage,
 } from './agent-protocol.js';
 import type { AGENT_KEY as AgentKey, KNOWN_BINDING as KnownBinding } from './agent-protocol.js';
 
@@ -38,6 +44,7 @@ interface Tools {
   dtypeOfArray?(values: ArrayBufferView): string | undefined;
   addNodeObserver?(observer: NodeObserver): () => void;
   createNonFiniteFinder?(): NonFiniteFinder;
+  nodeSite?(modelPath: string, node: string): NodeSite | undefined;
 }
 
 /** The runtime's shared state (runtime/hooks.ts), as far as the agent uses it. */
@@ -47,6 +54,7 @@ interface SharedState {
   nextInvocation: number;
   tools?: Tools;
   known?: KnownCallback[];
+  knownGraphs?: KnownGraph[];
   pausedMs?: number;
   nodeObservers?: readonly NodeObserver[];
 }
@@ -101,7 +109,7 @@ export interface InstalledAgent extends DebugAgent {
  */
 export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig>): InstalledAgent {
   // AGENT_KEY and KNOWN_BINDING, spelled here: this function cannot refer to anything outside itself.
-  const AGENT_KEY_NAME: typeof AgentKey = '__tfjsCallbackDebugAgent_v2';
+  const AGENT_KEY_NAME: typeof AgentKey = '__tfjsCallbackDebugAgent_v3';
   const KNOWN_BINDING_NAME: typeof KnownBinding = '__tfjsCallbackDebugKnown';
   const holder = g as unknown as Record<string | symbol, unknown>;
   const existing = holder[AGENT_KEY_NAME] as InstalledAgent | undefined;
@@ -205,7 +213,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
 
   const active: Entry[] = [];
   const agent: InstalledAgent = {
-    version: 2,
+    version: 3,
     config: { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false },
     active,
     lastBreak: undefined,
@@ -213,8 +221,9 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
 
     configure(config: Partial<AgentConfig>) {
       Object.assign(agent.config, config);
+      nodePatterns = (agent.config.breakOnNodes ?? []).map(compilePattern);
       updatePending();
-      watchNodes(agent.config.breakOnGraphNonFinite === true);
+      refreshNodePatterns();
       return agent.config;
     },
 
@@ -231,6 +240,11 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     pausedAt: undefined,
     pauseBegan() {
       agent.pausedAt = performance.now();
+      // A node step ends at whatever stop comes next.
+      if (stepKind !== undefined) {
+        stepKind = undefined;
+        syncNodeWatch();
+      }
     },
     pauseEnded() {
       if (agent.pausedAt === undefined) return;
@@ -239,7 +253,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     },
 
     knownStatus(names: string[]) {
-      return { callbacks: known, matched: names.filter((w) => w === '*' || known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node))) };
+      const matched = names.filter((w) => w === '*' || known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node)) || graphAnswers(w));
+      return { callbacks: known, graphs: knownGraphs.map(graphInfo), matched };
     },
 
     snapshot(): ActiveSnapshot[] {
@@ -382,6 +397,32 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       const lit = literal(v);
       return lit ? out(lit.flat.slice(start, start + count)) : [];
     },
+
+    // Model nodes: see "Model nodes" below.
+    stepNodes(kind: NodeStepKind) {
+      stepKind = kind;
+      syncNodeWatch();
+    },
+    nodeValues(side: Side) {
+      return pausedNode ? (side === 'inputs' ? pausedNode.e.inputs : pausedNode.e.outputs) : undefined;
+    },
+    nodePage(side: Side, index: number, start: number, count: number) {
+      return nodePageOf(side, index, start, count);
+    },
+    graphRun(graph?: string): GraphRunRecord | undefined {
+      const name = graph ?? pausedNode?.e.graph ?? lastRunGraph;
+      const run = name !== undefined ? runRecords.get(name) : undefined;
+      if (!run) return undefined;
+      // The node stopped at: a node stop's, else the callback node whose callback is stopped in.
+      const inCallback = [...active].reverse().find((a) => a.start.graph === name && a.start.node !== undefined)?.start.node;
+      const at = pausedNode ? (pausedNode.e.graph === name ? pausedNode.e.node : undefined) : inCallback;
+      const paused = at !== undefined ? { paused: at } : {};
+      return { ...run.record, nodes: run.record.nodes.map((n) => ({ ...n })), ...paused };
+    },
+    nodeInfo(graph: string, node: string): NodeSnapshot | undefined {
+      if (pausedNode && pausedNode.e.graph === graph && pausedNode.e.node === node) return pausedNode.snapshot;
+      return runRecords.get(graph)?.snapshots.get(node);
+    },
   };
 
   /**
@@ -417,7 +458,9 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   /** Wanted names no known callback answers to yet: while there are some, each new callback is told to the adapter. */
   let pending: string[] = [];
   const updatePending = () => {
-    pending = agent.config.breakOnCallbacks.filter((w) => w !== '*' && !known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node)));
+    pending = agent.config.breakOnCallbacks.filter(
+      (w) => w !== '*' && !known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node)) && !graphAnswers(w),
+    );
   };
 
   const nonFinite = (live: RuntimeLive) => {
@@ -433,7 +476,9 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   const observer: CallbackObserver = {
     detail: 'light',
     onCallbackKnown(k: KnownCallback) {
-      if (!addKnown(k) || pending.length === 0) return;
+      if (!addKnown(k)) return;
+      if (nodePatterns.length > 0) refreshNodePatterns();
+      if (pending.length === 0) return;
       const matched = pending.filter((w) => answersTo(w, k.name, k.token, k.functionName, k.node));
       if (matched.length > 0) pending = pending.filter((w) => !matched.includes(w));
       const notice: KnownNotice = { callback: { ...k }, matched };
@@ -443,7 +488,23 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     onCallbackStart(start: CallbackStart, live: RuntimeLive) {
       const entry: Entry = { start, live, end: undefined };
       active.push(entry);
-      if (matches(start)) agent.signal('callback', entry);
+      if (stepKind === 'into') {
+        // A step into from a node stop: the next node is this callback's.
+        stepKind = undefined;
+        syncNodeWatch();
+        agent.signal('nodeStep', entry);
+      } else if (matches(start)) agent.signal('callback', entry);
+    },
+    onGraphKnown(g: KnownGraph) {
+      addKnownGraph(g);
+      if (nodePatterns.length > 0) refreshNodePatterns();
+      if (pending.length === 0) return;
+      const matched = pending.filter((w) => g.nodes.some((n) => nodeAnswers(compilePattern(w), n.name, n.op)));
+      if (matched.length === 0) return;
+      pending = pending.filter((w) => !matched.includes(w));
+      const notice: KnownNotice = { graph: graphInfo(g), matched };
+      const binding = holder[KNOWN_BINDING_NAME];
+      if (typeof binding === 'function') binding(JSON.stringify(notice));
     },
     onCallbackEnd(end: CallbackInvocation, live: RuntimeLive) {
       const last = active.length - 1;
@@ -460,35 +521,157 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     },
   };
 
-  /**
-   * "NaN/Inf in the graph": a node observer (runtime/graph-model/node-hooks.ts) that stops at the
-   * first node of a run whose outputs hold NaN/Inf from finite inputs. Added only while the filter
-   * is on: with no node observer, models run as tfjs runs them. Before the runtime has loaded, it
-   * goes straight into the shared list, which the runtime reads when it loads a model.
+  /*
+   * Model nodes (runtime/graph-model/node-hooks.ts): node breakpoints, node steps, "NaN/Inf in the
+   * graph", and the statuses of each run for the graph view. One node observer serves them all; it
+   * is added only while one of them is on: with no node observer, models run as tfjs runs them.
    */
-  let finder: NonFiniteFinder | undefined;
-  let stopWatching: (() => void) | undefined;
-  const nodeObserver: NodeObserver = {
-    onNode(e: NodeExecution) {
-      finder ??= state.tools?.createNonFiniteFinder?.();
-      const origin = finder?.check(e);
-      if (!origin || !agent.config.breakOnGraphNonFinite) return;
-      agent.lastBreak = { reason: 'graphNonFinite', id: 0, origin: { ...origin } };
+  const CALLBACK_OPS = new Set(['EagerPyFunc', 'PyFunc', 'PyFuncStateless']);
+  /** A node breakpoint's name: a node name, its last part or an op; with `*`, a glob over names and ops. */
+  interface NodePattern {
+    readonly text: string;
+    readonly glob?: RegExp;
+  }
+  const compilePattern = (text: string): NodePattern =>
+    text.includes('*')
+      ? {
+          text,
+          glob: new RegExp(
+            `^${text
+              .split('*')
+              .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+              .join('.*')}$`,
+          ),
+        }
+      : { text };
+  const nodeAnswers = (p: NodePattern, name: string, op: string): boolean =>
+    p.glob ? p.glob.test(name) || p.glob.test(op) : p.text === name || p.text === op || p.text === name.slice(name.lastIndexOf('/') + 1);
+  let nodePatterns: NodePattern[] = [];
+  /**
+   * The patterns that may stop at a node: a name that only a callback answers to (a function
+   * breakpoint on a callback) needs no node observer. Recomputed as callbacks and models become known.
+   */
+  let livePatterns: NodePattern[] = [];
+  const refreshNodePatterns = () => {
+    livePatterns = nodePatterns.filter(
+      (p) =>
+        knownGraphs.some((g) => g.nodes.some((n) => !CALLBACK_OPS.has(n.op) && nodeAnswers(p, n.name, n.op))) ||
+        !known.some((k) => answersTo(p.text, k.name, k.token, k.functionName, k.node)),
+    );
+    syncNodeWatch();
+  };
+
+  /** The models loaded so far (the last 20), for matching node breakpoint names. */
+  const knownGraphs: KnownGraph[] = [];
+  const addKnownGraph = (g: KnownGraph) => {
+    const at = knownGraphs.findIndex((k) => k.graph === g.graph && k.modelPath === g.modelPath);
+    if (at >= 0) knownGraphs.splice(at, 1);
+    knownGraphs.push(g);
+    if (knownGraphs.length > 20) knownGraphs.shift();
+  };
+  for (const g of state.knownGraphs ?? []) addKnownGraph(g);
+  const graphAnswers = (wanted: string): boolean => {
+    const p = compilePattern(wanted);
+    return knownGraphs.some((g) => g.nodes.some((n) => !CALLBACK_OPS.has(n.op) && nodeAnswers(p, n.name, n.op)));
+  };
+  const graphInfo = (g: KnownGraph): KnownGraphInfo => ({
+    graph: g.graph,
+    ...(g.modelPath !== undefined ? { modelPath: g.modelPath } : {}),
+    nodeCount: g.nodes.length,
+    ops: [...new Set(g.nodes.map((n) => n.op))].sort(),
+  });
+
+  const isFloat = (t: unknown) => isTensor(t) && /^(float|complex)/.test(t.dtype);
+  const snapshotOf = (e: NodeExecution, live: boolean): NodeSnapshot => {
+    const site = e.modelPath !== undefined ? state.tools?.nodeSite?.(e.modelPath, e.node) : undefined;
+    return {
+      graph: e.graph,
+      ...(e.modelPath !== undefined ? { modelPath: e.modelPath } : {}),
+      node: e.node,
+      op: e.op,
+      index: e.index,
+      ...(e.frameKey !== undefined ? { frameKey: e.frameKey } : {}),
+      inputNames: [...e.inputNames],
+      attrs: e.attrs() as NodeSnapshot['attrs'],
+      inputs: e.inputs.map((t) => (t ? (agent.info(t) ?? null) : null)),
+      outputs: e.outputs.map((t) => agent.valueInfo(t)),
+      live,
+      ...(site ? { location: { ...site } } : {}),
+    };
+  };
+
+  /** The node the program is stopped after (a node stop), with its live tensors. */
+  let pausedNode: { e: NodeExecution; snapshot: NodeSnapshot } | undefined;
+  const stopAtNode = (lastBreak: Omit<LastBreak, 'id' | 'node'>, e: NodeExecution) => {
+    const snapshot = snapshotOf(e, true);
+    pausedNode = { e, snapshot };
+    agent.lastBreak = { ...lastBreak, id: 0, node: snapshot };
+    try {
       agent.ensureDebugger?.();
       agent.callbackBreak();
+    } finally {
       agent.lastBreak = undefined;
+      pausedNode = undefined;
+    }
+  };
+
+  /** A step from a node stop, or out of a graph's callback, under way: stop after the next node. */
+  let stepKind: NodeStepKind | undefined;
+
+  /** Each graph's latest run, while the graph view watches. */
+  const runRecords = new Map<string, { record: GraphRunRecord; snapshots: Map<string, NodeSnapshot> }>();
+  let lastRunGraph: string | undefined;
+  const record = (e: NodeExecution) => {
+    let run = runRecords.get(e.graph);
+    if (!run || e.index === 0) {
+      run = { record: { graph: e.graph, ...(e.modelPath !== undefined ? { modelPath: e.modelPath } : {}), nodes: [] }, snapshots: new Map() };
+      runRecords.set(e.graph, run);
+    }
+    lastRunGraph = e.graph;
+    const snapshot = snapshotOf(e, false);
+    const nan = snapshot.outputs.some((o, i) => isFloat(e.outputs[i]) && ((o.nanCount ?? 0) > 0 || (o.infCount ?? 0) > 0));
+    run.record.nodes.push({ node: e.node, status: nan ? 'nan' : 'ran' });
+    run.snapshots.set(e.node, snapshot);
+  };
+
+  let finder: NonFiniteFinder | undefined;
+  const nodeObserver: NodeObserver = {
+    onNode(e: NodeExecution) {
+      const config = agent.config;
+      if (config.watchGraph) record(e);
+      if (config.breakOnGraphNonFinite) {
+        finder ??= state.tools?.createNonFiniteFinder?.();
+        const origin = finder?.check(e);
+        if (origin) return stopAtNode({ reason: 'graphNonFinite', origin: { ...origin } }, e);
+      }
+      if (stepKind !== undefined) {
+        stepKind = undefined;
+        syncNodeWatch();
+        return stopAtNode({ reason: 'nodeStep' }, e);
+      }
+      // A callback node's breakpoint is its callback's (breakOnCallbacks): it stops inside, once.
+      if (livePatterns.length === 0 || CALLBACK_OPS.has(e.op)) return;
+      const matched = livePatterns.filter((p) => nodeAnswers(p, e.node, e.op)).map((p) => p.text);
+      if (matched.length > 0) stopAtNode({ reason: 'node', matched }, e);
     },
   };
-  const watchNodes = (on: boolean) => {
+  let stopWatching: (() => void) | undefined;
+  /** Adds the node observer while something needs it; removes it when nothing does. */
+  const syncNodeWatch = () => {
+    const c = agent.config;
+    const on = c.breakOnGraphNonFinite === true || livePatterns.length > 0 || c.watchGraph === true || stepKind !== undefined;
     if (on && !stopWatching) {
       const add = state.tools?.addNodeObserver;
       if (add) {
         try {
           stopWatching = add(nodeObserver);
         } catch (err) {
-          console.error(`tfjs-callbacks debugger: "NaN/Inf in the graph" is off: ${(err as Error).message}`);
+          console.error(
+            `tfjs-callbacks debugger: model nodes cannot be watched (node breakpoints, "NaN/Inf in the graph", the graph view): ${(err as Error).message}`,
+          );
         }
       } else {
+        // Before the runtime has loaded: straight into the shared list, which it reads when it loads a model.
         state.nodeObservers = [...(state.nodeObservers ?? []), nodeObserver];
         stopWatching = () => {
           state.nodeObservers = (state.nodeObservers ?? []).filter((o) => o !== nodeObserver);
@@ -498,6 +681,15 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       stopWatching();
       stopWatching = undefined;
     }
+    if (!c.watchGraph) runRecords.clear();
+  };
+
+  const nodePageOf = (side: Side, index: number, start: number, count: number): ValuePage | { error: string } => {
+    if (!pausedNode) return { error: 'the program is not stopped at a model node' };
+    const values = side === 'inputs' ? pausedNode.e.inputs : pausedNode.e.outputs;
+    const what = `${side === 'inputs' ? 'input' : 'output'} ${index} of node ${pausedNode.e.node}`;
+    if (!(index >= 0 && index < values.length) || !values[index]) return { error: `${what} does not exist (${values.length} ${side})` };
+    return { info: agent.valueInfo(values[index]), start, values: agent.slice(values[index], start, count) };
   };
 
   state.observers = [...state.observers, observer];

@@ -16,10 +16,12 @@ import {
   selectTensor,
   setView,
   showEntry,
+  tensorsOf,
   type HistoryEntry,
   type InspectorState,
   type TensorRef,
 } from './state.js';
+import { inputName, nodeIsLive, renderNodeHeader, renderNodeSummary } from './node-summary.js';
 import { renderHeader, renderSummary } from './summary.js';
 import { renderHistory } from './history.js';
 import { TensorData } from './tensor-data.js';
@@ -63,8 +65,10 @@ export class InspectorApp {
     if (message.type === 'invocation') {
       performance.mark('tensor-inspector:invocation');
       // A later stop in the same invocation may see other values.
-      this.data.forget(message.sessionId, message.event.invocation.id);
+      this.data.forget(message.sessionId, { invocationId: message.event.invocation.id });
     }
+    // A node's tensors differ from one stop at it to the next (another run).
+    if (message.type === 'node') this.data.forget(message.sessionId, { graph: message.event.node.graph, node: message.event.node.node });
     this.update((s) => reduce(s, message), 'all');
   }
 
@@ -93,7 +97,9 @@ export class InspectorApp {
           { className: 'banner error render-failed', attrs: { role: 'alert' } },
           h('strong', null, 'This stop could not be shown: '),
           h('span', { className: 'message' }, err instanceof Error ? err.message : String(err)),
-          entry ? ` (invocation #${String(entry.event.invocation.id)}). Other stops in the history can still be opened.` : '',
+          entry
+            ? ` (${entry.kind === 'node' ? 'node' : `invocation #${String(entry.event.invocation.id)}`}). Other stops in the history can still be opened.`
+            : '',
         ),
       );
       try {
@@ -112,10 +118,11 @@ export class InspectorApp {
       if (!entry) {
         replaceChildren(this.main, h('p', { className: 'empty' }, 'Waiting for a stop in a graph callback…'));
       } else {
+        const onSelect = (r: TensorRef) => this.select(entry, r);
         replaceChildren(
           this.main,
-          renderHeader(entry),
-          renderSummary(entry, ref, (r) => this.select(entry, r)),
+          entry.kind === 'node' ? renderNodeHeader(entry) : renderHeader(entry),
+          entry.kind === 'node' ? renderNodeSummary(entry, ref, onSelect) : renderSummary(entry, ref, onSelect),
           this.tensorView.element,
         );
       }
@@ -140,10 +147,12 @@ export class InspectorApp {
   }
 
   private model(entry: HistoryEntry, ref: TensorRef): TensorViewModel | undefined {
-    const info = entry.event[ref.side][ref.index];
+    const info = tensorsOf(entry, ref.side)[ref.index];
     if (!hasValues(info)) return undefined;
     const { pageRows, pageCols } = this.state;
-    const name = ref.side === 'inputs' ? (entry.event.invocation.parameterNames[ref.index] ?? `input ${ref.index}`) : `output ${ref.index}`;
+    const inputs = (i: number) => (entry.kind === 'node' ? inputName(entry.event.node, i) : (entry.event.invocation.parameterNames[i] ?? `input ${i}`));
+    const name = ref.side === 'inputs' ? inputs(ref.index) : `output ${ref.index}`;
+    const node = entry.kind === 'node' ? entry.event.node : undefined;
     return {
       id: `${entry.key}\u0000${ref.side}\u0000${ref.index}`,
       name,
@@ -153,11 +162,13 @@ export class InspectorApp {
       pageCols,
       source: {
         sessionId: entry.sessionId,
-        invocationId: entry.event.invocation.id,
+        owner: entry.kind === 'node' ? { graph: entry.event.node.graph, node: entry.event.node.node } : { invocationId: entry.event.invocation.id },
         side: ref.side,
         index: ref.index,
         info,
-        fetchable: !entry.ended && !info.disposed,
+        fetchable: !entry.ended && !info.disposed && (entry.kind !== 'node' || nodeIsLive(entry)),
+        ...(node && !node.live ? { unavailable: 'tfjs freed this tensor after its last use' } : {}),
+        ...(node?.live && !entry.live ? { unavailable: 'the program has moved on from this node' } : {}),
       },
     };
   }

@@ -56,13 +56,13 @@ export function checkEvent(raw: unknown): CheckedEvent {
   };
 }
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-class Reader {
+export class Reader {
   constructor(private readonly problems: string[]) {}
 
   fail(where: string, why: string): undefined {
@@ -115,7 +115,7 @@ class Reader {
  * One input or output. null stays null (not a tensor); a summary without a usable kind, dtype,
  * shape or size becomes an opaque entry, so its row says it has no values instead of failing.
  */
-function tensorInfo(r: Reader, v: unknown, where: string): TensorInfo | null {
+export function tensorInfo(r: Reader, v: unknown, where: string): TensorInfo | null {
   if (v === null) return null;
   const o = r.object(v, where);
   if (!o) return { kind: 'value that could not be shown', dtype: '', shape: [], size: 0, disposed: false, opaque: true };
@@ -219,7 +219,7 @@ function error(r: Reader, v: unknown): InvocationSnapshot['error'] {
 }
 
 /** A value's kind for a message, never the value itself (it may be huge). */
-function describe(v: unknown): string {
+export function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `a list of ${v.length}`;
   if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : Number.isFinite(v) ? `the number ${v}` : String(v);

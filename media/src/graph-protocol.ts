@@ -51,12 +51,22 @@ export type GraphHostMessage =
    */
   | { readonly type: 'status'; readonly updates: readonly NodeStatusUpdate[]; readonly reset?: boolean }
   /** The model could not be shown: what was wrong and what to do. */
-  | { readonly type: 'error'; readonly message: string };
+  | { readonly type: 'error'; readonly message: string }
+  /**
+   * One line about the debugger and this view (the session ended, the program is paused in another
+   * model, why a click showed no tensors); an empty text clears it.
+   */
+  | { readonly type: 'notice'; readonly text: string };
 
 /** Graph view → extension host. */
 export type GraphViewMessage =
   | { readonly type: 'ready' }
-  /** A node (not a collapsed scope) was clicked: the panel reveals it in model.json. */
+  /**
+   * A node (not a collapsed scope) was clicked: the panel shows its tensors in the inspector when
+   * the program is paused and the node ran in the run shown, else reveals it in model.json.
+   */
   | { readonly type: 'nodeClicked'; readonly node: string }
-  /** "Break on this node" on a callback node: the panel adds the function breakpoint. */
-  | { readonly type: 'breakOnNode'; readonly node: string };
+  /** "Break on this node" (any node): the panel adds a function breakpoint named by the node's full name. */
+  | { readonly type: 'breakOnNode'; readonly node: string }
+  /** "Break on every <op>": the panel adds a function breakpoint named by the op. */
+  | { readonly type: 'breakOnOp'; readonly op: string };

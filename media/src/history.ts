@@ -1,9 +1,10 @@
 /**
- * The history: every invocation seen, newest first, with its status; a click shows it again.
+ * The history: every invocation and node seen, newest first, with its status; a click shows it again.
  * Entries of ended sessions stay, marked as such.
  */
 import { button, h } from './dom.js';
 import { invocationTitle, isFailed } from './format.js';
+import { nodeTitle } from './node-summary.js';
 import type { HistoryEntry } from './state.js';
 
 export interface HistoryHandlers {
@@ -17,9 +18,9 @@ export function renderHistory(history: readonly HistoryEntry[], currentKey: stri
   for (const e of history) if (!sessions.has(e.sessionId)) sessions.set(e.sessionId, sessions.size + 1);
   for (let i = history.length - 1; i >= 0; i--) {
     const e = history[i]!;
-    const inv = e.event.invocation;
-    const failed = isFailed(inv);
-    const status = failed ? '✗' : inv.phase === 'running' ? '•' : '✓';
+    const line = lineOf(e);
+    const failed = line.failed;
+    const status = line.mark;
     const current = e.key === currentKey;
     const badges = [e.live ? h('span', { className: 'badge live' }, 'stopped') : null, e.ended ? h('span', { className: 'badge ended' }, 'ended') : null];
     const item = h(
@@ -34,12 +35,12 @@ export function renderHistory(history: readonly HistoryEntry[], currentKey: stri
         { className: 'history-line' },
         h('span', { className: 'status-mark', attrs: { 'aria-label': failed ? 'failed' : 'ok' } }, status),
         ' ',
-        h('span', { className: 'history-name' }, invocationTitle(inv)),
+        h('span', { className: 'history-name' }, line.title),
       ),
       h(
         'div',
         { className: 'history-meta' },
-        `#${inv.id} · ${inv.callback.name}${sessions.size > 1 ? ` · session ${sessions.get(e.sessionId)}` : ''} · ${time(e.receivedAt)}`,
+        `${line.meta}${sessions.size > 1 ? ` · session ${sessions.get(e.sessionId)}` : ''} · ${time(e.receivedAt)}`,
         ...badges,
       ),
     );
@@ -65,6 +66,18 @@ export function renderHistory(history: readonly HistoryEntry[], currentKey: stri
     ),
     history.length === 0 ? h('p', { className: 'note' }, 'No invocations yet.') : list,
   );
+}
+
+/** What an entry's line says: invocations by their callback, nodes by their op and place in the run. */
+function lineOf(e: HistoryEntry): { title: string; meta: string; mark: string; failed: boolean } {
+  if (e.kind === 'node') {
+    const n = e.event.node;
+    const nan = [...n.outputs].some((o) => (o?.nanCount ?? 0) > 0 || (o?.infCount ?? 0) > 0);
+    return { title: nodeTitle(n), meta: `node ${n.index + 1} · ${n.op}`, mark: nan ? '✗' : '◆', failed: nan };
+  }
+  const inv = e.event.invocation;
+  const failed = isFailed(inv);
+  return { title: invocationTitle(inv), meta: `#${inv.id} · ${inv.callback.name}`, mark: failed ? '✗' : inv.phase === 'running' ? '•' : '✓', failed };
 }
 
 function time(ms: number): string {

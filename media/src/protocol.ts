@@ -1,7 +1,7 @@
 /**
  * Messages between the tensor inspector webview (media/) and its panel in the extension host.
  * The tensor summaries, invocations and slices are the debug adapter's: their one definition is
- * debug-adapter/extension-protocol.ts (the `tensorCallback` event and `tensorData` request),
+ * debug-adapter/extension-protocol.ts (the `tensorCallback` and `graphNode` events, the `tensorData` request),
  * imported here as types only, so nothing of the adapter is bundled into the page. The page holds
  * them read-only, and as event-check.ts lets them in: fields older adapters did not send may be
  * absent, and an input or output that is not a tensor may be null.
@@ -32,6 +32,15 @@ export type TensorCallbackEvent = Frozen<Omit<adapter.TensorCallbackEventBody, '
   readonly outputs: readonly (TensorInfo | null)[];
 };
 
+/** The node a node stop or a graph-view click is about (adapter `NodeSnapshot`); `frameKey`, `modelPath` and `location` may be absent. */
+export type NodeStopSnapshot = Frozen<Omit<adapter.NodeSnapshot, 'inputs' | 'outputs'>> & {
+  readonly inputs: readonly (TensorInfo | null)[];
+  readonly outputs: readonly (TensorInfo | null)[];
+};
+
+/** The adapter's `graphNode` event body (also what the panel makes of a `nodeInfo` answer). */
+export type NodeStopEvent = Frozen<Omit<adapter.GraphNodeEventBody, 'node'>> & { readonly node: NodeStopSnapshot };
+
 /** The adapter's `tensorData` response body. */
 export type TensorSlice = Frozen<adapter.TensorDataResponseBody>;
 
@@ -39,14 +48,26 @@ export type TensorSlice = Frozen<adapter.TensorDataResponseBody>;
 type Holds<T extends true> = T;
 export type WireEventFits = Holds<adapter.TensorCallbackEventBody extends TensorCallbackEvent ? true : false>;
 export type WireSliceFits = Holds<adapter.TensorDataResponseBody extends TensorSlice ? true : false>;
+export type WireNodeEventFits = Holds<adapter.GraphNodeEventBody extends NodeStopEvent ? true : false>;
 
-/** A slice of an invocation's input or output, by flat index: the `tensorData` arguments, and the session to ask. */
-export type SliceRequest = { readonly sessionId: string } & Readonly<Required<adapter.InvocationDataArguments>>;
+/** Whose tensors a slice is of: an invocation's (`tensorData` by invocationId) or the paused node's (by graph and node). */
+export type SliceOwner = Readonly<Pick<adapter.InvocationDataArguments, 'invocationId'>> | Readonly<Pick<adapter.NodeDataArguments, 'graph' | 'node'>>;
+
+/** A slice of an input or output, by flat index: the `tensorData` arguments (either kind), and the session to ask. */
+export type SliceRequest = { readonly sessionId: string } & (
+  | Readonly<Required<adapter.InvocationDataArguments>>
+  | Readonly<Required<adapter.NodeDataArguments>>
+);
 
 /** Extension host → webview. */
 export type HostMessage =
   /** A stop in a callback: shown, and added to the session's history. */
   | { readonly type: 'invocation'; readonly sessionId: string; readonly event: TensorCallbackEvent; readonly live: boolean }
+  /**
+   * A model node: a stop at it (`graphNode`), or one clicked in the graph view (`nodeInfo`). `live`: the program is
+   * paused at this node, so its tensors can be fetched (with `event.node.live`).
+   */
+  | { readonly type: 'node'; readonly sessionId: string; readonly event: NodeStopEvent; readonly live: boolean }
   /** The answer to a `tensorData` request. */
   | { readonly type: 'tensorData'; readonly requestId: number; readonly slice?: TensorSlice; readonly error?: string }
   /** The debug session the shown invocations belong to has ended: their data cannot be fetched any more. */

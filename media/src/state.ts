@@ -4,7 +4,8 @@
  * re-shown panel comes back as it was; everything here is plain JSON.
  */
 import { checkEvent } from './event-check.js';
-import type { HostMessage, Side, TensorCallbackEvent, TensorInfo } from './protocol.js';
+import { checkNodeEvent } from './node-check.js';
+import type { HostMessage, NodeStopEvent, Side, TensorCallbackEvent, TensorInfo } from './protocol.js';
 
 export interface TensorRef {
   readonly side: Side;
@@ -25,11 +26,10 @@ export interface ViewState {
   readonly channel?: number;
 }
 
-export interface HistoryEntry {
+interface EntryBase {
   readonly key: string;
   readonly sessionId: string;
-  readonly event: TensorCallbackEvent;
-  /** The program is (as far as we know) stopped in this invocation. */
+  /** The program is (as far as we know) stopped in this invocation, or at this node. */
   readonly live: boolean;
   /** Its debug session has ended: values can no longer be fetched. */
   readonly ended: boolean;
@@ -38,6 +38,25 @@ export interface HistoryEntry {
   readonly view?: ViewState;
   /** Values of the event as sent that could not be shown, and why (event-check.ts). */
   readonly problems?: readonly string[];
+}
+
+/** A stop in a callback invocation (`kind` is absent in states saved before nodes were shown). */
+export interface InvocationEntry extends EntryBase {
+  readonly kind?: 'invocation';
+  readonly event: TensorCallbackEvent;
+}
+
+/** A model node: a stop at it, or one clicked in the graph view. */
+export interface NodeEntry extends EntryBase {
+  readonly kind: 'node';
+  readonly event: NodeStopEvent;
+}
+
+export type HistoryEntry = InvocationEntry | NodeEntry;
+
+/** An entry's inputs or outputs, whichever kind it is. */
+export function tensorsOf(entry: HistoryEntry, side: Side): readonly (TensorInfo | null)[] {
+  return entry.kind === 'node' ? entry.event.node[side] : entry.event[side];
 }
 
 export interface InspectorState {
@@ -77,17 +96,15 @@ export function restoreState(saved: unknown): InspectorState {
 }
 
 function restoreEntry(e: HistoryEntry): HistoryEntry {
-  const checked = checkEvent(e.event);
+  const checked = e.kind === 'node' ? checkNodeEvent(e.event) : checkEvent(e.event);
   // What was found on arrival (the event was saved as repaired), and anything the saved copy adds.
   const saved = Array.isArray(e.problems) ? e.problems.filter((p): p is string => typeof p === 'string').slice(0, 500) : [];
   const problems = [...saved, ...checked.problems.filter((p) => !saved.includes(p))];
-  const event = checked.event;
   const selection =
     e.selection && (e.selection.side === 'inputs' || e.selection.side === 'outputs') && Number.isSafeInteger(e.selection.index) ? e.selection : undefined;
-  return {
+  const base: EntryBase = {
     key: e.key,
     sessionId: e.sessionId,
-    event,
     live: e.live === true,
     ended: e.ended === true,
     receivedAt: typeof e.receivedAt === 'number' ? e.receivedAt : 0,
@@ -95,10 +112,17 @@ function restoreEntry(e: HistoryEntry): HistoryEntry {
     ...(e.view && typeof e.view === 'object' && Array.isArray(e.view.fixed) ? { view: e.view } : {}),
     ...(problems.length > 0 ? { problems } : {}),
   };
+  return 'node' in checked.event ? { ...base, kind: 'node', event: checked.event } : { ...base, event: checked.event };
 }
 
 export function entryKey(sessionId: string, invocationId: number): string {
   return `${sessionId}#${invocationId}`;
+}
+
+/** A node's entry: one per node run (its frame key in control flow, else its place in the run). */
+export function nodeEntryKey(sessionId: string, event: NodeStopEvent): string {
+  const { graph, node, frameKey, index } = event.node;
+  return `${sessionId}#node\u0000${graph}\u0000${node}\u0000${frameKey ?? index}`;
 }
 
 export function currentEntry(state: InspectorState): HistoryEntry | undefined {
@@ -110,7 +134,11 @@ export function reduce(state: InspectorState, message: HostMessage, now = Date.n
   switch (message.type) {
     case 'invocation': {
       const { event, problems } = checkEvent(message.event);
-      return addInvocation(state, message.sessionId, event, message.live, now, problems);
+      return addEntry(state, { kind: 'invocation', key: entryKey(message.sessionId, event.invocation.id), event }, message, now, problems);
+    }
+    case 'node': {
+      const { event, problems } = checkNodeEvent(message.event);
+      return addEntry(state, { kind: 'node', key: nodeEntryKey(message.sessionId, event), event }, message, now, problems);
     }
     case 'sessionStarted':
       // Back to "waiting for a stop"; earlier stops stay in the history.
@@ -125,35 +153,40 @@ export function reduce(state: InspectorState, message: HostMessage, now = Date.n
   }
 }
 
-/** A stop: shown, and added to the history (a later stop in the same invocation updates its entry). */
-function addInvocation(
+type Arrival = (Pick<InvocationEntry, 'key' | 'event'> & { kind: 'invocation' }) | Pick<NodeEntry, 'key' | 'event' | 'kind'>;
+
+/**
+ * A stop or a node: shown, and added to the history. A later stop in the same invocation (or at the
+ * same node run) updates its entry, keeping the selected tensor and, when its shape is the same, the view.
+ */
+function addEntry(
   state: InspectorState,
-  sessionId: string,
-  event: TensorCallbackEvent,
-  live: boolean,
+  arrival: Arrival,
+  message: { readonly sessionId: string; readonly live: boolean },
   now: number,
   problems: readonly string[],
 ): InspectorState {
-  const key = entryKey(sessionId, event.invocation.id);
+  const { key } = arrival;
+  const { sessionId, live } = message;
   const existing = state.history.find((e) => e.key === key);
   const history = state.history.map((e) => (live && e.sessionId === sessionId && e.key !== key && e.live ? { ...e, live: false } : e));
+  const fresh: HistoryEntry = {
+    ...(arrival.kind === 'node' ? { kind: 'node', event: arrival.event } : { event: arrival.event }),
+    key,
+    sessionId,
+    live,
+    ended: false,
+    receivedAt: now,
+    ...(problems.length > 0 ? { problems } : {}),
+  };
   let next: HistoryEntry[];
   if (existing) {
-    const selection = existing.selection && refExists(event, existing.selection) ? existing.selection : undefined;
-    const sameTensor = selection && sameShape(existing.event, event, selection);
-    const updated: HistoryEntry = {
-      ...existing,
-      event,
-      live,
-      ended: false,
-      receivedAt: now,
-      selection,
-      view: sameTensor ? existing.view : undefined,
-      problems: problems.length > 0 ? problems : undefined,
-    };
+    const selection = existing.selection && refExists(fresh, existing.selection) ? existing.selection : undefined;
+    const sameTensor = selection && sameShape(existing, fresh, selection);
+    const updated: HistoryEntry = { ...fresh, ...(selection ? { selection } : {}), ...(sameTensor && existing.view ? { view: existing.view } : {}) };
     next = history.map((e) => (e.key === key ? updated : e));
   } else {
-    next = [...history, { key, sessionId, event, live, ended: false, receivedAt: now, ...(problems.length > 0 ? { problems } : {}) }];
+    next = [...history, fresh];
   }
   if (next.length > MAX_HISTORY) next = next.slice(next.length - MAX_HISTORY);
   return { ...state, history: next, currentKey: key };
@@ -182,21 +215,21 @@ export function clearHistory(state: InspectorState): InspectorState {
 
 /** The selected tensor of an entry: the chosen one, else the first flagged output, else the first tensor. */
 export function selectedRef(entry: HistoryEntry): TensorRef | undefined {
-  if (entry.selection && refExists(entry.event, entry.selection)) return entry.selection;
-  const { event } = entry;
+  if (entry.selection && refExists(entry, entry.selection)) return entry.selection;
   const flagged = new Set<number>();
-  for (const m of event.invocation.toutCheck?.mismatches ?? []) if (m.index !== undefined) flagged.add(m.index);
-  const output = event.outputs.findIndex((o, i) => hasValues(o) && flagged.has(i));
+  if (entry.kind !== 'node') for (const m of entry.event.invocation.toutCheck?.mismatches ?? []) if (m.index !== undefined) flagged.add(m.index);
+  const outputs = tensorsOf(entry, 'outputs');
+  const output = outputs.findIndex((o, i) => hasValues(o) && flagged.has(i));
   if (output >= 0) return { side: 'outputs', index: output };
-  const firstOutput = event.outputs.findIndex(hasValues);
+  const firstOutput = outputs.findIndex(hasValues);
   if (firstOutput >= 0) return { side: 'outputs', index: firstOutput };
-  const firstInput = event.inputs.findIndex(hasValues);
+  const firstInput = tensorsOf(entry, 'inputs').findIndex(hasValues);
   if (firstInput >= 0) return { side: 'inputs', index: firstInput };
   return undefined;
 }
 
-function refExists(event: TensorCallbackEvent, ref: TensorRef): boolean {
-  return hasValues(event[ref.side][ref.index]);
+function refExists(entry: HistoryEntry, ref: TensorRef): boolean {
+  return hasValues(tensorsOf(entry, ref.side)[ref.index]);
 }
 
 /** A summary of something with values to show (not null, not an opaque object or Promise). */
@@ -204,8 +237,8 @@ export function hasValues(info: TensorInfo | null | undefined): info is TensorIn
   return !!info && !info.opaque;
 }
 
-function sameShape(a: TensorCallbackEvent, b: TensorCallbackEvent, ref: TensorRef): boolean {
-  const x = a[ref.side][ref.index];
-  const y = b[ref.side][ref.index];
+function sameShape(a: HistoryEntry, b: HistoryEntry, ref: TensorRef): boolean {
+  const x = tensorsOf(a, ref.side)[ref.index];
+  const y = tensorsOf(b, ref.side)[ref.index];
   return !!x && !!y && x.shape.length === y.shape.length && x.shape.every((d, i) => d === y.shape[i]);
 }

@@ -1,39 +1,22 @@
 /**
  * The invocation's header (where it stopped, op, Tout, reason) and the summary table of every
- * input and output with statistics and the Tout check per output.
+ * input and output with statistics and the Tout check per output. Its rows and banners are also
+ * node-summary.ts's.
  */
 import { checkInputs, checkOutputs, STATUS_TEXT, type OutputCheck } from './checks.js';
 import { h, type Child } from './dom.js';
 import { countText, formatCount, formatShape, invocationTitle, isFailed, normalizeDtype, statText, type TensorStats } from './format.js';
 import type { Side } from './protocol.js';
-import type { HistoryEntry, TensorRef } from './state.js';
+import type { HistoryEntry, InvocationEntry, TensorRef } from './state.js';
 
-export function renderHeader(entry: HistoryEntry): HTMLElement {
+export function renderHeader(entry: InvocationEntry): HTMLElement {
   const { event } = entry;
   const inv = event.invocation;
   const failed = isFailed(inv);
   const cb = inv.callback;
   const fn = cb.functionName && cb.functionName !== cb.name ? ` (${cb.functionName})` : '';
   const site = inv.callSite ? `${inv.callSite.file}:${inv.callSite.line}:${inv.callSite.column}` : undefined;
-  const banners: Child[] = [];
-  if (entry.ended)
-    banners.push(h('p', { className: 'banner ended' }, 'This debug session has ended: values can no longer be fetched (summaries and previews only).'));
-  else if (!entry.live) banners.push(h('p', { className: 'banner stale' }, 'The program has moved on from this stop: values may no longer be available.'));
-  if (entry.problems && entry.problems.length > 0) {
-    banners.push(
-      h(
-        'div',
-        { className: 'banner error event-problems' },
-        h(
-          'strong',
-          null,
-          `${entry.problems.length === 1 ? 'A value' : `${entry.problems.length} values`} of this stop as the debugger sent ${entry.problems.length === 1 ? 'it' : 'them'}:`,
-        ),
-        h('ul', null, ...entry.problems.slice(0, 50).map((p) => h('li', { className: 'message' }, p))),
-        entry.problems.length > 50 ? h('p', { className: 'note' }, `… and ${entry.problems.length - 50} more.`) : null,
-      ),
-    );
-  }
+  const banners = entryBanners(entry);
   if (inv.error)
     banners.push(h('div', { className: 'banner error' }, h('strong', null, `✗ ${inv.error.name}: `), h('span', { className: 'message' }, inv.error.message)));
   return h(
@@ -62,13 +45,40 @@ export function renderHeader(entry: HistoryEntry): HTMLElement {
   );
 }
 
-function fact(name: string, value: string): HTMLElement {
+/** What every stop's header may say: its session ended, the program moved on, values that could not be shown. */
+export function entryBanners(entry: HistoryEntry, stale = true): Child[] {
+  const banners: Child[] = [];
+  if (entry.ended)
+    banners.push(h('p', { className: 'banner ended' }, 'This debug session has ended: values can no longer be fetched (summaries and previews only).'));
+  else if (!entry.live && stale)
+    banners.push(h('p', { className: 'banner stale' }, 'The program has moved on from this stop: values may no longer be available.'));
+  if (entry.problems && entry.problems.length > 0) {
+    banners.push(
+      h(
+        'div',
+        { className: 'banner error event-problems' },
+        h(
+          'strong',
+          null,
+          `${entry.problems.length === 1 ? 'A value' : `${entry.problems.length} values`} of this stop as the debugger sent ${entry.problems.length === 1 ? 'it' : 'them'}:`,
+        ),
+        h('ul', null, ...entry.problems.slice(0, 50).map((p) => h('li', { className: 'message' }, p))),
+        entry.problems.length > 50 ? h('p', { className: 'note' }, `… and ${entry.problems.length - 50} more.`) : null,
+      ),
+    );
+  }
+  return banners;
+}
+
+export function fact(name: string, value: string): HTMLElement {
   return h('div', { className: 'fact' }, h('dt', null, name), h('dd', null, value));
 }
 
-const COLUMNS = ['', 'name', 'kind', 'dtype', 'shape', 'min', 'max', 'mean', 'NaN', 'Inf', 'zeros', 'Tin / Tout', 'check'];
+export const COLUMNS = ['', 'name', 'kind', 'dtype', 'shape', 'min', 'max', 'mean', 'NaN', 'Inf', 'zeros', 'Tin / Tout', 'check'];
+/** A model node's summary columns: no Tin / Tout, no check. */
+export const NODE_COLUMNS = COLUMNS.slice(0, -2);
 
-export function renderSummary(entry: HistoryEntry, selected: TensorRef | undefined, onSelect: (ref: TensorRef) => void): HTMLElement {
+export function renderSummary(entry: InvocationEntry, selected: TensorRef | undefined, onSelect: (ref: TensorRef) => void): HTMLElement {
   const { event } = entry;
   const report = checkOutputs(event);
   const body = h('tbody');
@@ -111,7 +121,7 @@ export function renderSummary(entry: HistoryEntry, selected: TensorRef | undefin
   );
 }
 
-function noteRow(status: string, notes: readonly string[]): HTMLTableRowElement {
+export function noteRow(status: string, notes: readonly string[]): HTMLTableRowElement {
   return h(
     'tr',
     { className: `check-message ${status}` },
@@ -119,7 +129,7 @@ function noteRow(status: string, notes: readonly string[]): HTMLTableRowElement 
   );
 }
 
-function sideHeading(label: string, note?: string): HTMLTableRowElement {
+export function sideHeading(label: string, note?: string): HTMLTableRowElement {
   return h(
     'tr',
     { className: 'side-heading' },
@@ -127,7 +137,7 @@ function sideHeading(label: string, note?: string): HTMLTableRowElement {
   );
 }
 
-function tensorRow(
+export function tensorRow(
   side: Side,
   index: number,
   name: string,
@@ -136,6 +146,8 @@ function tensorRow(
   selected: TensorRef | undefined,
   onSelect: (ref: TensorRef) => void,
   declaredInput?: string,
+  /** Without the Tin / Tout and check cells (a model node has no Tout). */
+  plain = false,
 ): HTMLTableRowElement {
   const isSelected = selected?.side === side && selected.index === index;
   const flag = check ? check.status : 'ok';
@@ -172,8 +184,10 @@ function tensorRow(
     const text = check?.status === 'missing' ? 'missing: the callback returned fewer values' : 'not a tensor, NdArray or typed array';
     cells.push(h('td', { className: 'kind none', attrs: { colspan: '10' } }, text));
   }
-  cells.push(h('td', { className: 'tout' }, side === 'outputs' ? (check?.declared ?? '—') : (declaredInput ?? '')));
-  cells.push(h('td', { className: 'check' }, check ? STATUS_TEXT[check.status] : ''));
+  if (!plain) {
+    cells.push(h('td', { className: 'tout' }, side === 'outputs' ? (check?.declared ?? '—') : (declaredInput ?? '')));
+    cells.push(h('td', { className: 'check' }, check ? STATUS_TEXT[check.status] : ''));
+  }
   for (const c of cells) {
     if (!(c instanceof HTMLElement)) continue;
     c.dataset.col = c.classList[c.classList[0] === 'num' ? 1 : 0] ?? '';

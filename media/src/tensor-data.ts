@@ -3,7 +3,7 @@
  * from the summary's preview when it covers them, and kept in a small cache.
  */
 import type { HostChannel } from './messaging.js';
-import type { Side, TensorInfo } from './protocol.js';
+import type { Side, SliceOwner, TensorInfo } from './protocol.js';
 import type { Value } from './format.js';
 import { coveringRanges, type Matrix, type Region } from './slicing.js';
 
@@ -15,12 +15,15 @@ const CACHE_SLICES = 48;
 
 export interface TensorSource {
   readonly sessionId: string;
-  readonly invocationId: number;
+  /** The invocation or the node whose input or output it is. */
+  readonly owner: SliceOwner;
   readonly side: Side;
   readonly index: number;
   readonly info: TensorInfo;
-  /** False when the session ended or the tensor is disposed: only the preview is there. */
+  /** False when the session ended, the tensor is disposed or its node is past: only the preview is there. */
   readonly fetchable: boolean;
+  /** Why it cannot be fetched, when it is not and neither the session nor a disposal says why. */
+  readonly unavailable?: string;
 }
 
 /** A rectangle of the matrix, row-major. */
@@ -100,7 +103,7 @@ export class TensorData {
     const preview = source.info.preview as readonly Value[] | undefined;
     const end = Math.min(start + count, source.info.size);
     if (preview && end <= preview.length) return Promise.resolve(preview.slice(start, end));
-    const key = `${source.sessionId}\u0000${source.invocationId}\u0000${source.side}\u0000${source.index}\u0000${start}\u0000${count}`;
+    const key = `${source.sessionId}\u0000${ownerKey(source.owner)}\u0000${source.side}\u0000${source.index}\u0000${start}\u0000${count}`;
     let p = this.cache.get(key);
     if (p) {
       this.cache.delete(key);
@@ -113,7 +116,7 @@ export class TensorData {
       return Promise.reject(new Error(unavailable(source)));
     }
     p = this.channel
-      .requestSlice({ sessionId: source.sessionId, invocationId: source.invocationId, side: source.side, index: source.index, start, count })
+      .requestSlice({ sessionId: source.sessionId, ...source.owner, side: source.side, index: source.index, start, count })
       .then((slice) => slice.values as readonly Value[]);
     p.catch(() => this.cache.delete(key));
     this.cache.set(key, p);
@@ -121,16 +124,20 @@ export class TensorData {
     return p;
   }
 
-  /** Drops what was fetched for an invocation (its values may have changed at a later stop). */
-  forget(sessionId: string, invocationId: number): void {
-    const prefix = `${sessionId}\u0000${invocationId}\u0000`;
+  /** Drops what was fetched for an invocation or node (its values may have changed at a later stop). */
+  forget(sessionId: string, owner: SliceOwner): void {
+    const prefix = `${sessionId}\u0000${ownerKey(owner)}\u0000`;
     for (const key of [...this.cache.keys()]) if (key.startsWith(prefix)) this.cache.delete(key);
   }
 }
 
+function ownerKey(owner: SliceOwner): string {
+  return 'invocationId' in owner ? `#${owner.invocationId}` : `${owner.graph}\u0000${owner.node}`;
+}
+
 function unavailable(source: TensorSource): string {
   const shown = source.info.preview?.length ?? 0;
-  const why = source.info.disposed ? 'the tensor was disposed' : 'the debug session ended';
+  const why = source.info.disposed ? 'the tensor was disposed' : (source.unavailable ?? 'the debug session ended');
   return `${why}: values can no longer be fetched${shown ? ` (the first ${shown} are known from the summary)` : ''}`;
 }
 

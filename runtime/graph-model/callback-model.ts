@@ -7,13 +7,14 @@ import { parseDType, type TfDType } from '../dtypes.js';
 import { DynamicGraphError, ModelFormatError, UnboundCallbackError } from '../errors.js';
 import type { CallbackKind } from '../events.js';
 import { runExecution } from '../execution.js';
-import { callbackKnown } from '../hooks.js';
+import { callbackKnown, graphKnown } from '../hooks.js';
 import { invokeCallback, type CallbackSpec, type InvocationSite } from '../invoke.js';
 import { tf, type Tensor } from '../tf.js';
 import { CALLBACK_OPS, findCallbackNodes, givenName, nodesBoundBy, type CallbackNode } from './callback-nodes.js';
-import { readModelFiles, type ModelFiles } from './model-files.js';
+import { modelNodes, readModelFiles, type ModelFiles } from './model-files.js';
 import { firstAsyncOnlyNode, type InternalNode } from './tfjs-internals.js';
 import { noteGraphModel } from './node-hooks.js';
+import { rememberModelText } from './node-site.js';
 
 /** JS functions for callback nodes, keyed by node name or by token. */
 export type CallbackBindings = Readonly<Record<string, Function>>;
@@ -73,6 +74,8 @@ export class CallbackModel {
   ) {
     this.callbackNodes = findCallbackNodes(files.json, files.text);
     for (const node of this.callbackNodes) callbackKnown({ name: node.node, token: node.token, node: node.node, graph: name });
+    graphKnown({ graph: name, modelPath: files.path, nodes: modelNodes(files.json) });
+    rememberModelText(files.path, files.text);
   }
 
   /** Binds JS functions to callback nodes by node name or token. */
@@ -106,12 +109,12 @@ export class CallbackModel {
     this.assertBound();
     const dynamic = this.asyncOnlyNode(inputs, outputs);
     if (dynamic) throw new DynamicGraphError(dynamicGraphMessage(this, dynamic));
-    return runExecution(this.name, () => running.run({ model: this, async: false }, () => this.graphModel.execute(inputs, outputs)));
+    return runExecution(this.name, () => running.run({ model: this, async: false }, () => this.graphModel.execute(inputs, outputs)), this.files.path);
   }
 
   async executeAsync(inputs: ModelInputs, outputs?: string | string[]): Promise<Tensor | Tensor[]> {
     this.assertBound();
-    return runExecution(this.name, () => running.run({ model: this, async: true }, () => this.graphModel.executeAsync(inputs, outputs)));
+    return runExecution(this.name, () => running.run({ model: this, async: true }, () => this.graphModel.executeAsync(inputs, outputs)), this.files.path);
   }
 
   /**

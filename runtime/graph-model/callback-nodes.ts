@@ -51,7 +51,7 @@ export function isBoundBy(node: CallbackNode, keys: ReadonlySet<string>): boolea
 }
 
 /** GraphDef's DataType enum numbers, for models that write them as numbers. */
-const ENUM_NUMBERS: Record<number, string> = {
+export const ENUM_NUMBERS: Record<number, string> = {
   1: 'DT_FLOAT',
   2: 'DT_DOUBLE',
   3: 'DT_INT32',

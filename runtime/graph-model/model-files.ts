@@ -112,3 +112,12 @@ async function readModelText(file: string): Promise<string> {
     throw new ModelFormatError(`Cannot read model file: ${err.message}`);
   }
 }
+
+/** Every node of a model.json (its graph's and its library functions'), by name and op. */
+export function modelNodes(json: ModelJson): { name: string; op: string }[] {
+  const topology = json.modelTopology;
+  const lists = [topology?.node ?? [], ...(topology?.library?.function ?? []).map((f) => f.nodeDef ?? [])];
+  return lists
+    .flatMap((list) => (Array.isArray(list) ? list : []))
+    .flatMap((n) => (typeof n?.name === 'string' ? [{ name: n.name, op: String(n.op ?? '') }] : []));
+}

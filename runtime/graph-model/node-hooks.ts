@@ -12,13 +12,16 @@
 import { currentExecution, type Execution } from '../execution.js';
 import type { Tensor } from '../tf.js';
 import { shared } from '../hooks.js';
+import { attrsAsJson, type NodeAttrValue, rawAttrsAsJson } from './node-attrs.js';
 import { type AfterNodeMethods, type ExecutedNode, type TensorMap, graphExecutorPrototype } from './tfjs-internals.js';
 import type { tf } from '../tf.js';
 
-/** One node that just ran. Its tensors belong to the model run: clone one to keep it. */
+/** One node that just ran. Its tensors belong to the model run: read them during onNode, and clone one to keep it. */
 export interface NodeExecution {
   /** The model's name. */
   readonly graph: string;
+  /** The model.json it was loaded from (absent for tfFunction replays). */
+  readonly modelPath?: string;
   /** The node's name in model.json. */
   readonly node: string;
   readonly op: string;
@@ -30,6 +33,8 @@ export interface NodeExecution {
   readonly inputNames: readonly string[];
   readonly inputs: readonly (Tensor | undefined)[];
   readonly outputs: readonly Tensor[];
+  /** The node's attributes as JSON (read when asked: most events never need them). */
+  attrs(): Record<string, NodeAttrValue>;
   /** Milliseconds since the previous node of this run was told (the first: since the run began). */
   readonly ms: number;
 }
@@ -119,23 +124,59 @@ function ran(node: ExecutedNode, key: string, tensorMap: TensorMap): void {
     run = { index: 0, last: now, produced: new Map() };
     runs.set(execution, run);
   }
-  const outputs = (tensorMap[key] ?? []).filter((t): t is Tensor => t !== undefined);
-  run.produced.set(node.name, outputs);
-  const inputNames = node.inputNames.filter((n) => !n.startsWith('^'));
-  const inputs = inputNames.map((name) => inputTensor(name, run, tensorMap));
-  const event: NodeExecution = {
-    graph: execution.graph,
-    node: node.name,
-    op: node.op,
-    ...(key !== node.name ? { frameKey: key } : {}),
-    index: run.index++,
-    inputNames,
-    inputs,
-    outputs,
-    ms: now - run.last,
-  };
-  tellNodeObservers(event);
+  run.produced.set(node.name, tensorMap[key] ?? []);
+  tellNodeObservers(new NodeEvent(execution, node, key, run, tensorMap, run.index++, now - run.last));
   run.last = performance.now();
+}
+
+/**
+ * A node that just ran, as observers are told of it. Its inputs and outputs are looked up when
+ * first read (during onNode: a breakpoint that does not match never pays for them).
+ */
+class NodeEvent implements NodeExecution {
+  readonly graph: string;
+  readonly modelPath?: string;
+  readonly node: string;
+  readonly op: string;
+  readonly frameKey?: string;
+  private names: readonly string[] | undefined;
+  private inputTensors: readonly (Tensor | undefined)[] | undefined;
+  private outputTensors: readonly Tensor[] | undefined;
+
+  constructor(
+    execution: Execution,
+    private readonly executed: ExecutedNode,
+    private readonly key: string,
+    private readonly run: RunState,
+    private readonly tensorMap: TensorMap,
+    readonly index: number,
+    readonly ms: number,
+  ) {
+    this.graph = execution.graph;
+    if (execution.modelPath !== undefined) this.modelPath = execution.modelPath;
+    this.node = executed.name;
+    this.op = executed.op;
+    if (key !== executed.name) this.frameKey = key;
+  }
+
+  get inputNames(): readonly string[] {
+    this.names ??= this.executed.inputNames.filter((n) => !n.startsWith('^'));
+    return this.names;
+  }
+
+  get inputs(): readonly (Tensor | undefined)[] {
+    this.inputTensors ??= this.inputNames.map((name) => inputTensor(name, this.run, this.tensorMap));
+    return this.inputTensors;
+  }
+
+  get outputs(): readonly Tensor[] {
+    this.outputTensors ??= (this.tensorMap[this.key] ?? []).filter((t): t is Tensor => t !== undefined);
+    return this.outputTensors;
+  }
+
+  attrs(): Record<string, NodeAttrValue> {
+    return attrsOf(this.executed);
+  }
 }
 
 /** Whether anyone observes nodes (a graph runner skips building events when not). */
@@ -152,6 +193,12 @@ export function tellNodeObservers(event: NodeExecution): void {
       process.stderr.write(`tfjs-callbacks: a node observer failed at ${event.node} (${event.op}): ${(err as Error)?.message ?? String(err)}\n`);
     }
   }
+}
+
+/** A node's attributes as JSON: model.json's, by TensorFlow's names; else tfjs's parsed ones. */
+function attrsOf(node: ExecutedNode): Record<string, NodeAttrValue> {
+  if (node.rawAttrs) return rawAttrsAsJson(node.rawAttrs);
+  return attrsAsJson(Object.fromEntries(Object.entries(node.attrParams ?? {}).map(([name, param]) => [name, param.value])));
 }
 
 /** `name` or `name:k`: the latest outputs that node gave in this run, else what the map holds (inputs, weights). */

@@ -72,6 +72,10 @@ function nodeName(tensorName: string): string {
 export interface ExecutedNode extends InternalNode {
   /** `name`, `name:1` (output 1) or `^name` (a control input), in the node's input order. */
   readonly inputNames: readonly string[];
+  /** Its attributes as tfjs-converter parsed them (`{value, type}` by name). */
+  readonly attrParams?: Readonly<Record<string, { readonly value: unknown; readonly type: string }>>;
+  /** Its attributes as model.json has them (AttrValue JSON by TensorFlow's names). */
+  readonly rawAttrs?: Readonly<Record<string, unknown>>;
 }
 
 /** The executor's map of computed tensors: node name (with a frame suffix inside control flow) → outputs. */

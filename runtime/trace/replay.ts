@@ -4,6 +4,7 @@
  * runs, and observers hear it, on every call).
  */
 import { observingNodes, tellNodeObservers } from '../graph-model/node-hooks.js';
+import { attrsAsJson } from '../graph-model/node-attrs.js';
 import { tf, type Tensor } from '../tf.js';
 import { traceErrorHere } from './errors.js';
 import type { OutputStructure, ValueRef } from './graph.js';
@@ -44,6 +45,7 @@ export function replay(name: string, graph: Replayable, leaves: readonly Tensor[
           inputNames: node.inputs.map((i) => refName(graph, i.ref)),
           inputs: node.inputs.map((i) => valueAt(i.ref)),
           outputs: values[values.length - 1]!,
+          attrs: () => (node.type === 'kernel' ? attrsAsJson(node.attrs) : {}),
           ms: now - last,
         });
         last = performance.now();

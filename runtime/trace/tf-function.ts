@@ -6,12 +6,13 @@
  */
 import { captureCallSite, formatCallSite } from '../callsite.js';
 import { runExecution } from '../execution.js';
-import { isTapeOn } from '../tf.js';
+import { isTapeOn, tf } from '../tf.js';
 import { TraceError } from './errors.js';
 import { edgesOf, type TensorSpec, type TracedGraph } from './graph.js';
 import { replay, type Replayable } from './replay.js';
 import { checkInputSignature, signatureOf, type InputSpec } from './signature.js';
 import { asyncFix, isTracing, traceCall } from './tracer.js';
+import { exportConcrete, pickConcrete, type ExportedModel, type ExportOptions } from './export-model.js';
 
 export interface TfFunctionOptions {
   /** Fixes the arguments: one tensor spec each; other calls are refused. */
@@ -34,12 +35,21 @@ export interface TracedFunction<A extends unknown[], R> {
   readonly concreteFunctions: readonly ConcreteFunction[];
   /** The graph the last call traced or replayed; undefined before the first call. */
   readonly graph: TracedGraph | undefined;
+  /**
+   * Writes a traced graph as a TF.js graph model (`dir`/model.json + one weights shard) that
+   * loadCallbackModel loads, its callbacks bound by name or token. Which graph: the only one,
+   * `options.signature` (an index into concreteFunctions), or the one for `options.inputs`
+   * (traced now if it was not). Nothing is written when a node cannot be: see GraphExportError.
+   */
+  export(dir: string, options?: ExportOptions): ExportedModel;
   /** Frees the tensors the graphs captured (variables stay theirs); a later call is refused. */
   dispose(): void;
 }
 
 interface Concrete extends ConcreteFunction {
   readonly replayable: Replayable;
+  /** The input signature's key (signature.ts), the same under a tape or not. */
+  readonly key: string;
 }
 
 /**
@@ -83,7 +93,7 @@ export function tfFunction<A extends unknown[], R>(fn: (...args: A) => R, option
       const recorded = traceCall(name, fn as (...args: unknown[]) => R, args, signature.leaves, underTape);
       const { result, ...replayable } = recorded;
       const graph = graphOf(name, signature.specs, replayable);
-      last = { inputs: signature.specs, underTape, graph, replayable };
+      last = { inputs: signature.specs, underTape, graph, replayable, key: signature.key };
       byKey.set(key, last);
       concretes.push(last);
       return result;
@@ -94,6 +104,17 @@ export function tfFunction<A extends unknown[], R>(fn: (...args: A) => R, option
     concreteFunctions: { get: () => concretes.map(({ inputs, underTape, graph }) => ({ inputs, underTape, graph })) },
     graph: { get: () => last?.graph },
   });
+  (traced as { export?: TracedFunction<A, R>['export'] }).export = (dir, exportOptions = {}) => {
+    if (disposed) throw new Error(`tfFunction '${name}' (defined at ${formatCallSite(definedAt)}) was disposed; it has no graph to export.`);
+    const pickable = () => concretes.map((c) => ({ key: c.key, underTape: c.underTape, inputs: c.inputs }));
+    const traceFor = (inputs: readonly unknown[]) => {
+      tf.dispose((traced as (...args: unknown[]) => unknown)(...inputs) as tf.TensorContainer);
+      return signatureOf(name, inputs).key;
+    };
+    const index = pickConcrete(name, pickable, exportOptions, (inputs) => signatureOf(name, inputs).key, traceFor);
+    const c = concretes[index]!;
+    return exportConcrete({ graph: c.graph, replays: c.replayable.replays, captureTensors: c.replayable.captureTensors }, dir, exportOptions);
+  };
   (traced as { dispose?: () => void }).dispose = () => {
     disposed = true;
     for (const c of concretes) disposeCaptures(c.replayable);

@@ -27,7 +27,7 @@ describe('names no callback answers to', () => {
       assert.ok(typo?.id !== undefined && unknown?.id !== undefined && right?.id !== undefined, JSON.stringify(set!.body));
       for (const bp of [typo, unknown, right]) {
         assert.equal(bp.verified, false);
-        assert.match(bp.message ?? '', /No callback has answered to '\w+' yet/);
+        assert.match(bp.message ?? '', /No callback or model node has answered to '\w+' yet/);
       }
       await s.waitFor('stopped'); // bad_dtype
       const changes = (id: number) =>
@@ -40,22 +40,24 @@ describe('names no callback answers to', () => {
       assert.equal(typoNow.verified, false);
       assert.match(
         typoNow.message ?? '',
-        /^No callback answers to 'log_hubr' \(by name, token, JS function name or node name\)\. Callbacks so far, closest first: log_huber \(pyfunc_1\), /,
+        /^No callback or model node answers to 'log_hubr' \(by name, token, JS function name, node name or op\)\. Callbacks so far, closest first: log_huber \(pyfunc_1\), /,
       );
       assert.match(typoNow.message ?? '', /scale_rows \(pyfunc_0\)/);
-      assert.match(changes(unknown.id).at(-1)?.message ?? '', /^No callback answers to 'no_such_callback'/);
+      assert.match(changes(unknown.id).at(-1)?.message ?? '', /^No callback or model node answers to 'no_such_callback'/);
 
       // The typo is close to a callback's name: warned about as soon as that callback is known.
       const console = () => s.output('console');
       assert.match(
         console(),
-        /Function breakpoint 'log_hubr' matches no callback\. Did you mean 'log_huber'\? Callbacks so far, closest first: log_huber \(pyfunc_1\), scale_rows \(pyfunc_0\)/,
+        /Function breakpoint 'log_hubr' matches no callback or model node\. Did you mean 'log_huber'\? Callbacks so far, closest first: log_huber \(pyfunc_1\), scale_rows \(pyfunc_0\)/,
       );
       assert.doesNotMatch(console(), /'no_such_callback'/, 'a name like none of them waits for the end: the program may still register it');
       await s.dc.continueRequest({ threadId: 1 });
       await s.terminated();
       assert.equal(console().match(/'log_hubr' matches no callback/g)?.length, 1, `once: ${console()}`);
-      const final = /Function breakpoint 'no_such_callback' matched no callback in this run\. Its callbacks, closest first: (.*)\.\n/.exec(console());
+      const final = /Function breakpoint 'no_such_callback' matched no callback or model node in this run\. Callbacks so far, closest first: ([^.]*)\./.exec(
+        console(),
+      );
       assert.ok(final, console());
       assert.deepEqual(final[1]!.split(', ').sort(), ['bad_dtype (pyfunc_2)', 'log_huber (pyfunc_1)', 'scale_rows (pyfunc_0)']);
       assert.equal(console().match(/'no_such_callback'/g)?.length, 1, `once: ${console()}`);
@@ -80,7 +82,7 @@ describe('names no callback answers to', () => {
       });
       const id = set!.body.breakpoints[0]!.id!;
       await s.waitFor('breakpoint', (e) => e.body.breakpoint.id === id && /Callbacks so far/.test(e.body.breakpoint.message ?? ''));
-      await s.waitForOutput(/Function breakpoint 'standardise' matches no callback\. Did you mean 'standardize'\?/, 'console');
+      await s.waitForOutput(/Function breakpoint 'standardise' matches no callback or model node\. Did you mean 'standardize'\?/, 'console');
       await s.terminated();
       assert.equal(s.all('stopped').length, 0, s.summary());
     }),
@@ -95,7 +97,10 @@ describe('names no callback answers to', () => {
         r.body.breakpoints.map((b) => b.verified),
         [true, true, false],
       );
-      assert.match(r.body.breakpoints[2]!.message ?? '', /^No callback answers to 'scale'.*closest first: scale_rows \(pyfunc_0\), log_huber \(pyfunc_1\)/);
+      assert.match(
+        r.body.breakpoints[2]!.message ?? '',
+        /^No callback or model node answers to 'scale'.*closest first: scale_rows \(pyfunc_0\), log_huber \(pyfunc_1\)/,
+      );
     }),
   );
 });

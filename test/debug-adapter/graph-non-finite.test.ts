@@ -37,6 +37,13 @@ describe('NaN/Inf in the graph', () => {
       const info = await s.dc.exceptionInfoRequest({ threadId: THREAD });
       assert.equal(info.body.exceptionId, 'GraphNonFinite');
       assert.match(info.body.description ?? '', /node `log` \(Log\)/);
+      // The node is the top frame, with its Node scope: the zero in, the -Inf out.
+      const [top] = await s.stack();
+      assert.equal(top?.name, 'log-then-callback › log (Log)');
+      assert.equal(top?.source?.path, model);
+      const scope = await s.scope(top!.id, 'Node');
+      assert.match(scope.get('x (input 0)').value, /min=0 max=1/);
+      assert.match(scope.get('output 0').value, /Inf=1/);
       await s.dc.continueRequest({ threadId: THREAD });
       assert.equal((await s.terminated())?.body.exitCode, 0, s.output());
       assert.equal(s.all('stopped').length, 1, `one stop per run: ${s.summary()}`);

@@ -25,6 +25,7 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { lineOf, lineOfMarker } from '../helpers/markers.js';
 import { projectWithOwnTfjs } from '../helpers/projects.js';
+import { writeDenseModel } from '../fixtures/dense-model.js';
 import { TF_PYTHON } from '../helpers/tensorflow-python.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -43,6 +44,7 @@ const COMMANDS = [
   'TF.js Callbacks: Run Graph',
   'TF.js Callbacks: Debug Graph',
   'TF.js Callbacks: Open Tensor Inspector',
+  'TF.js Callbacks: Open Graph View',
   'TF.js Callbacks: Select Backend',
   'TF.js Callbacks: Set Up Native Backend',
   'TF.js Callbacks: Break on Callback…',
@@ -225,6 +227,20 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
   const variableRows = () => page.locator('.debug-variables .monaco-list-row');
   const inspector = () => page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
 
+  /** The content of the webview that shows `selector` (the inspector and the graph view can both be open). */
+  async function webviewWith(selector: string) {
+    for (let attempt = 0; attempt < 120; attempt++) {
+      const frames = page.locator('iframe.webview.ready');
+      const count = await frames.count();
+      for (let i = 0; i < count; i++) {
+        const content = page.frameLocator('iframe.webview.ready').nth(i).frameLocator('#active-frame');
+        if ((await content.locator(selector).count()) > 0) return content;
+      }
+      await sleep(250);
+    }
+    throw new Error(`no webview shows ${selector}`);
+  }
+
   before(async () => {
     try {
       await setUp();
@@ -323,6 +339,8 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     mkdirSync(path.dirname(cjsModel), { recursive: true });
     for (const file of ['model.json', 'group1-shard1of1.bin', 'callbacks.ts']) cpSync(path.join(multiOut, file), path.join(path.dirname(cjsModel), file));
     log('fresh projects with their own @tensorflow/tfjs installed');
+    // A model with a callback between kernels, its callbacks.ts beside it, for the graph view walk.
+    writeDenseModel(workspace);
 
     const port = await freePort();
     const out = openSync(path.join(work, 'code-server.log'), 'a');
@@ -821,7 +839,75 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     await shot('typo-breakOnCallbacks');
   });
 
-  step("13. Set Up Native Backend builds tfjs-node against a Python environment's TensorFlow; auto then runs on it", async () => {
+  step(
+    '13. the graph view, live: a node breakpoint set from the view, F5 stops after the node, F10 node by node, F11 into the callback, Shift+F11 to its node',
+    async () => {
+      await open('dense-model/model.json');
+      await runCommand('TF.js Callbacks: Open Graph View');
+      const graph = await webviewWith('svg.graph');
+      const box = (node: string) => graph.locator(`g.item[data-node="${node}"]`);
+      await box('dense/MatMul').waitFor({ timeout: 30_000 });
+      await box('dense/MatMul').click();
+      await graph.locator('[data-action="break"]').click();
+      const bp = page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'dense/MatMul' });
+      await bp.first().waitFor({ timeout: 10_000 });
+      await shot('graph-view-break-on-node');
+
+      // Step 12 left a launch.json: the model gets a configuration of its own there.
+      const launchJson = path.join(workspace, '.vscode', 'launch.json');
+      const launch = JSON.parse(readFileSync(launchJson, 'utf8')) as { configurations: object[] };
+      launch.configurations.push({
+        type: 'tfjs-callbacks',
+        request: 'launch',
+        name: 'Dense model',
+        model: '${workspaceFolder}/dense-model/model.json',
+        inputs: '${workspaceFolder}/dense-model/inputs.json',
+      });
+      writeFileSync(launchJson, JSON.stringify(launch, null, 2));
+      await runCommand('Debug: Select and Start Debugging');
+      await pick('Dense model');
+      const top = () => callStackRows().first();
+      await top().filter({ hasText: 'dense-model › dense/MatMul (MatMul)' }).waitFor({ timeout: 60_000 });
+      const stack = (await callStackRows().allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+      log(`  call stack: ${stack.join(' | ')}`);
+      const input = variableRows().filter({ hasText: /x \(input 0\) =/ });
+      await input.first().waitFor({ timeout: 10_000 });
+      const variables = (await variableRows().allInnerTexts()).map((v) => v.replace(/\s+/g, ' ').trim());
+      log(`  Node scope: ${variables.slice(0, 6).join(' | ')}`);
+      assert.ok(
+        variables.some((v) => /^output 0 = Tensor float32\[2,2\] min=-4 max=3/.test(v)),
+        variables.join(' | '),
+      );
+      // The graph view marks the paused node; the inspector shows its tensors.
+      await box('dense/MatMul').and(graph.locator('[data-status="paused"]')).waitFor({ timeout: 15_000 });
+      const node = await webviewWith('.node-header');
+      log(`  inspector: ${(await node.locator('.node-header').innerText()).split('\n').slice(0, 3).join(' | ')}`);
+      await shot('graph-view-paused-at-node');
+
+      await page.keyboard.press('F10');
+      await top().filter({ hasText: 'dense/Relu (Relu)' }).waitFor({ timeout: 15_000 });
+      await box('dense/Relu').and(graph.locator('[data-status="paused"]')).waitFor({ timeout: 15_000 });
+      assert.equal(await box('dense/MatMul').getAttribute('data-status'), 'ran');
+      await shot('graph-view-step-over-node');
+
+      await page.keyboard.press('F11');
+      await top()
+        .filter({ hasText: /scale\s*callbacks\.ts\s*2:/ })
+        .waitFor({ timeout: 15_000 });
+      await shot('graph-view-step-into-callback');
+
+      await page.keyboard.press('Shift+F11');
+      await top().filter({ hasText: 'dense-model › scale (EagerPyFunc)' }).waitFor({ timeout: 15_000 });
+      await box('scale').and(graph.locator('[data-status="paused"]')).waitFor({ timeout: 15_000 });
+      await shot('graph-view-step-out-to-node');
+      await page.keyboard.press('Shift+F5');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
+      // The node breakpoint goes, so later steps run as before.
+      await runCommand('Remove All Breakpoints');
+    },
+  );
+
+  step("14. Set Up Native Backend builds tfjs-node against a Python environment's TensorFlow; auto then runs on it", async () => {
     if (!TF_PYTHON) {
       log('  skipped: no TensorFlow venv here (scripts/setup-native-test.sh)');
       return;

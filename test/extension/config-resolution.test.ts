@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -8,6 +8,7 @@ import {
   callbacksModuleFor,
   configurationForFile,
   resolveConfiguration,
+  resolveSubstituted,
   runArguments,
   type EditorContext,
 } from '../../extension/config-resolution.js';
@@ -71,6 +72,20 @@ describe('launch.json configurations', () => {
     assert.equal(r.config.backend, 'cpu');
     assert.equal(r.config.cwd, workspace);
     assert.equal(r.config.name, 'Debug graph');
+  });
+
+  test('a model launch whose paths use ${workspaceFolder}: callbacks.ts beside the model once VS Code substituted them', () => {
+    mkdirSync(modelDir, { recursive: true });
+    writeFileSync(path.join(modelDir, 'callbacks.ts'), 'export const py = (x: unknown) => x;\n');
+    const model = path.join(modelDir, 'model.json');
+    const raw = { type: 'tfjs-callbacks', request: 'launch', model: '${workspaceFolder}/models/standardize/model.json' };
+    const r = resolveConfiguration(raw, base);
+    assert.ok('config' in r);
+    assert.equal(r.config.callbacks, undefined, 'before substitution the path cannot be looked at');
+    const substituted = resolveSubstituted({ ...r.config, model }, base);
+    assert.equal(substituted.callbacks, path.join(path.dirname(model), 'callbacks.ts'));
+    const explicit = resolveSubstituted({ ...r.config, model, callbacks: '/mine.ts' }, base);
+    assert.equal(explicit.callbacks, '/mine.ts', 'an explicit callbacks module is kept');
   });
 
   test('an explicit backend is kept; an invalid one is an error', () => {

@@ -154,6 +154,8 @@ const EVENTS = [
   'output',
   'breakpoint',
   'tensorCallback',
+  'graphNode',
+  'graphRun',
   'thread',
   'process',
   'module',

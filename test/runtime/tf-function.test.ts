@@ -20,21 +20,12 @@ import {
   type TracedCallbackNode,
 } from '../../runtime/index.js';
 import { wrapperRecorder } from '../../runtime/trace/wrapper-hook.js';
+import { assertSameValues, values } from '../helpers/same-values.js';
 import { BACKENDS, lineAbove, useBackend } from '../helpers/backends.js';
 
 type Tensor = tf.Tensor;
 
 const THIS_FILE = fileURLToPath(import.meta.url);
-
-function values(t: Tensor): number[] {
-  return Array.from(t.dataSync() as ArrayLike<number>);
-}
-
-/** Replay must give the very same floats as eager: no tolerance. */
-function assertSameValues(actual: Tensor, expected: Tensor, what: string): void {
-  assert.deepEqual(actual.shape, expected.shape, `${what}: shape`);
-  assert.deepEqual(values(actual), values(expected), `${what}: values`);
-}
 
 /** The TraceError `run` throws; its message must name this file and `line`. */
 function traceErrorOf(run: () => unknown, line: number): TraceError {

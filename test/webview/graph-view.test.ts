@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import type { GraphRunRecord } from '../../debug-adapter/extension-protocol.js';
+import { statusUpdatesOfRun } from '../../extension/graph-run-status.js';
 import { graphFromModelJson } from '../../media/src/graph/model.js';
 import { BIG_CALLBACK, bigModel, convertedModel, hostileModel, XSS_NAME } from './graph-fixtures.js';
 import { graphPosted, sendGraphHost, startGraphHarness, waitForRender, type GraphHarness } from './graph-harness.js';
@@ -146,17 +148,68 @@ test('colours nodes by status; the paused node is highlighted, one at a time; re
   await assertClean(page);
 });
 
-test('clicking a node posts nodeClicked and shows it; "Break on this node" only on callback nodes', async () => {
+test('clicking a node posts nodeClicked and shows it; "Break on this node" and "Break on every <op>" on every node', async () => {
   const page = await h.open();
   await showModel(page, convertedModel('cond_callback'), 'cond_callback/model.json');
   await clickBox(page, 'node', 'StatefulPartitionedCall/Sum');
   assert.deepEqual((await graphPosted(page)).at(-1), { type: 'nodeClicked', node: 'StatefulPartitionedCall/Sum' });
-  assert.equal(await page.$$eval('.details [data-action="break"]', (b) => b.length), 0);
   assert.match((await page.textContent('.details')) ?? '', /inputs: x, StatefulPartitionedCall\/Const/);
+  await page.click('.details [data-action="break"]');
+  assert.deepEqual((await graphPosted(page)).at(-1), { type: 'breakOnNode', node: 'StatefulPartitionedCall/Sum' });
+  assert.equal(await page.textContent('.details [data-action="break-op"]'), 'Break on every Sum');
+  await page.click('.details [data-action="break-op"]');
+  assert.deepEqual((await graphPosted(page)).at(-1), { type: 'breakOnOp', op: 'Sum' });
   await clickBox(page, 'node', COND_CALLBACK);
   assert.deepEqual((await graphPosted(page)).at(-1), { type: 'nodeClicked', node: COND_CALLBACK });
   await page.click('.details [data-action="break"]');
   assert.deepEqual((await graphPosted(page)).at(-1), { type: 'breakOnNode', node: COND_CALLBACK });
+  await page.click('.details [data-action="break-op"]');
+  assert.deepEqual((await graphPosted(page)).at(-1), { type: 'breakOnOp', op: 'PyFunc' });
+  await shot(page, 'graph-break-buttons.png');
+  await assertClean(page);
+});
+
+test('applies a graphRun as the panel maps it: listed nodes ran or NaN, the rest not run, the paused node followed; a notice line', async () => {
+  const page = await h.open();
+  await showModel(page, bigModel(), 'generated/model.json');
+  const first: GraphRunRecord = {
+    graph: 'generated',
+    nodes: [
+      { node: 'x', status: 'ran' },
+      { node: 'model/block_0/dense_0/MatMul', status: 'ran' },
+      { node: 'model/block_2/dense_1/MatMul', status: 'nan' },
+    ],
+    paused: 'model/block_2/dense_1/MatMul',
+  };
+  await sendGraphHost(page, { type: 'status', updates: statusUpdatesOfRun(first), reset: true });
+  await page.waitForFunction(() => document.getElementById('graph-app')?.dataset.paused === 'model/block_2/dense_1/MatMul');
+  let drawn = await boxes(page);
+  assert.match(drawn.get('model/block_2/dense_1/MatMul')!.cls, /status-paused/, 'the paused node is drawn (its scopes opened) and paused');
+  assert.match(drawn.get('scope:model/block_0')!.cls, /status-ran/);
+  assert.match(drawn.get('scope:model/block_9')!.cls, /status-not-run/);
+  await shot(page, 'graph-run-paused.png');
+  // The next stop's run replaces the statuses: what it does not list is not run, and the highlight follows.
+  const second: GraphRunRecord = { graph: 'generated', nodes: [{ node: 'x', status: 'ran' }], paused: 'model/block_9/dense_9/MatMul' };
+  await sendGraphHost(page, { type: 'status', updates: statusUpdatesOfRun(second), reset: true });
+  await page.waitForFunction(() => document.getElementById('graph-app')?.dataset.paused === 'model/block_9/dense_9/MatMul');
+  drawn = await boxes(page);
+  assert.match(drawn.get('model/block_9/dense_9/MatMul')!.cls, /status-paused/);
+  assert.match(drawn.get('model/block_2/dense_1/MatMul')?.cls ?? drawn.get('scope:model/block_2')!.cls, /status-not-run/);
+  const box = await page.evaluate(() => {
+    const g = Array.from(document.querySelectorAll<SVGGElement>('g.item')).find((e) => e.dataset.node === 'model/block_9/dense_9/MatMul')!;
+    const r = g.getBoundingClientRect();
+    const s = document.querySelector('svg.graph')!.getBoundingClientRect();
+    return r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom;
+  });
+  assert.ok(box, 'the newly paused node is scrolled into view');
+  // A notice (another model paused, a session ended) is a text line; empty hides it.
+  assert.equal(await page.isVisible('.notice'), false);
+  await sendGraphHost(page, { type: 'notice', text: `Paused in another model: ${XSS_NAME}` });
+  assert.equal(await page.textContent('.notice'), `Paused in another model: ${XSS_NAME}`);
+  assert.equal(await page.isVisible('.notice'), true);
+  assert.equal(await page.$$eval('img', (els) => els.length), 0);
+  await sendGraphHost(page, { type: 'notice', text: '' });
+  assert.equal(await page.isVisible('.notice'), false);
   await assertClean(page);
 });
 

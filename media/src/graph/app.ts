@@ -38,6 +38,8 @@ export class GraphApp {
   private readonly title = h('h1', null, 'Graph');
   private readonly counts = h('span', { className: 'counts' });
   private readonly warnings = h('div', { className: 'warnings' });
+  /** One line from the panel about the debugger (session ended, paused elsewhere, why no tensors). */
+  private readonly notice = h('p', { className: 'notice', attrs: { role: 'status' } });
   private readonly viewport = svg('g', { class: 'viewport' });
   private readonly canvas = svg(
     'svg',
@@ -64,7 +66,8 @@ export class GraphApp {
       button('−', () => this.panZoom.zoomBy(0.8), { title: 'Zoom out' }),
       button('Collapse to scopes', () => this.collapseAll(), { attrs: { 'data-action': 'collapse-all' } }),
     );
-    replaceChildren(this.root, toolbar, this.warnings, this.canvas, this.details);
+    this.notice.hidden = true;
+    replaceChildren(this.root, toolbar, this.warnings, this.notice, this.canvas, this.details);
     this.root.dataset.state = 'waiting';
     this.canvas.addEventListener('click', (e) => this.clicked(e));
     this.canvas.addEventListener('keydown', (e) => {
@@ -91,6 +94,10 @@ export class GraphApp {
       case 'error':
         this.root.dataset.state = 'error';
         replaceChildren(this.warnings, h('p', { className: 'error' }, message.message));
+        return;
+      case 'notice':
+        this.notice.textContent = message.text;
+        this.notice.hidden = message.text === '';
         return;
     }
   }
@@ -143,6 +150,7 @@ export class GraphApp {
     const node = this.selected === undefined ? undefined : shown.nodes.get(this.selected);
     renderDetails(this.details, node, node ? statusOf(node.name) : 'not-run', {
       breakOn: (name) => this.host.post({ type: 'breakOnNode', node: name }),
+      breakOnOp: (op) => this.host.post({ type: 'breakOnOp', op }),
       collapse: (scope) => {
         shown.expanded.delete(scope);
         this.draw();

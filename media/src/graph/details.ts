@@ -1,6 +1,7 @@
 /**
  * The bar under the graph: the selected node (name, op, status, inputs) and what can be done with
- * it: break on it (callback nodes), collapse its scope. All text enters as text nodes.
+ * it: break on it or on every node of its op (function breakpoints), collapse its scope. All text
+ * enters as text nodes.
  */
 import { button, h, replaceChildren } from '../dom.js';
 import type { GraphNode, NodeStatus } from '../graph-protocol.js';
@@ -8,6 +9,7 @@ import { scopeOf } from './scopes.js';
 
 export interface DetailsActions {
   breakOn(node: string): void;
+  breakOnOp(op: string): void;
   collapse(scope: string): void;
 }
 
@@ -15,7 +17,12 @@ export function renderDetails(target: HTMLElement, node: GraphNode | undefined, 
   if (!node) {
     replaceChildren(
       target,
-      h('span', { className: 'hint' }, 'Click a node to reveal it in model.json; click a scope box to expand it. Drag to pan, wheel to zoom.'),
+      h(
+        'span',
+        { className: 'hint' },
+        'Click a node: its tensors in the inspector while the debugger is paused, else where model.json writes it. ' +
+          'Click a scope box to expand it. Drag to pan, wheel to zoom.',
+      ),
     );
     return;
   }
@@ -34,7 +41,15 @@ export function renderDetails(target: HTMLElement, node: GraphNode | undefined, 
       data.length === 0 ? 'no inputs' : `inputs: ${data.map((i) => (i.output === 0 ? i.node : `${i.node}:${i.output}`)).join(', ')}`,
       control > 0 ? ` · ${control} control` : '',
     ),
-    node.callback && button('Break on this node', () => actions.breakOn(node.name), { className: 'primary', attrs: { 'data-action': 'break' } }),
+    button('Break on this node', () => actions.breakOn(node.name), {
+      className: 'primary',
+      title: node.callback ? 'Stop at the first line of its callback when it runs' : 'Stop right after this node ran',
+      attrs: { 'data-action': 'break' },
+    }),
+    button(`Break on every ${node.op}`, () => actions.breakOnOp(node.op), {
+      title: `Stop after each ${node.op} node runs`,
+      attrs: { 'data-action': 'break-op' },
+    }),
     scope !== '' && button(`Collapse ${scope}`, () => actions.collapse(scope), { attrs: { 'data-action': 'collapse' } }),
   );
 }

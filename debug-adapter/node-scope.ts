@@ -1,0 +1,58 @@
+/**
+ * What a stop at a model node shows and binds: the Node scope (its inputs under their names, its
+ * outputs, op, attrs, its place in the run), and the same names for the Debug Console, watches and
+ * a node breakpoint's condition (`inputs`, `outputs`, `attrs`, `op`, `node`).
+ */
+import { agentExpression } from './agent-client.js';
+import type { CdpConnection } from './cdp/connection.js';
+import { type CallbackBinding, isExpression, mentions } from './callback-scope.js';
+import type { NodeSnapshot } from './debuggee/agent-protocol.js';
+
+/** The paused node's live inputs or outputs, as an expression in the debuggee. */
+export function nodeValuesExpression(side: 'inputs' | 'outputs'): string {
+  return agentExpression((agent, s: 'inputs' | 'outputs') => agent.nodeValues(s), JSON.stringify(side));
+}
+
+/** Every name the Node scope shows, with how to get its value in the debuggee. */
+export function nodeBindings(node: NodeSnapshot): CallbackBinding[] {
+  return [
+    { name: 'inputs', value: nodeValuesExpression('inputs'), always: true },
+    { name: 'outputs', value: nodeValuesExpression('outputs'), always: true },
+    { name: 'attrs', value: JSON.stringify(node.attrs), always: true },
+    { name: 'op', value: JSON.stringify(node.op), always: true },
+    { name: 'node', value: JSON.stringify(node.node), always: true },
+  ];
+}
+
+/** `expression` with the Node scope's names it mentions bound (evaluated on the node's graph frame). */
+export function withNodeNames(expression: string, node: NodeSnapshot): string {
+  if (!isExpression(expression)) return expression;
+  const bindings = nodeBindings(node).filter((b) => mentions(expression, b.name));
+  if (bindings.length === 0) return expression;
+  return `((${bindings.map((b) => b.name).join(', ')}) => (\n${expression}\n))(${bindings.map((b) => b.value).join(', ')})`;
+}
+
+/** Whether a node breakpoint's condition holds, with the Node scope's names bound. */
+export async function nodeConditionHolds(cdp: CdpConnection, condition: string, node: NodeSnapshot, callFrameId: string): Promise<boolean> {
+  const bindings = nodeBindings(node);
+  const expression = `((${bindings.map((b) => b.name).join(', ')}) => !!(\n${condition}\n))(${bindings.map((b) => b.value).join(', ')})`;
+  const r = await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression, returnByValue: true, silent: true });
+  if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description?.split('\n')[0] ?? r.exceptionDetails.text);
+  return r.result.value === true;
+}
+
+/** How the stack names a node: `model › dense/MatMul (MatMul)`, with its place inside a loop. */
+export function nodeFrameName(node: NodeSnapshot): string {
+  return `${node.graph} › ${node.node} (${node.op})${node.frameKey !== undefined ? ` [${node.frameKey.slice(node.node.length + 1)}]` : ''}`;
+}
+
+/** An attribute's value as one line. */
+export function attrText(value: NodeSnapshot['attrs'][string]): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => (typeof v === 'string' ? JSON.stringify(v) : String(v))).join(', ')}]`;
+  if (typeof value === 'object') {
+    const t = value as { dtype: string; shape: readonly number[] };
+    return `tensor ${t.dtype}[${t.shape.join(',')}]`;
+  }
+  return typeof value === 'string' ? value : String(value);
+}
