@@ -25,6 +25,8 @@ export interface RuntimeTools {
   createNonFiniteFinder?: typeof import('./graph-model/first-non-finite.js').createNonFiniteFinder;
   /** Set when graph-model/node-site.ts loads: where a loaded model's node is in its model.json. */
   nodeSite?: typeof import('./graph-model/node-site.js').nodeSite;
+  /** Set when trace/tracer.ts loads: runs a debugger's reads outside a tfFunction trace under way. */
+  untraced?: typeof import('./trace/tracer.js').untraced;
 }
 
 interface SharedState {

@@ -45,6 +45,7 @@ interface Tools {
   addNodeObserver?(observer: NodeObserver): () => void;
   createNonFiniteFinder?(): NonFiniteFinder;
   nodeSite?(modelPath: string, node: string): NodeSite | undefined;
+  untraced?<T>(fn: () => T): T;
 }
 
 /** The runtime's shared state (runtime/hooks.ts), as far as the agent uses it. */
@@ -124,6 +125,11 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   const isTensor = (v: unknown): v is TensorLike => isObject(v) && typeof v.dataSync === 'function' && Array.isArray(v.shape) && typeof v.dtype === 'string';
   const isNdArray = (v: unknown): v is NdArrayLike =>
     isObject(v) && !isTensor(v) && Array.isArray(v.shape) && typeof v.dtype === 'string' && v.data !== undefined;
+  /** Runs the agent's own tensor reads outside a tfFunction trace under way (they are not the traced function's). */
+  const untraced = <T>(fn: () => T): T => {
+    const run = state.tools?.untraced;
+    return run ? run(fn) : fn();
+  };
   /** Summaries by data (a tensor's dataId, an NdArray's array): a stop asks for each one several times. */
   const summaries = new WeakMap<object, TensorSummary>();
   const num = (x: number | undefined) => (typeof x === 'number' ? Number(x.toPrecision(5)) : x);
@@ -328,7 +334,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         // Tensors are immutable, so a summary holds for their data; variables change data ids.
         let s = summaries.get(v.dataId);
         if (!s && tools) {
-          s = tools.summarizeTensor(v);
+          s = untraced(() => tools.summarizeTensor(v));
           summaries.set(v.dataId, s);
         }
         const kind = (v as { constructor?: { name?: string } }).constructor?.name === 'Variable' ? 'Variable' : 'Tensor';
@@ -383,14 +389,16 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         if (v.isDisposed) return [];
         const end = Math.min(v.size, start + count);
         if (end <= start) return [];
-        const flat = v.reshape([-1]);
-        const part = flat.slice([start], [end - start]);
-        try {
-          return out(part.dataSync());
-        } finally {
-          part.dispose();
-          flat.dispose();
-        }
+        return untraced(() => {
+          const flat = v.reshape([-1]);
+          const part = flat.slice([start], [end - start]);
+          try {
+            return out(part.dataSync());
+          } finally {
+            part.dispose();
+            flat.dispose();
+          }
+        });
       }
       if (isNdArray(v)) return out(Array.prototype.slice.call(v.data, start, start + count));
       if (ArrayBuffer.isView(v)) return out(Array.prototype.slice.call(v, start, start + count));
@@ -468,7 +476,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     if (!tools) return false;
     return (live.outputs ?? []).some((t) => {
       if (!isTensor(t) || t.isDisposed || t.dtype === 'string') return false;
-      const s = tools.summarizeTensor(t);
+      const s = untraced(() => tools.summarizeTensor(t));
       return (s.nanCount ?? 0) > 0 || (s.infCount ?? 0) > 0;
     });
   };

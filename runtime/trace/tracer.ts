@@ -8,6 +8,7 @@
  * host reads of traced tensors, random ops, async functions, a user customGrad under a tape.
  */
 import { identify } from '../callbacks.js';
+import { shared } from '../hooks.js';
 import { tensorIdWatermark, tf, type Tensor } from '../tf.js';
 import { TraceError, traceErrorHere, userCallSite, warnHere } from './errors.js';
 import type { Capture, NodeInput, OutputStructure, TracedNode, ValueRef, WrapperReplay } from './graph.js';
@@ -52,6 +53,25 @@ let active: Trace | null = null;
 export function isTracing(): boolean {
   return active !== null;
 }
+
+/**
+ * Runs `fn` outside the trace under way: its kernels are not recorded and its reads are no host
+ * reads. For a debugger's reads while the program is paused inside a traced function (a tensor's
+ * summary, a page of its values): they are not the function's.
+ */
+export function untraced<T>(fn: () => T): T {
+  const trace = active;
+  if (!trace) return fn();
+  trace.suspend++;
+  try {
+    return fn();
+  } finally {
+    trace.suspend--;
+  }
+}
+
+// A debugger's agent (which has no import of the runtime) reads tensors through this.
+if (shared.tools) shared.tools.untraced = untraced;
 
 /**
  * Runs `fn(...args)` eagerly, recording its kernels; `leaves` are the tensor arguments (placeholders).

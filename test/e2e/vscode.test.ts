@@ -27,6 +27,7 @@ import { lineOf, lineOfMarker } from '../helpers/markers.js';
 import { projectWithOwnTfjs } from '../helpers/projects.js';
 import { writeDenseModel } from '../fixtures/dense-model.js';
 import { TF_PYTHON } from '../helpers/tensorflow-python.js';
+import { VSCE_PACKAGE_ARGS } from '../../scripts/lib/vsce-args.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const artifacts = path.join(root, '.artifacts', 'e2e');
@@ -266,7 +267,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       log('building (dist/, out/ or media/dist/ missing)');
       execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
     }
-    execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--out', vsix], {
+    execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), ...VSCE_PACKAGE_ARGS, '--out', vsix], {
       cwd: root,
       stdio: 'pipe',
     });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { cleanEnv } from '../fixtures/spawn.js';
+import { VSCE_PACKAGE_ARGS } from '../../scripts/lib/vsce-args.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-vsix-'));
@@ -21,7 +22,7 @@ const extension = path.join(unpacked, 'extension');
 describe('the packaged .vsix', { timeout: 180_000 }, () => {
   before(() => {
     // dist/, out/ and media/dist are built by `npm test` before the tests run.
-    execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--allow-missing-repository', '--out', vsix], {
+    execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), ...VSCE_PACKAGE_ARGS, '--out', vsix], {
       cwd: root,
       stdio: 'pipe',
     });
@@ -63,6 +64,8 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
       'media/inspector.css',
       'media/dist/graph.js',
       'media/graph.css',
+      'media/theme.css',
+      'docs/graph-view-node-stop.png',
       'out/lib.es2022.d.ts',
       'out/lib.dom.d.ts',
       'node_modules/tsx/package.json',
