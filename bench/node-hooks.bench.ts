@@ -2,7 +2,8 @@
  * Node-level hooks on a 100-node model (cpu, input float32[256]), ratios in one run:
  * - the runtime's execute() with no node observer against tfjs's own GraphModel.execute (hooks off:
  *   tfjs's executor untouched, so this measures the runtime's wrapper only);
- * - a no-op node observer, and "first non-finite" (a summary of every node's outputs), against off.
+ * - a no-op node observer, and "first non-finite" (a summary of every node's outputs), against off;
+ * - the runtime's fixed cost per run, on a 1-node model (what the first ratio cannot resolve from noise).
  * Rounds alternate on and off so drift hits both.
  */
 import path from 'node:path';
@@ -55,6 +56,17 @@ export async function nodeHookBenchmarks(print: Print): Promise<void> {
       `  ${label}  ${on.usPerCall.toFixed(0).padStart(6)} µs/run  vs off ${base.usPerCall.toFixed(0)} µs  ratio ${(on.usPerCall / base.usPerCall).toFixed(3)}x`,
     );
   }
+  // The runtime's own per-run cost, which the 100-node ratio cannot resolve from noise: a 1-node model.
+  const one = await loadCallbackModel(writeGraphModel(path.join(tmp.dir, 'one'), [placeholder('x', [-1]), unary('n0', 'Neg', 'x')]));
+  const [tfjsOne, runtimeOne] = measurePair(
+    () => tf.dispose(one.graphModel.execute({ x }) as tf.Tensor),
+    () => tf.dispose(one.execute({ x }) as tf.Tensor),
+    2000,
+  );
+  print(
+    `  runtime execute() fixed cost      ${(runtimeOne.usPerCall - tfjsOne.usPerCall).toFixed(1).padStart(6)} µs/run  (1-node model: ${runtimeOne.usPerCall.toFixed(1)} µs vs tfjs ${tfjsOne.usPerCall.toFixed(1)} µs)`,
+  );
+  one.dispose();
   x.dispose();
   model.dispose();
   tmp.cleanup();

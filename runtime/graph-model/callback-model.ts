@@ -160,20 +160,21 @@ export class CallbackModel {
   /** The node that makes these inputs → outputs need executeAsync, if one does. */
   private asyncOnlyNode(inputs: ModelInputs, outputs: string | string[] | undefined): InternalNode | undefined {
     const signature = this.files.json.signature as ModelSignature | undefined;
+    // tfjs's `inputs`/`outputs` getters build their TensorInfo lists on every call: read them once.
+    this.modelInputNames ??= this.graphModel.inputs.map((i) => i.name);
+    this.modelOutputNames ??= this.graphModel.outputs.map((o) => o.name);
     const inputNames =
-      inputs instanceof tf.Tensor || Array.isArray(inputs)
-        ? this.graphModel.inputs.map((i) => i.name)
-        : Object.keys(inputs).map((key) => signature?.inputs?.[key]?.name ?? key);
+      inputs instanceof tf.Tensor || Array.isArray(inputs) ? this.modelInputNames : Object.keys(inputs).map((key) => signature?.inputs?.[key]?.name ?? key);
     const outputNames =
-      outputs === undefined
-        ? this.graphModel.outputs.map((o) => o.name)
-        : (Array.isArray(outputs) ? outputs : [outputs]).map((key) => signature?.outputs?.[key]?.name ?? key);
+      outputs === undefined ? this.modelOutputNames : (Array.isArray(outputs) ? outputs : [outputs]).map((key) => signature?.outputs?.[key]?.name ?? key);
     // The graph never changes: one walk per inputs → outputs, not one per run.
     const key = `${inputNames.join('\u0000')}\u0001${outputNames.join('\u0000')}`;
     if (!this.asyncOnlyNodes.has(key)) this.asyncOnlyNodes.set(key, firstAsyncOnlyNode(this.graphModel, inputNames, outputNames) ?? null);
     return this.asyncOnlyNodes.get(key) ?? undefined;
   }
   private readonly asyncOnlyNodes = new Map<string, InternalNode | null>();
+  private modelInputNames: string[] | undefined;
+  private modelOutputNames: string[] | undefined;
 
   private siteOf(node: CallbackNode): InvocationSite {
     const callSite = node.location ? { file: this.files.path, ...node.location } : { file: this.files.path, line: 1, column: 1 };

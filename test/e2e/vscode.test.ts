@@ -28,6 +28,7 @@ import { projectWithOwnTfjs } from '../helpers/projects.js';
 import { writeDenseModel } from '../fixtures/dense-model.js';
 import { TF_PYTHON } from '../helpers/tensorflow-python.js';
 import { VSCE_PACKAGE_ARGS } from '../../scripts/lib/vsce-args.js';
+import { CHROMIUM_ARGS, QUIET_SETTINGS, codeServerArgs } from '../../scripts/lib/code-server-options.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const artifacts = path.join(root, '.artifacts', 'e2e');
@@ -303,17 +304,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       path.join(userData, 'User', 'settings.json'),
       JSON.stringify(
         {
-          'workbench.startupEditor': 'none',
-          'workbench.tips.enabled': false,
-          'workbench.enableExperiments': false,
-          'telemetry.telemetryLevel': 'off',
-          'chat.disableAIFeatures': true,
-          'security.workspace.trust.enabled': false,
-          'extensions.autoUpdate': false,
-          'extensions.autoCheckUpdates': false,
-          'extensions.ignoreRecommendations': true,
-          'update.mode': 'none',
-          'git.enabled': false,
+          ...QUIET_SETTINGS,
           // The inspector opens on each stop in a callback (the default, made explicit).
           'tfjsCallbacks.openInspectorOnStop': true,
         },
@@ -347,21 +338,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     const out = openSync(path.join(work, 'code-server.log'), 'a');
     server = spawn(
       codeServer,
-      [
-        '--bind-addr',
-        `127.0.0.1:${port}`,
-        '--auth',
-        'none',
-        '--disable-telemetry',
-        '--disable-update-check',
-        '--disable-workspace-trust',
-        '--disable-getting-started-override',
-        '--user-data-dir',
-        userData,
-        '--extensions-dir',
-        extensions,
-        workspace,
-      ],
+      codeServerArgs(port, userData, extensions, workspace),
       { env, detached: true, stdio: ['ignore', out, out] }, // detached: its own process group, killed as one
     );
     closeSync(out);
@@ -382,16 +359,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1600, height: 1000 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...CHROMIUM_ARGS],
       env: { ...env },
     });
     page = browser.pages()[0] ?? (await browser.newPage());

@@ -1,0 +1,509 @@
+/**
+ * `npm run bench:vscode`: our debugger and VS Code's own JavaScript debugger (js-debug, built into
+ * code-server) side by side in one real VS Code, driven through Chromium, on the same programs.
+ *
+ *   npm run bench:vscode -- [--rounds N]      (default 5 rounds, alternating which debugger goes first)
+ *
+ * Interactive figures are timed in the page (key press or mouse press stamped with
+ * performance.now(), the DOM state detected by a MutationObserver): see probes.ts. Whole-run
+ * figures of the 10,000-callback program: F5 key press → debug toolbar hidden again, against the
+ * same program run plainly (`node --import tsx --import <runtime register>`) timed by this process.
+ * Writes .artifacts/bench-vscode/results.md, results.json and round 1's screenshots.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { processesMentioning, startWorkbench, type Workbench } from './code-server.js';
+import { arm, collect, type Condition, describe, installProbes, nextExpandTarget, type Trigger } from './probes.js';
+import { BUSY, CONFIG_JS, CONFIG_OURS, INTERACTIVE, lineOf, type Programs, writeWorkspace } from './programs.js';
+import { fmt, ratio, type Stat, stat } from './report.js';
+import { QUIET_SETTINGS } from '../../scripts/lib/code-server-options.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const artifacts = path.join(root, '.artifacts', 'bench-vscode');
+const started = Date.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function log(message: string): void {
+  console.log(`[bench:vscode +${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
+}
+
+function parseRounds(argv: readonly string[]): number {
+  const i = argv.indexOf('--rounds');
+  if (i < 0) return 5;
+  const n = Number(argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--rounds needs a positive integer, got ${argv[i + 1]}`);
+  return n;
+}
+
+const BREAK_LINE = lineOf(INTERACTIVE, '@break');
+const NEXT_LINE = lineOf(INTERACTIVE, '@next');
+const HOT_LINE = lineOf(BUSY, '@unhit-hot');
+const COLD_LINE = lineOf(BUSY, '@unhit-cold');
+const INPUT = 'x';
+const LAST_VALUE = 99;
+
+type Debugger = 'ours' | 'js-debug';
+const DEBUGGERS: readonly Debugger[] = ['ours', 'js-debug'];
+const CONFIG: Record<Debugger, string> = { ours: CONFIG_OURS, 'js-debug': CONFIG_JS };
+
+/** The interactive figures, in table order. */
+const INTERACTIVE_FIGURES = {
+  f5Toolbar: 'F5 → debug toolbar shown',
+  f5Paused: 'F5 → paused line shown in the editor',
+  f5Input: 'F5 → the input in Variables',
+  f10: 'F10 → next paused line shown',
+  continue: 'Continue (F5) → next stop shown',
+  expand: 'expand the 2^20-element input to its first 100 values (all clicks)',
+  expandOverhead: '… of which the bench’s own round trips between clicks',
+  stop: 'Shift+F5 → session gone (toolbar hidden)',
+} as const;
+type InteractiveFigure = keyof typeof INTERACTIVE_FIGURES;
+
+const BUSY_VARIANTS = {
+  hot: { label: 'inside the callback, on a branch never taken', line: HOT_LINE as number | undefined },
+  cold: { label: 'in a function never called', line: COLD_LINE as number | undefined },
+  none: { label: 'none', line: undefined as number | undefined },
+} as const;
+type BusyVariant = keyof typeof BUSY_VARIANTS;
+
+interface Samples {
+  interactive: Record<Debugger, Record<InteractiveFigure, number[]>>;
+  /** F5 → session end (ms), per debugger and variant; plain: spawn → exit. */
+  busy: Record<Debugger, Record<BusyVariant, number[]>>;
+  plain: number[];
+  /** The callback loop's own time, as the program measured it. */
+  loop: Record<Debugger | 'plain', Record<BusyVariant, number[]>>;
+}
+
+function emptySamples(): Samples {
+  const figures = () => Object.fromEntries(Object.keys(INTERACTIVE_FIGURES).map((k) => [k, [] as number[]])) as Record<InteractiveFigure, number[]>;
+  const variants = () => ({ hot: [] as number[], cold: [] as number[], none: [] as number[] });
+  return {
+    interactive: { ours: figures(), 'js-debug': figures() },
+    busy: { ours: variants(), 'js-debug': variants() },
+    plain: [],
+    loop: { ours: variants(), 'js-debug': variants(), plain: variants() },
+  };
+}
+
+/** The workbench, driven as a user does (palette, keys, clicks). */
+class Driver {
+  constructor(
+    readonly page: Page,
+    private readonly shotsDir: string,
+  ) {}
+
+  async shot(name: string): Promise<void> {
+    await this.page.screenshot({ path: path.join(this.shotsDir, `${name}.png`) }).catch((err: Error) => log(`  screenshot ${name} failed: ${err.message}`));
+  }
+
+  async runCommand(...titles: string[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      const input = this.page.locator('.quick-input-widget .quick-input-box input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${titles[0]}`);
+      await this.page
+        .locator('.quick-input-list .monaco-list-row')
+        .first()
+        .waitFor({ timeout: 10_000 })
+        .catch(() => undefined);
+      await sleep(300);
+      const labels = (await this.page.locator('.quick-input-list .monaco-list-row .label-name').allInnerTexts()).map((s) => s.trim());
+      const title = titles.find((t) => labels.includes(t));
+      if (title) {
+        await this.row(title).click();
+        return;
+      }
+      await this.page.keyboard.press('Escape');
+      if (attempt === 10) throw new Error(`the palette does not list "${titles.join('" or "')}"; it lists: ${labels.join(' | ')}`);
+      await sleep(1000);
+    }
+  }
+
+  private row(label: string) {
+    const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    return this.page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: exact }) })
+      .first();
+  }
+
+  async open(file: string): Promise<void> {
+    const name = path.basename(file);
+    await this.page.keyboard.press('Control+P');
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(name);
+    const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: name });
+    await row.first().waitFor({ timeout: 10_000 });
+    await row.first().click();
+    await this.page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 10_000 });
+  }
+
+  /** Focuses the program's editor (a webview or the panel may hold the focus), so keys reach the workbench. */
+  async focusEditor(file: string): Promise<void> {
+    await this.page
+      .locator('.tab', { hasText: path.basename(file) })
+      .first()
+      .click();
+    await this.page.locator('.editor-group-container .monaco-editor.focused').first().waitFor({ timeout: 5_000 });
+  }
+
+  async removeAllBreakpoints(): Promise<void> {
+    await this.runCommand('Remove All Breakpoints', 'Debug: Remove All Breakpoints');
+    await this.page.locator('.editor-group-container .cgmr.codicon-debug-breakpoint').first().waitFor({ state: 'detached', timeout: 5_000 });
+  }
+
+  async setBreakpoint(file: string, line: number): Promise<void> {
+    await this.focusEditor(file);
+    await this.page.keyboard.press('Control+G');
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`:${line}`);
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await this.page.locator('.statusbar-item', { hasText: `Ln ${line},` }).waitFor({ timeout: 5_000 });
+    await this.page.keyboard.press('F9');
+    await this.page.locator('.editor-group-container .cgmr.codicon-debug-breakpoint').first().waitFor({ timeout: 5_000 });
+  }
+
+  /** Presses `key` (after `arm`) and collects; throws naming what it waited for when something did not come. */
+  async measure(trigger: Trigger & { kind: 'key' }, conditions: Condition[], timeoutMs: number): Promise<number[]> {
+    await arm(this.page, trigger, conditions, timeoutMs);
+    await this.page.keyboard.press(trigger.shift ? `Shift+${trigger.key}` : trigger.key);
+    return this.collectAll(conditions, `${trigger.shift ? 'Shift+' : ''}${trigger.key}`, timeoutMs);
+  }
+
+  async collectAll(conditions: Condition[], what: string, timeoutMs: number, presses?: number[]): Promise<number[]> {
+    const c = await collect(this.page);
+    presses?.push(...c.presses);
+    if (c.t0 === undefined) throw new Error(`the page never saw the ${what} press`);
+    const missing = conditions.filter((_, i) => c.ms[i] === undefined).map(describe);
+    if (missing.length) throw new Error(`after ${what}: timed out after ${timeoutMs / 1000} s waiting for ${missing.join(', ')}`);
+    return c.ms as number[];
+  }
+
+  toolbarVisible(): Promise<boolean> {
+    return this.page.evaluate(() => Array.from(document.querySelectorAll('.debug-toolbar')).some((el) => getComputedStyle(el).display !== 'none'));
+  }
+
+  /** Ends whatever session is left (after a failure) and waits for the toolbar to go. */
+  async recover(): Promise<void> {
+    await this.page.keyboard.press('Escape').catch(() => undefined);
+    for (let i = 0; i < 5 && (await this.toolbarVisible().catch(() => false)); i++) {
+      await this.page.keyboard.press('Shift+F5').catch(() => undefined);
+      await sleep(2000);
+    }
+  }
+
+  /** Collapses the Run and Debug view's other panes so the Variables pane shows 100+ rows. */
+  async collapseOtherPanes(): Promise<void> {
+    for (const title of ['Watch', 'Call Stack', 'Breakpoints', 'Loaded Scripts']) {
+      const header = this.page.locator('.pane-header[aria-expanded="true"]', { hasText: title });
+      if ((await header.count()) > 0) await header.first().click();
+    }
+  }
+}
+
+async function interactiveSession(d: Driver, dbg: Debugger, p: Programs, samples: Samples, shots: string | undefined, _workspace: string): Promise<void> {
+  const page = d.page;
+  await d.open(p.interactive);
+  await d.removeAllBreakpoints();
+  await d.setBreakpoint(p.interactive, BREAK_LINE);
+  // Select this debugger's configuration for F5, with a warm-up session (not measured).
+  await d.runCommand('Debug: Select and Start Debugging');
+  await d.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${CONFIG[dbg]}\\s*$`) }) })
+    .first()
+    .click();
+  await page.locator('.monaco-editor .codicon-debug-stackframe').first().waitFor({ timeout: 90_000 });
+  await page.keyboard.press('Shift+F5');
+  await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
+  await sleep(500);
+
+  const fig = samples.interactive[dbg];
+  const T = 60_000;
+  await d.focusEditor(p.interactive);
+  const [toolbar, paused, input] = await d.measure(
+    { kind: 'key', key: 'F5' },
+    [{ kind: 'toolbarShown' }, { kind: 'pausedLine', line: BREAK_LINE }, { kind: 'variable', name: INPUT }],
+    T,
+  );
+  fig.f5Toolbar.push(toolbar!);
+  fig.f5Paused.push(paused!);
+  fig.f5Input.push(input!);
+  if (shots) await d.shot(`${shots}-1-f5-paused`);
+  await sleep(300);
+
+  await d.focusEditor(p.interactive);
+  fig.f10.push((await d.measure({ kind: 'key', key: 'F10' }, [{ kind: 'pausedLine', line: NEXT_LINE }], T))[0]!);
+  if (shots) await d.shot(`${shots}-2-f10`);
+  await sleep(300);
+
+  await d.focusEditor(p.interactive);
+  fig.continue.push((await d.measure({ kind: 'key', key: 'F5' }, [{ kind: 'pausedLine', line: BREAK_LINE }], T))[0]!);
+  if (shots) await d.shot(`${shots}-3-continue`);
+
+  // Expand the input to its first 100 values: every click, timed from the first mouse press to the
+  // row of value 99. Between clicks the bench asks the page (which waits with a MutationObserver)
+  // where the next row to open is: a round trip of a few ms per click, the same for both debuggers.
+  await d.collapseOtherPanes();
+  await sleep(500);
+  const conditions: Condition[] = [{ kind: 'valueRow', index: LAST_VALUE }];
+  await arm(page, { kind: 'mouse' }, conditions, T);
+  const path_: string[] = [];
+  const found: number[] = [];
+  let clicked: string | undefined;
+  for (let i = 0; ; i++) {
+    if (i === 12) throw new Error(`expanding the input: no value row ${LAST_VALUE} after 12 clicks (${path_.join(' → ')})`);
+    const target = await nextExpandTarget(page, INPUT, LAST_VALUE, clicked, 30_000);
+    if (target === 'done') break;
+    found.push(target.at);
+    await page.mouse.click(target.x, target.y);
+    clicked = target.label;
+    path_.push(target.label);
+  }
+  const presses: number[] = [];
+  fig.expand.push((await d.collectAll(conditions, 'the first click', T, presses))[0]!);
+  // From each row showing to the bench's click on it (the first click starts the clock).
+  fig.expandOverhead.push(found.slice(1).reduce((sum, at, i) => sum + Math.max(0, (presses[i] ?? at) - at), 0));
+  if (shots) {
+    log(`  ${dbg}: expanded through ${path_.join(' → ')}`);
+    await d.shot(`${shots}-4-expanded`);
+  }
+  await sleep(300);
+
+  await d.focusEditor(p.interactive);
+  fig.stop.push((await d.measure({ kind: 'key', key: 'F5', shift: true }, [{ kind: 'toolbarHidden' }], T))[0]!);
+  if (shots) await d.shot(`${shots}-5-stopped`);
+}
+
+function busyLines(file: string): number {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+function lastLoopMs(file: string, before: number, what: string): number {
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+  if (lines.length <= before) throw new Error(`${what}: the program did not finish (it writes a line to busy-out.jsonl at its end)`);
+  return (JSON.parse(lines[lines.length - 1]!) as { loopMs: number }).loopMs;
+}
+
+/** Plain runs that failed (reported with the round's failures). */
+const plainFailures: string[] = [];
+
+async function busySessions(d: Driver, dbg: Debugger, p: Programs, samples: Samples, shots: string | undefined, workspace: string): Promise<void> {
+  await d.open(p.busy);
+  for (const variant of Object.keys(BUSY_VARIANTS) as BusyVariant[]) {
+    const { line } = BUSY_VARIANTS[variant];
+    await d.removeAllBreakpoints();
+    if (line !== undefined) await d.setBreakpoint(p.busy, line);
+    // A plain run right before each debugged one, so both meet the same machine (2 cores shared
+    // with the workbench), each after a pause that lets the workbench settle.
+    await sleep(1500);
+    try {
+      const plain = await plainRun(p, workspace);
+      samples.plain.push(plain.ms);
+      samples.loop.plain.none.push(plain.loopMs);
+    } catch (err) {
+      plainFailures.push((err as Error).message.split('\n')[0]!);
+    }
+    await sleep(1500);
+    await d.focusEditor(p.busy);
+    const before = busyLines(p.busyOut);
+    const [ms] = await d.measure({ kind: 'key', key: 'F5' }, [{ kind: 'sessionEnded' }], 300_000);
+    samples.busy[dbg][variant].push(ms!);
+    samples.loop[dbg][variant].push(lastLoopMs(p.busyOut, before, `${dbg}, breakpoint ${variant}`));
+    if (shots && variant === 'hot') await d.shot(`${shots}-6-busy-ended`);
+    await sleep(500);
+  }
+}
+
+/** The busy program run plainly; spawn → exit, timed here. */
+async function plainRun(p: Programs, workspace: string): Promise<{ ms: number; loopMs: number }> {
+  const before = busyLines(p.busyOut);
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...p.nodeArgs, p.busy], {
+    cwd: workspace,
+    env: { ...process.env, ...p.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }, 300_000);
+    child.once('exit', (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  const ms = performance.now() - t0;
+  if (code !== 0) throw new Error(`the plain run exited with ${code}:\n${stderr.slice(-2000)}`);
+  return { ms, loopMs: lastLoopMs(p.busyOut, before, 'plain run') };
+}
+
+interface Failure {
+  round: number;
+  who: string;
+  message: string;
+}
+
+async function main(): Promise<void> {
+  const rounds = parseRounds(process.argv.slice(2));
+  rmSync(artifacts, { recursive: true, force: true });
+  mkdirSync(artifacts, { recursive: true });
+  const work = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-bench-vscode-'));
+  const workspace = path.join(work, 'workspace');
+  let programs: Programs | undefined;
+  let wb: Workbench | undefined;
+  const cleanup = async () => {
+    await wb?.close().catch(() => undefined);
+    for (const pid of processesMentioning(work)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+    rmSync(work, { recursive: true, force: true, maxRetries: 3 });
+  };
+  const onSignal = () => {
+    log('interrupted: cleaning up');
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const samples = emptySamples();
+  const failures: Failure[] = [];
+  try {
+    wb = await startWorkbench({
+      root,
+      work,
+      workspace,
+      log,
+      viewport: { width: 1600, height: 3000 },
+      prepare: (extensionDir) => {
+        programs = writeWorkspace(workspace, extensionDir);
+      },
+      settings: {
+        ...QUIET_SETTINGS,
+        'tfjsCallbacks.openInspectorOnStop': true,
+      },
+    });
+    const p = programs!;
+    const d = new Driver(wb.page, artifacts);
+    await installProbes(wb.page);
+    // Let the workbench settle (extension host, TypeScript server), and warm tsx's cache.
+    await sleep(5000);
+    await plainRun(p, workspace);
+
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? DEBUGGERS : [...DEBUGGERS].reverse();
+      log(`round ${r + 1}/${rounds}: ${order.join(' then ')}`);
+      for (const dbg of order) {
+        const shots = r === 0 ? `r1-${dbg}` : undefined;
+        for (const [what, run] of [
+          ['interactive', interactiveSession],
+          ['10,000 callbacks', busySessions],
+        ] as const) {
+          try {
+            await run(d, dbg, p, samples, shots, workspace);
+          } catch (err) {
+            const message = (err as Error).message.split('\n')[0]!;
+            failures.push({ round: r + 1, who: `${dbg}, ${what}`, message });
+            log(`  FAILED: ${dbg}, ${what}: ${message}`);
+            await d.shot(`failed-r${r + 1}-${dbg}-${what.replace(/\W+/g, '-')}`);
+            await d.recover();
+          }
+        }
+      }
+      for (const message of plainFailures.splice(0)) failures.push({ round: r + 1, who: 'plain run', message });
+      const f = samples.interactive;
+      log(
+        `  so far: F5→paused ours ${fmt(stat(f.ours.f5Paused))} js-debug ${fmt(stat(f['js-debug'].f5Paused))}; busy none ours ${fmt(stat(samples.busy.ours.none))} js-debug ${fmt(stat(samples.busy['js-debug'].none))} plain ${fmt(stat(samples.plain))}`,
+      );
+    }
+    const written = writeResults(samples, failures, rounds, wb);
+    console.log(`\n${written}`);
+    log(`wrote ${path.relative(root, path.join(artifacts, 'results.md'))} and results.json`);
+  } finally {
+    await cleanup();
+    log('cleaned up');
+  }
+  if (failures.length) process.exitCode = 1;
+}
+
+function writeResults(samples: Samples, failures: Failure[], rounds: number, wb: Workbench): string {
+  const date = new Date().toISOString();
+  const s = (v: number[]) => stat(v);
+  const lines: string[] = [];
+  lines.push(`# bench:vscode — ours vs js-debug in one VS Code`, '');
+  lines.push(
+    `${date} · code-server ${wb.codeServerVersion} (VS Code ${wb.vscodeVersion}) · js-debug ${wb.jsDebugVersion} · headless Chromium · cpu backend · ` +
+      `${os.cpus().length} cores · Node ${process.version} · ${rounds} rounds alternating which debugger goes first · medians (min–max, n)`,
+    '',
+  );
+  lines.push('| figure | ours | js-debug | ours / js-debug |', '|---|---|---|---|');
+  const stats: Record<string, unknown> = {};
+  for (const [key, label] of Object.entries(INTERACTIVE_FIGURES) as [InteractiveFigure, string][]) {
+    const a = s(samples.interactive.ours[key]);
+    const b = s(samples.interactive['js-debug'][key]);
+    stats[key] = { ours: a, 'js-debug': b };
+    lines.push(`| ${label} | ${fmt(a)} | ${fmt(b)} | ${ratio(a, b)} |`);
+  }
+  const plain = s(samples.plain);
+  const plainLoop = s(samples.loop.plain.none);
+  lines.push(
+    '',
+    `10,000 numpyFunction calls (${plainLoop ? ((plainLoop.median * 1000) / 10_000).toFixed(1) : '?'} µs each in the plain run's loop), whole process: F5 → session gone for the debuggers, spawn → exit for the plain run (\`node --import tsx --import <register>\`, one right before each debugged run): ${fmt(plain)}`,
+    '',
+    '| breakpoint, never hit | ours | js-debug | ours / plain | js-debug / plain | ours / js-debug | loop alone: ours / plain | js-debug / plain |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  for (const [key, { label }] of Object.entries(BUSY_VARIANTS) as [BusyVariant, { label: string }][]) {
+    const a = s(samples.busy.ours[key]);
+    const b = s(samples.busy['js-debug'][key]);
+    const la = s(samples.loop.ours[key]);
+    const lb = s(samples.loop['js-debug'][key]);
+    stats[`busy-${key}`] = { ours: a, 'js-debug': b, plain, loop: { ours: la, 'js-debug': lb, plain: plainLoop } };
+    lines.push(
+      `| ${label} | ${fmt(a)} | ${fmt(b)} | ${ratio(a, plain)} | ${ratio(b, plain)} | ${ratio(a, b)} | ${ratio(la, plainLoop)} | ${ratio(lb, plainLoop)} |`,
+    );
+  }
+  lines.push('');
+  if (failures.length) {
+    lines.push(`Failed (${failures.length}; their figures are missing from the medians, see n):`, '');
+    for (const f of failures) lines.push(`- round ${f.round}, ${f.who}: ${f.message}`);
+  } else lines.push('No failed round.');
+  const md = `${lines.join('\n')}\n`;
+  writeFileSync(path.join(artifacts, 'results.md'), md);
+  const json: Record<string, unknown> = {
+    date,
+    codeServer: wb.codeServerVersion,
+    vscode: wb.vscodeVersion,
+    jsDebug: wb.jsDebugVersion,
+    node: process.version,
+    cores: os.cpus().length,
+    rounds,
+    stats: stats as Record<string, Stat | unknown>,
+    samples,
+    failures,
+  };
+  writeFileSync(path.join(artifacts, 'results.json'), `${JSON.stringify(json, null, 2)}\n`);
+  return md;
+}
+
+await main();

@@ -1,0 +1,116 @@
+/**
+ * The bench's own programs, written into a temp workspace (an ES-module project, `type: module`,
+ * with no node_modules): both debuggers and the plain runs start the very same files with the same
+ * loaders, tsx and the runtime's register (the installed .vsix's copies), so
+ * `tfjs-callback-debugger/runtime` and tfjs resolve identically everywhere. The backend is cpu
+ * (TFJS_BACKEND) for all.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** A numpyFunction callback whose input has 2^20 float32 elements, called in a loop. */
+export const INTERACTIVE = `import { numpyFunction, selectBackend, tf, type NdArray } from 'tfjs-callback-debugger/runtime';
+
+await selectBackend({ quiet: true });
+
+function inspect_input(x: NdArray): NdArray {
+  const first = x.data[0] as number; // @break
+  const last = x.data[x.data.length - 1] as number; // @next
+  if (first > last) console.log('never');
+  return x;
+}
+
+const input = tf.range(0, 1 << 20, 1, 'float32');
+for (let i = 0; i < 5; i++) {
+  const y = numpyFunction(inspect_input, [input], 'float32');
+  y.dispose();
+}
+console.log('done');
+`;
+
+/** 10,000 numpyFunction calls of ~20 µs each on cpu; writes its loop time beside it. */
+export const BUSY = `import { appendFileSync } from 'node:fs';
+import { numpyFunction, selectBackend, tf, type NdArray } from 'tfjs-callback-debugger/runtime';
+
+await selectBackend({ quiet: true });
+
+function never_called(total: number): void {
+  console.log('never called', total); // @unhit-cold
+}
+
+function smooth(x: NdArray): Float32Array {
+  const out = Float32Array.from(x.data as Float32Array, (v) => v * 0.5 + 1);
+  if (out[0]! < -1) {
+    console.log('never taken'); // @unhit-hot
+  }
+  return out;
+}
+
+const input = tf.range(0, 256, 1, 'float32');
+let total = 0;
+const started = performance.now();
+for (let i = 0; i < 10_000; i++) {
+  const y = numpyFunction(smooth, [input], 'float32');
+  total += y.dataSync()[255]!;
+  y.dispose();
+}
+const loopMs = performance.now() - started;
+if (total < 0) never_called(total);
+appendFileSync(new URL('./busy-out.jsonl', import.meta.url), JSON.stringify({ loopMs, total, pid: process.pid }) + '\\n');
+console.log('loop-ms', loopMs.toFixed(1));
+`;
+
+export function lineOf(source: string, marker: string): number {
+  const index = source.split('\n').findIndex((l) => l.includes(marker));
+  if (index < 0) throw new Error(`no ${marker} in the program`);
+  return index + 1;
+}
+
+export const CONFIG_OURS = 'bench: ours';
+export const CONFIG_JS = 'bench: js-debug';
+
+export interface Programs {
+  readonly interactive: string;
+  readonly busy: string;
+  readonly busyOut: string;
+  /** node arguments before the program: tsx and the runtime's register, as file URLs. */
+  readonly nodeArgs: readonly string[];
+  readonly env: Record<string, string>;
+}
+
+/** Writes the workspace: package.json, the two programs, and a launch.json with one configuration per debugger. */
+export function writeWorkspace(workspace: string, extensionDir: string): Programs {
+  mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(path.join(workspace, 'package.json'), `${JSON.stringify({ name: 'bench-vscode', private: true, type: 'module' }, null, 2)}\n`);
+  const interactive = path.join(workspace, 'interactive.ts');
+  const busy = path.join(workspace, 'busy.ts');
+  writeFileSync(interactive, INTERACTIVE);
+  writeFileSync(busy, BUSY);
+  const nodeArgs = [
+    '--import',
+    pathToFileURL(path.join(extensionDir, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href,
+    '--import',
+    pathToFileURL(path.join(extensionDir, 'dist', 'runtime', 'loader', 'register.js')).href,
+  ];
+  const env = { TFJS_BACKEND: 'cpu', TFJS_CALLBACKS_PROJECT_DIR: workspace };
+  const launch = {
+    version: '0.2.0',
+    configurations: [
+      { type: 'tfjs-callbacks', request: 'launch', name: CONFIG_OURS, program: '${file}', cwd: '${workspaceFolder}', backend: 'cpu', env },
+      {
+        type: 'node',
+        request: 'launch',
+        name: CONFIG_JS,
+        program: '${file}',
+        cwd: '${workspaceFolder}',
+        runtimeArgs: nodeArgs,
+        env,
+        console: 'internalConsole',
+        skipFiles: ['<node_internals>/**'],
+      },
+    ],
+  };
+  writeFileSync(path.join(workspace, '.vscode', 'launch.json'), `${JSON.stringify(launch, null, 2)}\n`);
+  return { interactive, busy, busyOut: path.join(workspace, 'busy-out.jsonl'), nodeArgs, env };
+}

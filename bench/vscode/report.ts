@@ -1,0 +1,27 @@
+/** Medians with min–max and n, ratios, and the Markdown/JSON the bench writes. */
+
+export interface Stat {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+  readonly n: number;
+}
+
+export function stat(values: readonly number[]): Stat | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median, min: sorted[0]!, max: sorted[sorted.length - 1]!, n: sorted.length };
+}
+
+export function fmt(s: Stat | undefined): string {
+  if (!s) return 'n/a';
+  const d = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
+  return `${d(s.median)} ms (${d(s.min)}–${d(s.max)}, n=${s.n})`;
+}
+
+export function ratio(a: Stat | undefined, b: Stat | undefined): string {
+  if (!a || !b || b.median === 0) return 'n/a';
+  return `${(a.median / b.median).toFixed(2)}x`;
+}
