@@ -882,7 +882,10 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       return;
     }
     await runCommand('TF.js Callbacks: Set Up Native Backend');
-    await pick('Another Python…');
+    // Not pick(): the open dialog below is a quick input too, and can show before the pick's
+    // widget was ever seen hidden.
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+    await quickPickRow('Another Python…').click();
     // VS Code's own open dialog (a path box in code-server): the test venv's python.
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
