@@ -1,17 +1,27 @@
 /**
- * The `tfjs-callbacks` debug type: the adapter executable, and the configuration provider that
- * lets F5 work with no launch.json and refuses to launch in an untrusted workspace.
+ * The `tfjs-callbacks` debug type: the adapter, run inside the extension host as js-debug's is (no
+ * process to start on F5), and the configuration provider that lets F5 work with no launch.json
+ * and refuses to launch in an untrusted workspace.
  */
 import * as vscode from 'vscode';
 import { DEBUG_TYPE, resolveConfiguration, resolveSubstituted, type DebugConfig } from './config-resolution.js';
 import { editorContext } from './editor-context.js';
-import { NODE_ENV, extensionPaths } from './paths.js';
+import { pathToFileURL } from 'node:url';
+import type * as Adapter from '../debug-adapter/main.js';
+import { extensionPaths } from './paths.js';
 
 export function registerDebugWiring(context: vscode.ExtensionContext): void {
   const paths = extensionPaths(context);
+  let adapter: Promise<typeof Adapter> | undefined;
+  // The adapter is an ES module (dist/debug-adapter/main.js, also run as a program by other
+  // editors); imported, it starts nothing. Loaded once, off F5's path when the host is idle. (A
+  // non-literal import() stays a native one in the CommonJS bundle.)
+  const loadAdapter = () => (adapter ??= import(pathToFileURL(paths.adapter).href) as Promise<typeof Adapter>);
+  const warm = setTimeout(() => void loadAdapter().catch(() => undefined), ADAPTER_WARM_DELAY_MS);
   context.subscriptions.push(
+    { dispose: () => clearTimeout(warm) },
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
-      createDebugAdapterDescriptor: () => new vscode.DebugAdapterExecutable(process.execPath, [paths.adapter], { env: NODE_ENV }),
+      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation((await loadAdapter()).createInlineSession()),
     }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
       resolveDebugConfiguration(folder, config) {
@@ -47,3 +57,6 @@ export function registerDebugWiring(context: vscode.ExtensionContext): void {
     ),
   );
 }
+
+/** After activation, once the editor has settled: the adapter's load (~30 ms) then costs no F5 anything. */
+const ADAPTER_WARM_DELAY_MS = 3000;

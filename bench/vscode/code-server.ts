@@ -20,6 +20,8 @@ export interface Workbench {
   readonly jsDebugVersion: string;
   /** Where the .vsix was installed (its runtime loader and tsx are what js-debug and plain runs use too). */
   readonly extensionDir: string;
+  /** The user settings.json (code-server watches it). */
+  readonly settingsFile: string;
   close(): Promise<void>;
 }
 
@@ -111,7 +113,8 @@ export async function startWorkbench(o: StartOptions): Promise<Workbench> {
 
   o.prepare(extensionDir);
   mkdirSync(path.join(userData, 'User'), { recursive: true });
-  writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(o.settings, null, 2));
+  const settingsFile = path.join(userData, 'User', 'settings.json');
+  writeFileSync(settingsFile, JSON.stringify(o.settings, null, 2));
 
   const port = await freePort();
   const logFile = path.join(o.work, 'code-server.log');
@@ -160,7 +163,7 @@ export async function startWorkbench(o: StartOptions): Promise<Workbench> {
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(o.workspace)}`);
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
     o.log('workbench loaded');
-    return { page, codeServerVersion, vscodeVersion, jsDebugVersion, extensionDir, close };
+    return { page, codeServerVersion, vscodeVersion, jsDebugVersion, extensionDir, settingsFile, close };
   } catch (err) {
     await close();
     throw err;

@@ -5,10 +5,11 @@
  *   npm run bench:vscode -- [--rounds N]      (default 5 rounds, alternating which debugger goes first)
  *
  * Interactive figures are timed in the page (key press or mouse press stamped with
- * performance.now(), the DOM state detected by a MutationObserver): see probes.ts. Whole-run
- * figures of the 10,000-callback program: F5 key press → debug toolbar hidden again, against the
- * same program run plainly (`node --import tsx --import <runtime register>`) timed by this process.
- * Writes .artifacts/bench-vscode/results.md, results.json and round 1's screenshots.
+ * performance.now(), the DOM state detected by a MutationObserver): see probes.ts. Ours runs them
+ * twice a round: with the Tensor Inspector open (it refreshes on every stop) and closed. Whole-run
+ * figures of the 10,000-callback program: the program's process, start → exit (lifetime.ts), under
+ * each debugger and run plainly (`node --import tsx --import <runtime register>`); F5 → session
+ * gone beside them. Writes .artifacts/bench-vscode/results.md, results.json and round 1's screenshots.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { processesMentioning, startWorkbench, type Workbench } from './code-serv
 import { arm, collect, type Condition, describe, installProbes, nextExpandTarget, type Trigger } from './probes.js';
 import { BUSY, CONFIG_JS, CONFIG_OURS, INTERACTIVE, lineOf, type Programs, writeWorkspace } from './programs.js';
 import { fmt, ratio, type Stat, stat } from './report.js';
+import { watchLifetime } from './lifetime.js';
 import { QUIET_SETTINGS } from '../../scripts/lib/code-server-options.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -47,7 +49,10 @@ const INPUT = 'x';
 const LAST_VALUE = 99;
 
 type Debugger = 'ours' | 'js-debug';
-const DEBUGGERS: readonly Debugger[] = ['ours', 'js-debug'];
+/** Interactive runs: ours with the Tensor Inspector open (refreshed at every stop) and closed. */
+type Variant = 'ours' | 'oursClosed' | 'js-debug';
+const VARIANTS: readonly Variant[] = ['ours', 'oursClosed', 'js-debug'];
+const DEBUGGER_OF: Record<Variant, Debugger> = { ours: 'ours', oursClosed: 'ours', 'js-debug': 'js-debug' };
 const CONFIG: Record<Debugger, string> = { ours: CONFIG_OURS, 'js-debug': CONFIG_JS };
 
 /** The interactive figures, in table order. */
@@ -71,10 +76,15 @@ const BUSY_VARIANTS = {
 type BusyVariant = keyof typeof BUSY_VARIANTS;
 
 interface Samples {
-  interactive: Record<Debugger, Record<InteractiveFigure, number[]>>;
-  /** F5 → session end (ms), per debugger and variant; plain: spawn → exit. */
+  interactive: Record<Variant, Record<InteractiveFigure, number[]>>;
+  /** The program's process, start → exit (ms), per debugger and breakpoint variant. */
   busy: Record<Debugger, Record<BusyVariant, number[]>>;
+  /** F5 → the toolbar hidden again (ms): the whole session as the user sees it. */
+  session: Record<Debugger, Record<BusyVariant, number[]>>;
+  /** The plain run's process, start → exit. */
   plain: number[];
+  /** The interactive program run plainly: process start → its callback's first line (ms). */
+  reach: number[];
   /** The callback loop's own time, as the program measured it. */
   loop: Record<Debugger | 'plain', Record<BusyVariant, number[]>>;
 }
@@ -83,9 +93,11 @@ function emptySamples(): Samples {
   const figures = () => Object.fromEntries(Object.keys(INTERACTIVE_FIGURES).map((k) => [k, [] as number[]])) as Record<InteractiveFigure, number[]>;
   const variants = () => ({ hot: [] as number[], cold: [] as number[], none: [] as number[] });
   return {
-    interactive: { ours: figures(), 'js-debug': figures() },
+    interactive: { ours: figures(), oursClosed: figures(), 'js-debug': figures() },
     busy: { ours: variants(), 'js-debug': variants() },
+    session: { ours: variants(), 'js-debug': variants() },
     plain: [],
+    reach: [],
     loop: { ours: variants(), 'js-debug': variants(), plain: variants() },
   };
 }
@@ -201,6 +213,17 @@ class Driver {
     }
   }
 
+  /**
+   * Ours with the Tensor Inspector open (it opens at the warm-up session's stop and refreshes at
+   * every stop) or closed (every editor closed, and not opened on stops).
+   */
+  async inspector(open: boolean, file: string, settingsFile: string, settings: Record<string, unknown>): Promise<void> {
+    writeFileSync(settingsFile, JSON.stringify({ ...settings, 'tfjsCallbacks.openInspectorOnStop': open }, null, 2));
+    if (!open) await this.runCommand('View: Close All Editor Groups');
+    await sleep(1500); // the settings file is watched
+    await this.open(file);
+  }
+
   /** Collapses the Run and Debug view's other panes so the Variables pane shows 100+ rows. */
   async collapseOtherPanes(): Promise<void> {
     for (const title of ['Watch', 'Call Stack', 'Breakpoints', 'Loaded Scripts']) {
@@ -210,8 +233,9 @@ class Driver {
   }
 }
 
-async function interactiveSession(d: Driver, dbg: Debugger, p: Programs, samples: Samples, shots: string | undefined, _workspace: string): Promise<void> {
+async function interactiveSession(d: Driver, variant: Variant, p: Programs, samples: Samples, shots: string | undefined): Promise<void> {
   const page = d.page;
+  const dbg = DEBUGGER_OF[variant];
   await d.open(p.interactive);
   await d.removeAllBreakpoints();
   await d.setBreakpoint(p.interactive, BREAK_LINE);
@@ -228,7 +252,7 @@ async function interactiveSession(d: Driver, dbg: Debugger, p: Programs, samples
   await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
   await sleep(500);
 
-  const fig = samples.interactive[dbg];
+  const fig = samples.interactive[variant];
   const T = 60_000;
   await d.focusEditor(p.interactive);
   const [toolbar, paused, input] = await d.measure(
@@ -300,6 +324,7 @@ const plainFailures: string[] = [];
 
 async function busySessions(d: Driver, dbg: Debugger, p: Programs, samples: Samples, shots: string | undefined, workspace: string): Promise<void> {
   await d.open(p.busy);
+  await d.focusEditor(p.busy);
   for (const variant of Object.keys(BUSY_VARIANTS) as BusyVariant[]) {
     const { line } = BUSY_VARIANTS[variant];
     await d.removeAllBreakpoints();
@@ -317,18 +342,22 @@ async function busySessions(d: Driver, dbg: Debugger, p: Programs, samples: Samp
     await sleep(1500);
     await d.focusEditor(p.busy);
     const before = busyLines(p.busyOut);
-    const [ms] = await d.measure({ kind: 'key', key: 'F5' }, [{ kind: 'sessionEnded' }], 300_000);
-    samples.busy[dbg][variant].push(ms!);
+    const watch = watchLifetime(p.busy);
+    const [ms] = await d.measure({ kind: 'key', key: 'F5' }, [{ kind: 'sessionEnded' }], 300_000).finally(() => watch.stop());
+    const life = await watch.done;
+    if (!life) throw new Error(`${dbg}, breakpoint ${variant}: the program's process was not seen (no node process running ${p.busy})`);
+    samples.busy[dbg][variant].push(life.ms);
+    samples.session[dbg][variant].push(ms!);
     samples.loop[dbg][variant].push(lastLoopMs(p.busyOut, before, `${dbg}, breakpoint ${variant}`));
     if (shots && variant === 'hot') await d.shot(`${shots}-6-busy-ended`);
     await sleep(500);
   }
 }
 
-/** The busy program run plainly; spawn → exit, timed here. */
+/** The busy program run plainly; its process start → exit, timed as the debugged runs are. */
 async function plainRun(p: Programs, workspace: string): Promise<{ ms: number; loopMs: number }> {
   const before = busyLines(p.busyOut);
-  const t0 = performance.now();
+  const watch = watchLifetime(p.busy);
   const child = spawn(process.execPath, [...p.nodeArgs, p.busy], {
     cwd: workspace,
     env: { ...process.env, ...p.env },
@@ -350,9 +379,26 @@ async function plainRun(p: Programs, workspace: string): Promise<{ ms: number; l
       resolve(c);
     });
   });
-  const ms = performance.now() - t0;
+  const life = await watch.done;
   if (code !== 0) throw new Error(`the plain run exited with ${code}:\n${stderr.slice(-2000)}`);
-  return { ms, loopMs: lastLoopMs(p.busyOut, before, 'plain run') };
+  if (!life) throw new Error('the plain run exited before its process was seen');
+  return { ms: life.ms, loopMs: lastLoopMs(p.busyOut, before, 'plain run') };
+}
+
+/** The interactive program run plainly: process start → its callback's first line, as the program measured it. */
+async function reachRun(p: Programs, workspace: string): Promise<number> {
+  const out = path.join(workspace, 'reach-out.jsonl');
+  rmSync(out, { force: true });
+  const child = spawn(process.execPath, [...p.nodeArgs, p.interactive], {
+    cwd: workspace,
+    env: { ...process.env, ...p.env, BENCH_REACH_OUT: out },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0 || !existsSync(out)) throw new Error(`the interactive program, run plainly, exited with ${code}:\n${stderr.slice(-2000)}`);
+  return (JSON.parse(readFileSync(out, 'utf8').trim()) as { reachMs: number }).reachMs;
 }
 
 interface Failure {
@@ -388,6 +434,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
   const samples = emptySamples();
   const failures: Failure[] = [];
+  const settings = { ...QUIET_SETTINGS, 'tfjsCallbacks.openInspectorOnStop': true };
   try {
     wb = await startWorkbench({
       root,
@@ -398,10 +445,7 @@ async function main(): Promise<void> {
       prepare: (extensionDir) => {
         programs = writeWorkspace(workspace, extensionDir);
       },
-      settings: {
-        ...QUIET_SETTINGS,
-        'tfjsCallbacks.openInspectorOnStop': true,
-      },
+      settings,
     });
     const p = programs!;
     const d = new Driver(wb.page, artifacts);
@@ -411,21 +455,27 @@ async function main(): Promise<void> {
     await plainRun(p, workspace);
 
     for (let r = 0; r < rounds; r++) {
-      const order = r % 2 === 0 ? DEBUGGERS : [...DEBUGGERS].reverse();
+      const order = r % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
       log(`round ${r + 1}/${rounds}: ${order.join(' then ')}`);
-      for (const dbg of order) {
-        const shots = r === 0 ? `r1-${dbg}` : undefined;
-        for (const [what, run] of [
-          ['interactive', interactiveSession],
-          ['10,000 callbacks', busySessions],
-        ] as const) {
+      try {
+        samples.reach.push(await reachRun(p, workspace));
+      } catch (err) {
+        plainFailures.push((err as Error).message.split('\n')[0]!);
+      }
+      for (const variant of order) {
+        const shots = r === 0 ? `r1-${variant}` : undefined;
+        const runs: [string, () => Promise<void>][] = [['interactive', () => interactiveSession(d, variant, p, samples, shots)]];
+        // The 10,000-callback runs stop nowhere: the inspector's state does not matter to them.
+        if (variant !== 'oursClosed') runs.push(['10,000 callbacks', () => busySessions(d, DEBUGGER_OF[variant], p, samples, shots, workspace)]);
+        if (variant !== 'js-debug') await d.inspector(variant === 'ours', p.interactive, wb.settingsFile, settings);
+        for (const [what, run] of runs) {
           try {
-            await run(d, dbg, p, samples, shots, workspace);
+            await run();
           } catch (err) {
             const message = (err as Error).message.split('\n')[0]!;
-            failures.push({ round: r + 1, who: `${dbg}, ${what}`, message });
-            log(`  FAILED: ${dbg}, ${what}: ${message}`);
-            await d.shot(`failed-r${r + 1}-${dbg}-${what.replace(/\W+/g, '-')}`);
+            failures.push({ round: r + 1, who: `${variant}, ${what}`, message });
+            log(`  FAILED: ${variant}, ${what}: ${message}`);
+            await d.shot(`failed-r${r + 1}-${variant}-${what.replace(/\W+/g, '-')}`);
             await d.recover();
           }
         }
@@ -456,31 +506,41 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
       `${os.cpus().length} cores · Node ${process.version} · ${rounds} rounds alternating which debugger goes first · medians (min–max, n)`,
     '',
   );
-  lines.push('| figure | ours | js-debug | ours / js-debug |', '|---|---|---|---|');
+  lines.push('| figure | ours, inspector open | ours, inspector closed | js-debug | open / js-debug | closed / js-debug |', '|---|---|---|---|---|---|');
   const stats: Record<string, unknown> = {};
   for (const [key, label] of Object.entries(INTERACTIVE_FIGURES) as [InteractiveFigure, string][]) {
-    const a = s(samples.interactive.ours[key]);
-    const b = s(samples.interactive['js-debug'][key]);
-    stats[key] = { ours: a, 'js-debug': b };
-    lines.push(`| ${label} | ${fmt(a)} | ${fmt(b)} | ${ratio(a, b)} |`);
+    const open = s(samples.interactive.ours[key]);
+    const closed = s(samples.interactive.oursClosed[key]);
+    const js = s(samples.interactive['js-debug'][key]);
+    stats[key] = { ours: open, oursClosed: closed, 'js-debug': js };
+    lines.push(`| ${label} | ${fmt(open)} | ${fmt(closed)} | ${fmt(js)} | ${ratio(open, js)} | ${ratio(closed, js)} |`);
   }
+  const reach = s(samples.reach);
+  stats.reach = reach;
+  lines.push(
+    '',
+    `The program's own time to reach the callback, run plainly (process start → the callback's first line): ${fmt(reach)}. ` +
+      `F5 → paused line against it: ours ${ratio(s(samples.interactive.ours.f5Paused), reach)} (inspector open), ${ratio(s(samples.interactive.oursClosed.f5Paused), reach)} (closed); js-debug ${ratio(s(samples.interactive['js-debug'].f5Paused), reach)}.`,
+  );
   const plain = s(samples.plain);
   const plainLoop = s(samples.loop.plain.none);
   lines.push(
     '',
-    `10,000 numpyFunction calls (${plainLoop ? ((plainLoop.median * 1000) / 10_000).toFixed(1) : '?'} µs each in the plain run's loop), whole process: F5 → session gone for the debuggers, spawn → exit for the plain run (\`node --import tsx --import <register>\`, one right before each debugged run): ${fmt(plain)}`,
+    `10,000 numpyFunction calls (${plainLoop ? ((plainLoop.median * 1000) / 10_000).toFixed(1) : '?'} µs each in the plain run's loop): the program's process, start → exit, under each debugger and run plainly (\`node --import tsx --import <register>\`, one right before each debugged run): plain ${fmt(plain)}`,
     '',
-    '| breakpoint, never hit | ours | js-debug | ours / plain | js-debug / plain | ours / js-debug | loop alone: ours / plain | js-debug / plain |',
-    '|---|---|---|---|---|---|---|---|',
+    '| breakpoint, never hit | ours | js-debug | ours / plain | js-debug / plain | ours / js-debug | loop alone: ours / plain | js-debug / plain | F5 → session gone: ours | js-debug |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const [key, { label }] of Object.entries(BUSY_VARIANTS) as [BusyVariant, { label: string }][]) {
     const a = s(samples.busy.ours[key]);
     const b = s(samples.busy['js-debug'][key]);
     const la = s(samples.loop.ours[key]);
     const lb = s(samples.loop['js-debug'][key]);
-    stats[`busy-${key}`] = { ours: a, 'js-debug': b, plain, loop: { ours: la, 'js-debug': lb, plain: plainLoop } };
+    const sa = s(samples.session.ours[key]);
+    const sb = s(samples.session['js-debug'][key]);
+    stats[`busy-${key}`] = { ours: a, 'js-debug': b, plain, loop: { ours: la, 'js-debug': lb, plain: plainLoop }, session: { ours: sa, 'js-debug': sb } };
     lines.push(
-      `| ${label} | ${fmt(a)} | ${fmt(b)} | ${ratio(a, plain)} | ${ratio(b, plain)} | ${ratio(a, b)} | ${ratio(la, plainLoop)} | ${ratio(lb, plainLoop)} |`,
+      `| ${label} | ${fmt(a)} | ${fmt(b)} | ${ratio(a, plain)} | ${ratio(b, plain)} | ${ratio(a, b)} | ${ratio(la, plainLoop)} | ${ratio(lb, plainLoop)} | ${fmt(sa)} | ${fmt(sb)} |`,
     );
   }
   lines.push('');

@@ -37,6 +37,8 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
     TFJS_CALLBACKS_PROJECT_DIR: plan.userCode[0] ? path.dirname(plan.userCode[0]) : plan.cwd,
     // ...and the runtime loads before it, so a CommonJS require() of it gets that one instance.
     TFJS_CALLBACKS_PRELOAD_RUNTIME: '1',
+    // In VS Code's extension host process.execPath is Electron's binary: it must run as Node.
+    ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
   };
   for (const k of plan.envRemoved) delete env[k];
   const child = spawn(process.execPath, [...preloads.flatMap((p) => ['--import', p]), plan.entry, ...plan.args], {
