@@ -16,7 +16,6 @@ import {
   Event,
   Handles,
 } from '@vscode/debugadapter';
-import type { ChildProcess } from 'node:child_process';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BridgeListener } from './cdp/transports.js';
 import { connectAttached, connectLaunched } from './connect.js';
@@ -73,18 +72,6 @@ const HANDLERS = [
   'disconnectRequest',
 ] as const;
 
-/** Resolves once the process has started; rejects with why it could not (e.g. no such executable). */
-function spawned(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (child.pid !== undefined) return resolve();
-    child.once('spawn', () => resolve());
-    child.once('error', reject);
-  });
-}
-
-/** How long a stop's extras wait for a client that never asks for the stack (a script, a test). */
-const EXTRAS_WAIT_MS = 200;
-
 export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private readonly controller = new Controller();
   private readonly store = new VariableStore(() => this.controller.connection());
@@ -102,8 +89,6 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private exceptionFilters: string[] | undefined;
   private launchFilters: Partial<FilterConfig> = {};
   private ended = false;
-  /** Resolves the current stop's wait for its first stack trace (onStopped). */
-  private stackAnswered: (() => void) | undefined;
   /** Requests (by seq) already answered while their handler still runs: guardHandlers' record. */
   private readonly answered = new Set<number>();
 
@@ -198,7 +183,6 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
-    let answered = false;
     try {
       const plan = planLaunch(args, adapterPaths.cli);
       this.launchFilters = pickDefined({
@@ -218,11 +202,6 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
         await Promise.race([Promise.all([closed(debuggee.process.stdout), closed(debuggee.process.stderr)]), delay(250)]);
         this.end(code);
       });
-      // Answered once the program's process exists: VS Code shows the session (its toolbar) on this
-      // answer, while the program boots and the handshake below goes on.
-      await spawned(debuggee.process);
-      this.sendResponse(response);
-      answered = true;
       const transport = await this.listener.accept(debuggee.exited);
       await Promise.race([this.configured, delay(5000)]);
       await connectLaunched(this.controller, transport, {
@@ -233,12 +212,10 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
         configure: () => this.applyExceptionFilters(),
         beforeRun: debuggee.guarded,
       });
+      this.sendResponse(response);
     } catch (err) {
       this.debuggee?.kill();
-      const message = `Cannot launch: ${(err as Error).message}`;
-      // After the answer, the failure goes where VS Code shows it as a notification ('important').
-      if (answered) this.sendEvent(new OutputEvent(`${message}\n`, 'important'));
-      else this.sendErrorResponse(response, { id: 1001, format: message, showUser: true });
+      this.sendErrorResponse(response, { id: 1001, format: `Cannot launch: ${(err as Error).message}`, showUser: true });
       if (!(err instanceof ConfigurationError)) this.end(1);
     }
   }
@@ -343,8 +320,6 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     });
     response.body = { stackFrames: frames, totalFrames: this.stack.length };
     this.sendResponse(response);
-    this.stackAnswered?.();
-    this.stackAnswered = undefined;
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
@@ -521,12 +496,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     const event = new StoppedEvent(state.stop.reason, THREAD_ID, state.stop.text) as DebugProtocol.StoppedEvent;
     event.body.description = state.stop.description;
     if (state.stop.hitBreakpointIds) event.body.hitBreakpointIds = state.stop.hitBreakpointIds;
-    const stackAnswered = new Promise<void>((resolve) => (this.stackAnswered = resolve));
     this.sendEvent(event);
-    // The stop's extras (the inspector's and the graph view's events, and the debuggee reads they
-    // need) wait for the client's first stack trace: the paused line is shown first, never after them.
-    await Promise.race([stackAnswered, delay(EXTRAS_WAIT_MS)]);
-    if (this.controller.paused !== state) return;
     if (state.node) {
       const body: GraphNodeEventBody = { reason: state.stop.reason, description: state.stop.description, node: state.node };
       this.sendEvent(new Event(GRAPH_NODE_EVENT, body));
