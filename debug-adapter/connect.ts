@@ -10,6 +10,7 @@ import { installAgent } from './debuggee/agent.js';
 import { BRIDGE_METHODS } from './debuggee/bridge-protocol.js';
 import type { FilterConfig } from './launch-config.js';
 import { messageOf } from './request-guard.js';
+import { mark } from './debuggee/timeline.js';
 import { AGENT_SOURCE_URL } from './stack.js';
 
 interface ConnectOptions {
@@ -25,6 +26,16 @@ export async function connectLaunched(
   options: ConnectOptions & { readonly debuggerNow: boolean; readonly stopOnEntryFile?: string; readonly beforeRun: Promise<unknown> },
 ): Promise<void> {
   const cdp = new CdpConnection(transport);
+  // The V8 debugger comes on once the preloads (tsx, the runtime, TF.js) have run, never during
+  // them: with it on, every script V8 parses is hashed and reported, each source-mapped module
+  // pauses to bind breakpoints, and WebAssembly (Node's CommonJS export scanner included) runs as
+  // debug code, which slowed that loading by 150-400 ms.
+  controller.holdDebuggerUntil(
+    new Promise<void>((resolve) => {
+      cdp.onRaw(BRIDGE_METHODS.held, () => resolve());
+      cdp.onClose(() => resolve());
+    }),
+  );
   // The debugger may come on later (bridge.ts): the bridge releases a stop waiting for it.
   const ready = () => void cdp.sendRaw(BRIDGE_METHODS.debuggerReady).catch(() => {});
   controller.on('debuggerEnabled', ready);
@@ -38,6 +49,7 @@ export async function connectLaunched(
   await controller.connect(cdp, { filters, debuggerNow, ...(stopOnEntryFile ? { stopOnEntryFile } : {}) });
   await options.configure();
   await options.beforeRun;
+  mark('adapter: go');
   await cdp.sendRaw(BRIDGE_METHODS.go);
 }
 

@@ -8,18 +8,22 @@ import type { Protocol } from 'devtools-protocol';
 import { BreakpointManager, hitConditionMet, parseHitCondition, type SourceBreakpoint, type SourceBreakpointSpec } from './breakpoints.js';
 import { AgentClient, AgentMissingError } from './agent-client.js';
 import { callbackConditionHolds, logMessage } from './breakpoint-expressions.js';
+import { type LogpointLocation, logpointLocation } from './logpoints.js';
+import { calleeFunction, reached, type StepTarget } from './step-in-targets.js';
 import type { CdpConnection } from './cdp/connection.js';
 import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type KnownNotice, type NodeSnapshot } from './debuggee/agent-protocol.js';
 import { nodeConditionHolds } from './node-scope.js';
 import type { FilterConfig } from './launch-config.js';
 import { adapterPaths } from './paths.js';
 import { displayName } from './callback-display.js';
+import { dataStop } from './data-breakpoints.js';
 import { CallbackNames, type FunctionBreakpointStatus } from './callback-names.js';
 import { exceptionStop, type ExceptionFilters } from './exceptions.js';
 import { sourceParameterNames } from './parameter-names.js';
 import type { PausedState, Stop, StopReason } from './pause-state.js';
 import { Scripts } from './scripts.js';
-import { AGENT_SOURCE_URL, isUserFrame } from './stack.js';
+import { mark } from './debuggee/timeline.js';
+import { AGENT_SOURCE_URL, isAgentFile, isLibrary, isUserFrame } from './stack.js';
 
 export type { PausedState, Stop, StopReason } from './pause-state.js';
 
@@ -50,6 +54,7 @@ export declare interface Controller {
   on(event: 'stopped', listener: (state: PausedState) => void): this;
   on(event: 'continued', listener: () => void): this;
   on(event: 'output', listener: (category: 'console' | 'stdout' | 'stderr', text: string) => void): this;
+  on(event: 'logpoint', listener: (text: string, where: LogpointLocation) => void): this;
   on(event: 'breakpoint', listener: (bp: SourceBreakpoint) => void): this;
   on(event: 'debuggerEnabled', listener: () => void): this;
   on(event: 'functionBreakpoint', listener: (status: FunctionBreakpointStatus) => void): this;
@@ -67,6 +72,9 @@ export class Controller extends EventEmitter {
   /** Whether the graph view watches runs (the agent keeps each run's node statuses). */
   private watchGraph = false;
   private nextStepReason: StopReason | undefined;
+  /** A Step Into Target under way: the call position it runs to first. */
+  private stepTarget: StepTarget | undefined;
+  private stepTargetBreakpoint: string | undefined;
   /** The step under way, repeated while it stops outside the user's code. */
   private stepping: { kind: 'over' | 'into' | 'out'; tries: number; origin?: StepOrigin } | undefined;
   private functionBreakpoints: (FunctionBreakpointSpec & { id: number })[] = [];
@@ -86,6 +94,8 @@ export class Controller extends EventEmitter {
    */
   private debuggerOn: Promise<void> | undefined;
   private debuggerActive = false;
+  /** Settles when the debugger may come on (a launched program's preloads have run). */
+  private debuggerGate: Promise<void> = Promise.resolve();
 
   constructor() {
     super();
@@ -138,11 +148,19 @@ export class Controller extends EventEmitter {
     if (options.debuggerNow || this.stopOnEntryFile || this.breakpoints.hasAny()) await this.enableDebugger();
   }
 
+  /** The debugger comes on no sooner than `gate` settles (connect.ts: a launched program's preloads). */
+  holdDebuggerUntil(gate: Promise<void>): void {
+    this.debuggerGate = gate;
+  }
+
   /** Turns the debugger on (once) with the agent's breakpoint and the user's breakpoints. */
   enableDebugger(): Promise<void> {
     this.debuggerOn ??= (async () => {
+      await this.debuggerGate;
       const cdp = this.cdp!;
+      mark('adapter: Debugger.enable');
       await cdp.send('Debugger.enable', {});
+      mark('adapter: Debugger enabled');
       this.debuggerActive = true;
       // Stepping skips the runtime's and libraries' frames; pauses on exceptions there are ignored.
       await cdp.send('Debugger.setBlackboxPatterns', {
@@ -156,6 +174,7 @@ export class Controller extends EventEmitter {
         ],
       });
       await this.setAgentBreakpoint();
+      await this.configureAgent();
       await this.breakpoints.bindAll();
       if (this.stopOnEntryFile) await this.breakpoints.watchEntry(this.stopOnEntryFile);
       this.emit('debuggerEnabled');
@@ -341,6 +360,8 @@ export class Controller extends EventEmitter {
       // Function breakpoints also name model nodes and ops (node breakpoints).
       breakOnNodes: [...new Set(this.functionBreakpoints.map((f) => f.name))],
       watchGraph: this.watchGraph,
+      // Restart Frame (restart-frame.ts) puts back inputs a callback wrote: copies kept while the debugger is on.
+      keepInputs: this.debuggerActive,
     };
     try {
       await this.agent.call((agent, c) => void agent.configure(c), { ...config });
@@ -361,7 +382,52 @@ export class Controller extends EventEmitter {
     this.agentBreakpointId = result.breakpointId;
   }
 
+  /**
+   * Step Into Target (step-in-targets.ts): run to the chosen call's position, then step in. The
+   * pause at that position is this run's own, never shown.
+   */
+  async stepIntoTarget(target: StepTarget): Promise<void> {
+    // The program's own callee: a one-time breakpoint on its call, whatever the line calls first.
+    const fn = await calleeFunction(this.cdp!, this.scripts.sources, target, (file) => !isLibrary(file) && !isAgentFile(file));
+    const bp = fn ? await this.cdp!.send('Debugger.setBreakpointOnFunctionCall', { objectId: fn }).catch(() => undefined) : undefined;
+    if (bp) {
+      this.functionStop = { cdpId: bp.breakpointId, description: 'Paused after step', reason: 'step' };
+      this.stepTargetBreakpoint = bp.breakpointId;
+      return this.resume();
+    }
+    if (this.paused && reached(target, this.paused.event)) return this.step('into');
+    this.pauseEnded();
+    this.stepTarget = target;
+    this.nextStepReason = 'step';
+    await this.cdp?.send('Debugger.continueToLocation', { location: target.location, targetCallFrames: 'current' });
+  }
+
+  /** Restarts a paused frame (V8's Debugger.restartFrame): the next stop is at the start of its function. */
+  async restartFrame(callFrameId: string): Promise<void> {
+    this.pauseEnded();
+    this.nextStepReason = 'restart';
+    this.stepping = undefined;
+    try {
+      await this.cdp!.send('Debugger.restartFrame', { callFrameId, mode: 'StepInto' });
+    } catch (err) {
+      this.nextStepReason = undefined;
+      this.agent.notify((agent) => agent.pauseBegan());
+      throw err;
+    }
+  }
+
   private async onPaused(event: Protocol.Debugger.PausedEvent): Promise<void> {
+    const target = this.stepTarget;
+    this.stepTarget = undefined;
+    if (target && reached(target, event)) return this.step('into');
+    // A Step Into Target's breakpoint on its callee lasts one pause: the call did not come first.
+    const targetBreakpoint = this.stepTargetBreakpoint;
+    this.stepTargetBreakpoint = undefined;
+    if (targetBreakpoint && !(event.hitBreakpoints ?? []).includes(targetBreakpoint)) {
+      if (this.functionStop?.cdpId === targetBreakpoint) this.functionStop = undefined;
+      await this.cdp!.send('Debugger.removeBreakpoint', { breakpointId: targetBreakpoint }).catch(() => {});
+    }
+    mark(`adapter: paused (${event.reason})`);
     const hit = event.hitBreakpoints ?? [];
     if (this.agentBreakpointId && hit.includes(this.agentBreakpointId)) return this.onAgentBreak(event);
     if (this.functionStop && hit.includes(this.functionStop.cdpId)) {
@@ -390,10 +456,15 @@ export class Controller extends EventEmitter {
     if (userHits.length > 0) {
       const stopping = userHits.filter((bp) => this.breakpoints.shouldStop(bp));
       const logpoints = stopping.filter((bp) => bp.spec.logMessage !== undefined);
-      for (const bp of logpoints) this.emit('output', 'console', `${await logMessage(this.cdp!, bp.spec.logMessage!, event.callFrames[0]!.callFrameId)}\n`);
+      for (const bp of logpoints) {
+        const text = `${await logMessage(this.cdp!, bp.spec.logMessage!, event.callFrames[0]!.callFrameId)}\n`;
+        this.emit('logpoint', text, logpointLocation(this.scripts.sources, bp, event.callFrames[0]!));
+      }
       const breaking = stopping.filter((bp) => bp.spec.logMessage === undefined);
-      if (breaking.length === 0) return this.resumeQuietly();
-      return this.stopped(event, { reason: 'breakpoint', description: 'Paused on breakpoint', hitBreakpointIds: breaking.map((bp) => bp.id) });
+      if (breaking.length > 0)
+        return this.stopped(event, { reason: 'breakpoint', description: 'Paused on breakpoint', hitBreakpointIds: breaking.map((bp) => bp.id) });
+      // A step that lands where a breakpoint does not stop (its condition or hit count says no) is still a step's stop.
+      if (this.nextStepReason !== 'step') return this.resumeQuietly();
     }
     if (event.reason === 'exception' || event.reason === 'promiseRejection') {
       const found = await exceptionStop(this.connection(), event, this.exceptionFilters);
@@ -428,32 +499,37 @@ export class Controller extends EventEmitter {
     const reason = this.nextStepReason ?? 'pause';
     // V8 reports a `debugger` statement as 'other', with no step or pause asked for.
     const description =
-      reason === 'step' ? 'Paused after step' : this.nextStepReason === undefined && event.reason === 'other' ? 'Paused on debugger statement' : 'Paused';
+      reason === 'step'
+        ? 'Paused after step'
+        : reason === 'restart'
+          ? 'Restarted frame'
+          : this.nextStepReason === undefined && event.reason === 'other'
+            ? 'Paused on debugger statement'
+            : 'Paused';
     return this.stopped(event, { reason, description });
   }
 
   private async onAgentBreak(event: Protocol.Debugger.PausedEvent): Promise<void> {
-    const { why, active, details } = await this.agent.call((agent) => {
-      const snapshot = agent.snapshot();
-      const last = snapshot[snapshot.length - 1];
-      return { why: agent.lastBreak, active: snapshot, details: last ? agent.details(last.id) : undefined };
-    });
+    // Summaries of the tensors (`details`) are read after the stop is shown (session.ts): a 2^20-element
+    // input's first summary took 55 ms, on the path to the paused line.
+    const { why, active } = await this.agent.call((agent) => ({ why: agent.lastBreak, active: agent.snapshot() }));
     const node = why?.node;
+    if (why?.reason === 'data' && why.data) return this.stopped(event, dataStop(why.data), { active, data: why.data });
     if (why?.reason === 'graphNonFinite' && why.origin) {
       const { origin } = why;
       const description = `NaN/Inf in the graph: ${origin.message}`;
       return this.stopped(
         event,
         { reason: 'exception', description, text: `${origin.graph} › ${origin.node} (${origin.op})`, exception: { id: 'GraphNonFinite', description } },
-        { active, details, ...(node ? { node } : {}) },
+        { active, ...(node ? { node } : {}) },
       );
     }
     if (node && why?.reason === 'nodeStep') {
-      return this.stopped(event, { reason: 'step', description: `Paused after node ${node.node} (${node.op})` }, { active, details, node });
+      return this.stopped(event, { reason: 'step', description: `Paused after node ${node.node} (${node.op})` }, { active, node });
     }
     if (node && why?.reason === 'node') {
       if (!(await this.nodeBreakpointAllows(node, why.matched ?? [], event))) return this.resumeQuietly();
-      return this.stopped(event, { reason: 'function breakpoint', description: `Paused on node ${node.node} (${node.op})` }, { active, details, node });
+      return this.stopped(event, { reason: 'function breakpoint', description: `Paused on node ${node.node} (${node.op})` }, { active, node });
     }
     const entry = active.find((a) => a.id === why?.id);
     if (!why || !entry) return this.resumeQuietly();
@@ -473,12 +549,12 @@ export class Controller extends EventEmitter {
           text: `Tout mismatch in ${where}`,
           exception: { id: 'ToutMismatch', description: `Tout mismatch in ${name}: ${first}`, details: full },
         },
-        { active, details },
+        { active },
       );
     }
     if (why.reason === 'nonFinite') {
       const description = `NaN/Inf in an output of ${name}`;
-      return this.stopped(event, { reason: 'exception', description, text: where, exception: { id: 'NonFinite', description } }, { active, details });
+      return this.stopped(event, { reason: 'exception', description, text: where, exception: { id: 'NonFinite', description } }, { active });
     }
     // A step into from a node stop enters this callback: no breakpoint's names or conditions apply.
     const stepIn = why.reason === 'nodeStep';
@@ -494,7 +570,7 @@ export class Controller extends EventEmitter {
       return this.resumeQuietly();
     } catch {
       // A native or bound function has no first line: stop here, in the runtime, instead.
-      return this.stopped(event, { reason, description }, { active, details });
+      return this.stopped(event, { reason, description }, { active });
     }
   }
 
@@ -534,29 +610,25 @@ export class Controller extends EventEmitter {
     return callbackConditionHolds(this.cdp!, spec.condition, entry.id, parameterNames, event.callFrames[0]!.callFrameId);
   }
 
-  private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, known?: Pick<PausedState, 'active' | 'details' | 'node'>): Promise<void> {
+  private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, known?: Pick<PausedState, 'active' | 'node' | 'data'>): Promise<void> {
     this.nextStepReason = undefined;
     this.stepping = undefined;
     this.agent.notify((agent) => agent.pauseBegan());
-    const { active, details, node } = known ?? (await this.invocations());
+    const { active, node, data } = known ?? (await this.invocations());
     this.paused = {
       event,
       stop,
       active: await Promise.all(active.map((a) => this.withSourceNames(a))),
-      ...(details ? { details } : {}),
       ...(node ? { node } : {}),
+      ...(data ? { data } : {}),
     };
     this.emit('stopped', this.paused);
   }
 
-  /** The invocations under way, and the innermost one's summaries: one call. */
-  private async invocations(): Promise<Pick<PausedState, 'active' | 'details' | 'node'>> {
+  /** The invocations under way (their summaries come after the stop is shown: session.ts). */
+  private async invocations(): Promise<Pick<PausedState, 'active' | 'node' | 'data'>> {
     try {
-      return await this.agent.call((agent) => {
-        const active = agent.snapshot();
-        const last = active[active.length - 1];
-        return { active, details: last ? agent.details(last.id) : undefined };
-      });
+      return { active: await this.agent.call((agent) => agent.snapshot()) };
     } catch (err) {
       if (err instanceof AgentMissingError) return { active: [] };
       throw err;

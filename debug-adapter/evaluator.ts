@@ -35,7 +35,10 @@ export class Evaluator {
       const inOwnFrame = frame.kind === 'js' || frame.evalInCallback;
       expression = await withCallbackNames(cdp, expression, frame.active, callFrame.callFrameId, inOwnFrame, this.definedInFrames);
     }
-    return this.evaluateOn(expression, callFrame?.callFrameId, context);
+    // A hover names no frame we know (none given, or one of an earlier stop): it means the code in
+    // view, the program's own innermost frame, never the global scope, where no local is found.
+    const callFrameId = callFrame?.callFrameId ?? (context === 'hover' && this.paused() ? this.userCallFrame() : undefined);
+    return this.evaluateOn(expression, callFrameId, context);
   }
 
   /**

@@ -3,10 +3,11 @@
  * event and the `tensorData` request. The adapter (session.ts), the extension's inspector panel and
  * the webview (media/src/protocol.ts) import these; the value shapes are the agent's.
  */
-import type { ActiveSnapshot, GraphRunRecord, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
+import type { ActiveSnapshot, DataBreakHit, GraphRunRecord, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
 
 export type {
   ActiveSnapshot,
+  DataBreakHit,
   FlatValue,
   GraphRunRecord,
   NodeAttrValue,
@@ -95,3 +96,25 @@ export type NodeInfoResponseBody = NodeSnapshot;
 
 /** The `tensorData` response body. */
 export type TensorDataResponseBody = ValuePage;
+
+/**
+ * The custom event sent after each `stopped` event of a data breakpoint (a watched tf.Variable was
+ * assigned): which variable, why it stopped, and the old and new values' summaries. Their values
+ * page through `tensorData` by `expressions` (evaluated anywhere while stopped there).
+ */
+export const DATA_BREAKPOINT_EVENT = 'dataBreakpoint';
+
+/**
+ * The inspector shows a data breakpoint stop as a node (extension/data-breakpoint-node.ts) of this
+ * graph: the variable, its old value as input 0, its new value and the change as outputs 0 and 1;
+ * `tensorData` with this graph pages them while the program is stopped there.
+ */
+export const DATA_BREAKPOINT_GRAPH = 'data breakpoint';
+
+export interface DataBreakpointEventBody {
+  reason: string;
+  description: string;
+  hit: DataBreakHit;
+  /** `tensorData` expressions for the old value, the new value and (numeric variables) the change. */
+  expressions: { old: string; new: string; change?: string };
+}

@@ -3,9 +3,9 @@
  * the callback invocations under way.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { ActiveSnapshot, InvocationDetails, NodeSnapshot } from './debuggee/agent-protocol.js';
+import type { ActiveSnapshot, DataBreakHit, NodeSnapshot } from './debuggee/agent-protocol.js';
 
-export type StopReason = 'breakpoint' | 'function breakpoint' | 'exception' | 'step' | 'pause' | 'entry';
+export type StopReason = 'breakpoint' | 'function breakpoint' | 'data breakpoint' | 'exception' | 'step' | 'pause' | 'entry' | 'restart';
 
 export interface Stop {
   readonly reason: StopReason;
@@ -25,8 +25,8 @@ export interface PausedState {
   readonly stop: Stop;
   /** Callback invocations under way, outermost first. */
   readonly active: ActiveSnapshot[];
-  /** Summaries of the innermost invocation's inputs and outputs, fetched with the stop. */
-  readonly details?: InvocationDetails;
   /** A stop at a model node (node breakpoint, node step, NaN/Inf in the graph): the node that just ran. */
   readonly node?: NodeSnapshot;
+  /** A data breakpoint stop: the tf.Variable assigned, its old and new values' summaries. */
+  readonly data?: DataBreakHit;
 }

@@ -13,6 +13,7 @@ const isString: Check = (v) => typeof v === 'string';
 const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
 const isCount: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
 const isArray: Check = (v) => Array.isArray(v);
+const isInteger: Check = (v) => Number.isSafeInteger(v);
 const isBoolean: Check = (v) => typeof v === 'boolean';
 const isStringArray: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
@@ -22,6 +23,7 @@ const KINDS = new Map<Check, string>([
   [isNumber, 'a number'],
   [isCount, 'a whole number ≥ 0'],
   [isArray, 'a list'],
+  [isInteger, 'a whole number'],
   [isBoolean, 'true or false'],
   [isStringArray, 'a list of strings'],
 ]);
@@ -49,7 +51,7 @@ const ARGUMENTS: Record<string, Record<string, Field> | undefined> = {
   setVariable: { variablesReference: need(isNumber), name: need(isString), value: need(isString) },
   continue: { threadId: need(isNumber) },
   next: { threadId: need(isNumber) },
-  stepIn: { threadId: need(isNumber) },
+  stepIn: { threadId: need(isNumber), targetId: may(isNumber) },
   stepOut: { threadId: need(isNumber) },
   pause: { threadId: need(isNumber) },
   exceptionInfo: { threadId: need(isNumber) },
@@ -65,6 +67,13 @@ const ARGUMENTS: Record<string, Record<string, Field> | undefined> = {
     start: may(isCount),
     count: may(isCount),
   },
+  breakpointLocations: { source: need(isObject), line: need(isNumber), endLine: may(isNumber), column: may(isNumber), endColumn: may(isNumber) },
+  stepInTargets: { frameId: need(isNumber) },
+  restartFrame: { frameId: need(isNumber) },
+  completions: { text: need(isString), column: need(isNumber), frameId: may(isNumber), line: may(isNumber) },
+  readMemory: { memoryReference: need(isString), offset: may(isInteger), count: need(isCount) },
+  dataBreakpointInfo: { name: need(isString), variablesReference: may(isNumber), frameId: may(isNumber) },
+  setDataBreakpoints: { breakpoints: need(isArray) },
   graphWatch: { on: need(isBoolean) },
   nodeInfo: { graph: need(isString), node: need(isString) },
 };

@@ -6,6 +6,7 @@ import {
   BreakpointEvent,
   ExitedEvent,
   InitializedEvent,
+  LoadedSourceEvent,
   LoggingDebugSession,
   OutputEvent,
   Response,
@@ -18,9 +19,19 @@ import {
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BridgeListener } from './cdp/transports.js';
+import { completions } from './completions.js';
+import { exceptionInfoBody } from './exception-info.js';
+import { logpointOutput } from './logpoints.js';
+import { breakpointLocations } from './breakpoint-locations.js';
+import { LoadedSourceEvents, loadedSources } from './loaded-sources.js';
+import { StepInTargets } from './step-in-targets.js';
+import { planRestart, restoreInputs } from './restart-frame.js';
 import { connectAttached, connectLaunched } from './connect.js';
 import { Controller, type PausedState } from './controller.js';
 import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
+import { TERMINAL_BRIDGE_EVENT, terminalExitCode, terminalTargetOf, type TerminalBridgeEventBody, type TerminalTarget } from './debuggee/terminal-protocol.js';
+import { mark } from './debuggee/timeline.js';
+import { adopt, PRELAUNCH_KEY } from './prelaunch.js';
 import { hasDebuggerStatement } from './debugger-statements.js';
 import { Evaluator } from './evaluator.js';
 import {
@@ -42,9 +53,18 @@ import { adapterPaths } from './paths.js';
 import { buildStack, type StackFrameEntry } from './stack.js';
 import { nodeInfo, tensorData } from './tensor-data.js';
 import { VariableStore } from './variables.js';
+import { clipboardText } from './clipboard.js';
+import { DataBreakpoints, dataValueExpression } from './data-breakpoints.js';
+import { DATA_BREAKPOINT_EVENT, type DataBreakpointEventBody } from './extension-protocol.js';
 import { argumentProblem, guardHandlers, lineProblem, messageOf } from './request-guard.js';
 
 const THREAD_ID = 1;
+/** How long a terminal's process has to connect its bridge once the extension was told the socket. */
+const TERMINAL_CONNECT_MS = 20_000;
+/** How long a stop's extras wait for a client that does not ask for the stack (a script, a test). */
+const EXTRAS_WAIT_MS = 200;
+/** ... and for the answer to a stack request that came (the answer is what they wait for). */
+const EXTRAS_ANSWER_WAIT_MS = 2000;
 
 /** The handlers guardHandlers wraps: every request this session answers itself. */
 const HANDLERS = [
@@ -62,12 +82,20 @@ const HANDLERS = [
   'evaluateRequest',
   'setVariableRequest',
   'exceptionInfoRequest',
+  'completionsRequest',
+  'breakpointLocationsRequest',
+  'loadedSourcesRequest',
+  'stepInTargetsRequest',
+  'restartFrameRequest',
   'continueRequest',
   'nextRequest',
   'stepInRequest',
   'stepOutRequest',
   'pauseRequest',
   'customRequest',
+  'readMemoryRequest',
+  'dataBreakpointInfoRequest',
+  'setDataBreakpointsRequest',
   'terminateRequest',
   'disconnectRequest',
 ] as const;
@@ -80,15 +108,22 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     () => this.controller.paused,
   );
   private readonly frames = new Handles<StackFrameEntry>();
+  private readonly dataBreakpoints = new DataBreakpoints();
   private stack: StackFrameEntry[] | undefined;
   private debuggee: Debuggee | undefined;
   private listener: BridgeListener | undefined;
   private attached = false;
+  /** A Debug Terminal's process (attachTerminal): it started itself; its bridge connects here. */
+  private terminal: TerminalTarget | undefined;
   private configurationDone!: () => void;
   private readonly configured = new Promise<void>((resolve) => (this.configurationDone = resolve));
   private exceptionFilters: string[] | undefined;
   private launchFilters: Partial<FilterConfig> = {};
   private ended = false;
+  /** The current stop's wait for its first stack trace (onStopped): told when it is asked for and answered. */
+  private stackWait: { requested(): void; answered(): void } | undefined;
+  private readonly loadedSourceEvents = new LoadedSourceEvents();
+  private readonly stepInTargets = new StepInTargets();
   /** Requests (by seq) already answered while their handler still runs: guardHandlers' record. */
   private readonly answered = new Set<number>();
 
@@ -101,6 +136,15 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.setDebuggerColumnsStartAt1(true);
     this.controller.on('stopped', (state) => void this.onStopped(state));
     this.controller.on('output', (category, text) => this.sendEvent(new OutputEvent(text, category)));
+    this.controller.scripts.sources.onAdded((script) => {
+      for (const source of this.loadedSourceEvents.fresh(this.controller.scripts.sources, script)) this.sendEvent(new LoadedSourceEvent('new', source));
+    });
+    this.controller.on('logpoint', (text, where) => {
+      const event = new OutputEvent(text, 'console') as DebugProtocol.OutputEvent;
+      event.body = logpointOutput(text, where, { line: (l) => this.convertDebuggerLineToClient(l), column: (c) => this.convertDebuggerColumnToClient(c) });
+      this.sendEvent(event);
+    });
+    this.controller.on('stopped', (state) => this.onDataStopped(state));
     this.controller.on('breakpoint', (bp) => {
       this.sendEvent(
         new BreakpointEvent('changed', {
@@ -120,6 +164,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
 
   /** Arguments DAP requires are checked first: a handler never sees a missing or mistyped one. */
   protected override dispatchRequest(request: DebugProtocol.Request): void {
+    mark(`adapter: ${request.command} requested`);
     const problem = argumentProblem(request.command, request.arguments);
     if (!problem) {
       super.dispatchRequest(request);
@@ -133,6 +178,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   override sendResponse(response: DebugProtocol.Response): void {
+    mark(`adapter: ${response.command} answered`);
     this.answered.add(response.request_seq);
     super.sendResponse(response);
   }
@@ -140,6 +186,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   /** The client is gone (its stream closed) or asked the adapter to stop: nothing is left behind. */
   override shutdown(): void {
     if (!this.attached) this.debuggee?.kill();
+    if (this.terminal) this.controller.close();
     this.listener?.dispose();
     super.shutdown();
   }
@@ -155,6 +202,15 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       supportsSetVariable: true,
       supportsTerminateRequest: true,
       supportsExceptionInfoRequest: true,
+      supportsClipboardContext: true,
+      supportsReadMemoryRequest: true,
+      supportsDataBreakpoints: true,
+      supportsCompletionsRequest: true,
+      supportsBreakpointLocationsRequest: true,
+      supportsLoadedSourcesRequest: true,
+      supportsStepInTargetsRequest: true,
+      supportsRestartFrame: true,
+      completionTriggerCharacters: ['.'],
       exceptionBreakpointFilters: [
         {
           filter: 'toutMismatch',
@@ -184,7 +240,9 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
     try {
-      const plan = planLaunch(args, adapterPaths.cli);
+      // F5 in VS Code: the program may be loading already (prelaunch.ts).
+      const adopted = adopt((args as Record<string, unknown>)[PRELAUNCH_KEY]);
+      const plan = adopted?.plan ?? planLaunch(args, adapterPaths.cli);
       this.launchFilters = pickDefined({
         breakOnCallbacks: plan.filters.breakOnCallbacks,
         breakOnToutMismatch: args.breakOnToutMismatch,
@@ -192,9 +250,10 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
         breakOnGraphNonFinite: args.breakOnGraphNonFinite,
       });
       // The debuggee boots (held at its bridge) while the client sends its breakpoints.
-      this.listener = new BridgeListener();
-      const debuggee = startDebuggee(plan, this.listener.socketPath);
+      this.listener = adopted?.listener ?? new BridgeListener();
+      const debuggee = adopted?.debuggee ?? startDebuggee(plan, this.listener.socketPath);
       this.debuggee = debuggee;
+      mark('adapter: debuggee spawned');
       debuggee.process.stdout?.on('data', (d: Buffer) => this.sendEvent(new OutputEvent(d.toString(), 'stdout')));
       debuggee.process.stderr?.on('data', (d: Buffer) => this.sendEvent(new OutputEvent(d.toString(), 'stderr')));
       void debuggee.exited.then(async (code) => {
@@ -203,6 +262,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
         this.end(code);
       });
       const transport = await this.listener.accept(debuggee.exited);
+      mark('adapter: bridge connected');
       await Promise.race([this.configured, delay(5000)]);
       await connectLaunched(this.controller, transport, {
         filters: this.effectiveFilters(),
@@ -221,6 +281,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   protected override async attachRequest(response: DebugProtocol.AttachResponse, args: AttachArguments): Promise<void> {
+    const terminal = terminalTargetOf(args as { terminal?: unknown });
+    if (terminal) return this.attachTerminal(response, terminal);
     try {
       const host = args.host ?? '127.0.0.1';
       if (!Number.isInteger(args.port)) throw new ConfigurationError('attach needs "port", the --inspect port of the program.');
@@ -232,6 +294,38 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       this.sendResponse(response);
     } catch (err) {
       this.sendErrorResponse(response, { id: 1002, format: `Cannot attach: ${(err as Error).message}`, showUser: true });
+    }
+  }
+
+  /**
+   * A Debug Terminal's process (terminal-boot.ts): the bridge socket goes to the extension in an
+   * event, the process loads the bridge and waits there, and the handshake is a launch's.
+   */
+  private async attachTerminal(response: DebugProtocol.AttachResponse, terminal: TerminalTarget): Promise<void> {
+    try {
+      // No filters in the configuration: the exception filter checkboxes decide, as for a launch without them.
+      this.terminal = terminal;
+      this.listener = new BridgeListener();
+      this.sendEvent(new Event(TERMINAL_BRIDGE_EVENT, { id: terminal.id, bridgeSocket: this.listener.socketPath } satisfies TerminalBridgeEventBody));
+      const transport = await this.listener.accept(delay(TERMINAL_CONNECT_MS));
+      await Promise.race([this.configured, delay(5000)]);
+      await connectLaunched(this.controller, transport, {
+        filters: this.effectiveFilters(),
+        debuggerNow: hasDebuggerStatement([terminal.program]),
+        configure: () => this.applyExceptionFilters(),
+        beforeRun: Promise.resolve(),
+      });
+      // The process's stdout and stderr stay in its terminal; its end is its bridge's socket closing.
+      this.controller.onClosed(() => {
+        const code = this.listener ? terminalExitCode(this.listener.socketPath) : undefined;
+        const said = code === undefined ? 'Program ended without an exit code (a signal ended it)' : `Program exited with code ${code}`;
+        this.sendEvent(new OutputEvent(`${said}\n`, code === 0 ? 'console' : 'stderr'));
+        this.end(code ?? 1);
+      });
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, { id: 1010, format: `Cannot debug ${terminal.program} (pid ${terminal.pid}): ${messageOf(err)}`, showUser: true });
+      this.end(1);
     }
   }
 
@@ -299,18 +393,27 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   protected override async stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): Promise<void> {
+    this.stackWait?.requested();
     const paused = this.controller.paused;
     if (!paused) {
       response.body = { stackFrames: [], totalFrames: 0 };
       return this.sendResponse(response);
     }
-    this.stack ??= await buildStack(this.controller.connection(), paused);
+    if (!this.stack) {
+      const stack = await buildStack(this.controller.connection(), paused);
+      // The program resumed (and may have stopped again) meanwhile: these frames are gone.
+      if (this.controller.paused !== paused) {
+        response.body = { stackFrames: [], totalFrames: 0 };
+        return this.sendResponse(response);
+      }
+      this.stack = stack;
+    }
     const start = args.startFrame ?? 0;
     const frames = this.stack.slice(start, args.levels ? start + args.levels : undefined).map((f) => {
       const id = this.frames.create(f);
-      const source = f.source
-        ? new Source(f.source.name, f.source.path, undefined, undefined, f.kind === 'js' && f.subtle ? 'deemphasize' : undefined)
-        : undefined;
+      const source: DebugProtocol.Source | undefined = f.source ? new Source(f.source.name, f.source.path) : undefined;
+      // On the source, where VS Code looks when it picks the frame to focus (and to put an exception widget on).
+      if (source && f.kind === 'js' && f.subtle) source.presentationHint = 'deemphasize';
       const frame: DebugProtocol.StackFrame = { id, name: f.name, line: f.line, column: f.column, ...(source ? { source } : {}) };
       if (f.kind === 'graph') {
         frame.presentationHint = 'label';
@@ -320,11 +423,15 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     });
     response.body = { stackFrames: frames, totalFrames: this.stack.length };
     this.sendResponse(response);
+    this.stackWait?.answered();
+    this.stackWait = undefined;
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
     const frame = this.frames.get(args.frameId);
     const scopes: DebugProtocol.Scope[] = [];
+    const data = this.controller.paused?.data;
+    if (frame && data) scopes.push(this.store.dataScope(data));
     if (frame?.kind === 'graph' && frame.node) scopes.push(this.store.nodeScope(frame.node));
     if (frame?.kind === 'graph' && frame.active) scopes.push(this.store.callbackScope(frame.active));
     if (frame?.kind === 'js') {
@@ -346,14 +453,16 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   protected override async evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
+    if (args.context === 'clipboard') return this.evaluateForClipboard(response, args);
     try {
       const value = await this.evaluator.evaluate(args.expression, this.frame(args.frameId), args.context);
-      const v = await this.store.evaluated(value);
+      const v = await this.store.evaluated(value, args.expression);
       response.body = {
         result: v.value,
         variablesReference: v.variablesReference,
         ...(v.type ? { type: v.type } : {}),
         ...(v.indexedVariables ? { indexedVariables: v.indexedVariables } : {}),
+        ...(v.memoryReference ? { memoryReference: v.memoryReference } : {}),
       };
       this.sendResponse(response);
     } catch (err) {
@@ -374,13 +483,48 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
-    const exception = this.controller.paused?.stop.exception;
+    response.body = exceptionInfoBody(this.controller.paused?.stop.exception);
+    this.sendResponse(response);
+  }
+
+  /** Debug Console completions (completions.ts); DAP columns in and out as the client counts them. */
+  protected override async completionsRequest(response: DebugProtocol.CompletionsResponse, args: DebugProtocol.CompletionsArguments): Promise<void> {
+    const lines = args.text.split('\n');
+    const line = Math.min(Math.max((args.line ?? 1) - 1, 0), lines.length - 1);
+    const lineStart = lines.slice(0, line).reduce((n, l) => n + l.length + 1, 0);
+    const offset = lineStart + Math.max(0, this.convertClientColumnToDebugger(args.column) - 1);
+    const items = this.controller.closed
+      ? []
+      : await completions(
+          { cdp: this.controller.connection().cdp, evaluator: this.evaluator, paused: !!this.controller.paused, frame: this.frame(args.frameId) },
+          args.text,
+          offset,
+        );
     response.body = {
-      exceptionId: exception?.id ?? 'unknown',
-      description: exception?.description ?? '',
-      breakMode: exception?.breakMode ?? 'always',
-      ...(exception?.details ? { details: { message: exception.details } } : {}),
+      targets: items.map((item) => ({ ...item, start: this.convertDebuggerColumnToClient(item.start! - lineStart + 1) })),
     };
+    this.sendResponse(response);
+  }
+
+  /** Possible breakpoint positions on lines of a file (breakpoint-locations.ts); none for a file not loaded. */
+  protected override async breakpointLocationsRequest(
+    response: DebugProtocol.BreakpointLocationsResponse,
+    args: DebugProtocol.BreakpointLocationsArguments,
+  ): Promise<void> {
+    const file = args.source.path;
+    const line = this.convertClientLineToDebugger(args.line);
+    const endLine = args.endLine !== undefined ? this.convertClientLineToDebugger(args.endLine) : line;
+    const cdp = this.controller.closed ? undefined : this.controller.connection().cdp;
+    const positions = file ? await breakpointLocations(cdp, this.controller.scripts.sources, file, line, endLine) : [];
+    response.body = {
+      breakpoints: positions.map((p) => ({ line: this.convertDebuggerLineToClient(p.line), column: this.convertDebuggerColumnToClient(p.column + 1) })),
+    };
+    this.sendResponse(response);
+  }
+
+  /** Loaded Scripts (loaded-sources.ts): the program's own modules first. */
+  protected override loadedSourcesRequest(response: DebugProtocol.LoadedSourcesResponse): void {
+    response.body = { sources: loadedSources(this.controller.scripts.sources) };
     this.sendResponse(response);
   }
 
@@ -397,9 +541,39 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  protected override async stepInRequest(response: DebugProtocol.StepInResponse): Promise<void> {
+  protected override async stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): Promise<void> {
+    // A target of this stop's stepInTargets (step-in-targets.ts); any other id steps in as usual.
+    const target = args?.targetId !== undefined ? this.stepInTargets.get(args.targetId) : undefined;
     this.resumed();
-    await this.quietly(() => this.controller.step('into'));
+    await this.quietly(() => (target ? this.controller.stepIntoTarget(target) : this.controller.step('into')));
+    this.sendResponse(response);
+  }
+
+  /** Restart Frame (restart-frame.ts): a callback again on its inputs as they came, a JS function by V8. */
+  protected override async restartFrameRequest(response: DebugProtocol.RestartFrameResponse, args: DebugProtocol.RestartFrameArguments): Promise<void> {
+    const plan = await planRestart(this.frame(args.frameId), this.controller.paused, this.controller.scripts);
+    if ('refused' in plan) return this.sendErrorResponse(response, { id: 1110, format: plan.refused, showUser: true });
+    const note = plan.active ? await restoreInputs(this.controller.agent, plan.active) : undefined;
+    this.resumed();
+    try {
+      await this.controller.restartFrame(plan.callFrameId);
+    } catch (err) {
+      return this.sendErrorResponse(response, { id: 1111, format: `Cannot restart ${plan.name}: ${messageOf(err)}`, showUser: true });
+    }
+    if (note) this.sendEvent(new OutputEvent(note, 'console'));
+    this.sendResponse(response);
+  }
+
+  /** The calls on the frame's paused line, from its position on (step-in-targets.ts). */
+  protected override async stepInTargetsRequest(response: DebugProtocol.StepInTargetsResponse, args: DebugProtocol.StepInTargetsArguments): Promise<void> {
+    const frame = this.frame(args.frameId);
+    const callFrame = frame?.kind === 'js' ? frame.callFrame : frame?.evalFrame;
+    this.stepInTargets.reset();
+    const targets =
+      callFrame && this.controller.paused ? await this.stepInTargets.list(this.controller.connection().cdp, this.controller.scripts.sources, callFrame) : [];
+    response.body = {
+      targets: targets.map((t) => ({ ...t, line: this.convertDebuggerLineToClient(t.line!), column: this.convertDebuggerColumnToClient(t.column!) })),
+    };
     this.sendResponse(response);
   }
 
@@ -437,8 +611,76 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     }
   }
 
+  /** Copy Value: a tensor as JSON nested by shape (clipboard.ts); anything else as evaluate shows it. */
+  private async evaluateForClipboard(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): Promise<void> {
+    try {
+      const value = await this.evaluator.evaluate(args.expression, this.frame(args.frameId), 'clipboard');
+      const text = await clipboardText(value, this.controller.agent, args.expression);
+      if (text !== undefined) {
+        response.body = { result: text, variablesReference: 0 };
+      } else {
+        const v = await this.store.evaluated(value, args.expression);
+        response.body = { result: v.value, variablesReference: v.variablesReference };
+      }
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, { id: 1004, format: (err as Error).message, showUser: false });
+    }
+  }
+
+  protected override async readMemoryRequest(response: DebugProtocol.ReadMemoryResponse, args: DebugProtocol.ReadMemoryArguments): Promise<void> {
+    try {
+      response.body = await this.store.memory.read(this.controller.agent, args.memoryReference, args.offset ?? 0, args.count);
+      this.sendResponse(response);
+    } catch (err) {
+      this.sendErrorResponse(response, { id: 1007, format: (err as Error).message, showUser: false });
+    }
+  }
+
+  protected override async dataBreakpointInfoRequest(
+    response: DebugProtocol.DataBreakpointInfoResponse,
+    args: DebugProtocol.DataBreakpointInfoArguments,
+  ): Promise<void> {
+    // A variable of a V8 scope or an object shown is read from it; otherwise the name is an expression on the frame.
+    const reference = args.variablesReference;
+    let value = reference !== undefined ? await this.store.childValue(reference, args.name).catch(() => undefined) : undefined;
+    if (!value) {
+      const frame = args.frameId !== undefined ? this.frame(args.frameId) : undefined;
+      value = await (frame
+        ? this.evaluator.evaluate(args.name, frame, 'watch')
+        : this.evaluator.evaluateOn(args.name, this.evaluator.userCallFrame(), 'watch')
+      ).catch(() => undefined);
+    }
+    response.body = await this.dataBreakpoints.info(this.controller.agent, value, args.name);
+    this.sendResponse(response);
+  }
+
+  protected override async setDataBreakpointsRequest(
+    response: DebugProtocol.SetDataBreakpointsResponse,
+    args: DebugProtocol.SetDataBreakpointsArguments,
+  ): Promise<void> {
+    const agent = this.controller.closed ? undefined : this.controller.agent;
+    response.body = { breakpoints: await this.dataBreakpoints.set(agent, args.breakpoints) };
+    this.sendResponse(response);
+  }
+
+  /** After a data breakpoint's stopped event: the inspector's event, with the old and new values' summaries. */
+  private onDataStopped(state: PausedState): void {
+    const hit = state.data;
+    if (!hit) return;
+    const body: DataBreakpointEventBody = {
+      reason: state.stop.reason,
+      description: state.stop.description,
+      hit,
+      expressions: { old: dataValueExpression(0), new: dataValueExpression(1), ...(hit.change ? { change: dataValueExpression(2) } : {}) },
+    };
+    this.sendEvent(new Event(DATA_BREAKPOINT_EVENT, body));
+  }
+
   protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
     this.debuggee?.kill();
+    // A terminal's process: its bridge ends it (and its detached children) once the socket closes.
+    if (this.terminal) this.controller.close();
     this.sendResponse(response);
   }
 
@@ -449,6 +691,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       this.debuggee?.kill();
       if (this.debuggee) await Promise.race([this.debuggee.exited, delay(3000)]);
     }
+    // A terminal's process cannot be left running: its bridge ends it when the socket closes.
+    if (this.terminal) this.controller.close();
     this.listener?.dispose();
     this.sendResponse(response);
   }
@@ -496,7 +740,25 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     const event = new StoppedEvent(state.stop.reason, THREAD_ID, state.stop.text) as DebugProtocol.StoppedEvent;
     event.body.description = state.stop.description;
     if (state.stop.hitBreakpointIds) event.body.hitBreakpointIds = state.stop.hitBreakpointIds;
+    const stackShown = new Promise<void>((resolve) => {
+      let timer = setTimeout(resolve, EXTRAS_WAIT_MS);
+      this.stackWait = {
+        requested: () => {
+          clearTimeout(timer);
+          timer = setTimeout(resolve, EXTRAS_ANSWER_WAIT_MS);
+        },
+        answered: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+    });
+    mark('adapter: stopped sent');
     this.sendEvent(event);
+    // The stop's extras (the inspector's and the graph view's events, and the debuggee reads they
+    // need) go once the client has the paused frame: its paused line is drawn first, not after them.
+    await stackShown;
+    if (this.controller.paused !== state) return;
     if (state.node) {
       const body: GraphNodeEventBody = { reason: state.stop.reason, description: state.stop.description, node: state.node };
       this.sendEvent(new Event(GRAPH_NODE_EVENT, body));
@@ -507,8 +769,9 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     }
     const innermost = state.active[state.active.length - 1];
     if (innermost) {
-      const details = state.details ?? (await this.controller.agent.call((agent, id) => agent.details(id), innermost.id).catch(() => undefined));
+      const details = await this.controller.agent.call((agent, id) => agent.details(id), innermost.id).catch(() => undefined);
       const body = { reason: state.stop.reason, description: state.stop.description, invocation: innermost, ...details } as TensorCallbackEventBody;
+      mark('adapter: tensorCallback sent');
       this.sendEvent(new Event(TENSOR_CALLBACK_EVENT, body));
     }
   }
@@ -516,6 +779,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private end(code: number): void {
     if (this.ended) return;
     this.ended = true;
+    mark('adapter: ended');
     this.controller.warnUnmatchedNames();
     // As js-debug does: the exit code in the Debug Console, in red when it is not 0.
     if (this.debuggee) this.sendEvent(new OutputEvent(`Program exited with code ${code}\n`, code === 0 ? 'console' : 'stderr'));

@@ -44,6 +44,8 @@ export class Sources {
   constructor(private readonly lazyDirs: readonly string[] = []) {}
 
   private readonly scripts = new Map<string, ScriptInfo>();
+  /** Told of each script added, once its map (for the user's code) is read. */
+  private readonly added: ((script: ScriptInfo) => void)[] = [];
   /** Original file → scripts whose maps (or which themselves) cover it. */
   private readonly byFile = new Map<string, Set<ScriptInfo>>();
 
@@ -63,7 +65,24 @@ export class Sources {
       const library = file.includes(`${path.sep}node_modules${path.sep}`) || this.lazyDirs.some((dir) => file.startsWith(dir + path.sep));
       if (!library) this.mapOf(script);
     }
+    for (const listener of this.added) listener(script);
     return script;
+  }
+
+  /** Calls `listener` with each script added from now on. */
+  onAdded(listener: (script: ScriptInfo) => void): void {
+    this.added.push(listener);
+  }
+
+  /** Every script parsed so far. */
+  all(): ScriptInfo[] {
+    return [...this.scripts.values()];
+  }
+
+  /** The original files a script holds: its map's sources (read now if need be), else its own file. */
+  filesOf(script: ScriptInfo): string[] {
+    this.mapOf(script);
+    return script.sources ?? (script.file ? [script.file] : []);
   }
 
   get(scriptId: string): ScriptInfo | undefined {

@@ -4,13 +4,14 @@
  */
 import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from './agent-client.js';
-import type {
-  InvocationDataArguments,
-  NodeDataArguments,
-  NodeInfoArguments,
-  NodeInfoResponseBody,
-  TensorDataArguments,
-  TensorDataResponseBody,
+import {
+  DATA_BREAKPOINT_GRAPH,
+  type InvocationDataArguments,
+  type NodeDataArguments,
+  type NodeInfoArguments,
+  type NodeInfoResponseBody,
+  type TensorDataArguments,
+  type TensorDataResponseBody,
 } from './extension-protocol.js';
 
 /** At most this many values in one answer. */
@@ -23,6 +24,22 @@ export async function tensorData(
 ): Promise<TensorDataResponseBody> {
   const start = Math.max(0, args.start ?? 0);
   const count = Math.max(0, Math.min(args.count ?? 1000, MAX_COUNT));
+  if ('node' in args && typeof args.node === 'string' && args.graph === DATA_BREAKPOINT_GRAPH) {
+    // A data breakpoint stop: input 0 is the old value, outputs 0 and 1 the new value and the change.
+    const at = args.side === 'inputs' ? 0 : 1 + Number(args.index ?? 0);
+    const page = await agent.call(
+      (a, i, from, c) => {
+        const v = a.dataValues()?.[i];
+        const info = v === undefined ? undefined : a.info(v);
+        return info ? { info, start: from, values: a.slice(v, from, c) } : { error: 'the program is not stopped at a data breakpoint with that value' };
+      },
+      at,
+      start,
+      count,
+    );
+    if ('error' in page) throw new Error(page.error);
+    return page;
+  }
   if ('node' in args && typeof args.node === 'string') {
     // The paused node's input or output (a node stop).
     const { graph, side: asked, index } = args as Partial<NodeDataArguments>;

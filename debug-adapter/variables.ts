@@ -10,9 +10,13 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp/connection.js';
 import type { AgentClient } from './agent-client.js';
-import type { ActiveSnapshot, NodeSnapshot, ScopeValue, Side, ValueInfo } from './debuggee/agent-protocol.js';
+import type { ActiveSnapshot, DataBreakHit, FlatValue, NodeSnapshot, ScopeValue, Side, ValueInfo } from './debuggee/agent-protocol.js';
 import { attrText } from './node-scope.js';
+import { MemoryReferences } from './memory.js';
+import { dataScopeVariables } from './data-breakpoints.js';
 import { convertedText, errorText, inputExpression, mismatchText, narrowedText, NODE_ATTRS, outputsName } from './callback-scope.js';
+import { elementName, memberName, scopeName, valuesName } from './evaluate-names.js';
+import { previewText } from './previews.js';
 
 export const PAGE = 100;
 /**
@@ -21,20 +25,27 @@ export const PAGE = 100;
  */
 export const MAX_PAGE = 1000;
 
+/** `evaluateName`: the expression of the value a reference expands (its children's names build on it). */
 type Ref =
   | { kind: 'scope'; objectId: string; callFrameId: string; scopeNumber: number }
   | { kind: 'callback'; active: ActiveSnapshot }
-  | { kind: 'object'; objectId: string }
-  | { kind: 'tensor'; objectId: string }
+  | { kind: 'object'; objectId: string; evaluateName?: string }
+  | { kind: 'tensor'; objectId: string; evaluateName?: string }
   /** A tensor input of an invocation, shown from the summary the stop fetched: paged through the agent. */
-  | { kind: 'input'; id: number; index: number; info: ValueInfo }
-  | { kind: 'indexed'; objectId: string; length: number; shape?: readonly number[] }
-  | { kind: 'inputValues'; id: number; index: number; length: number; shape?: readonly number[] }
+  | { kind: 'input'; id: number; index: number; info: ValueInfo; evaluateName?: string }
+  | { kind: 'indexed'; objectId: string; length: number; shape?: readonly number[]; evaluateName?: string }
+  | { kind: 'inputValues'; id: number; index: number; length: number; shape?: readonly number[]; evaluateName?: string }
   /** The paused node (a node stop), its tensors, and their values paged through the agent. */
   | { kind: 'node'; node: NodeSnapshot }
-  | { kind: 'nodeTensor'; side: Side; index: number; info: ValueInfo }
-  | { kind: 'nodeValues'; side: Side; index: number; length: number; shape?: readonly number[] }
-  | { kind: 'list'; items: DebugProtocol.Variable[] };
+  | { kind: 'nodeTensor'; side: Side; index: number; info: ValueInfo; evaluateName?: string }
+  | { kind: 'nodeValues'; side: Side; index: number; length: number; shape?: readonly number[]; evaluateName?: string }
+  | { kind: 'list'; items: DebugProtocol.Variable[] }
+  /** A long tensor's `values`: its first page, then all of them (paged by the client). */
+  | { kind: 'head'; values: ValuesRef; evaluateName?: string }
+  /** A data breakpoint stop's scope (data-breakpoints.ts). */
+  | { kind: 'data'; hit: DataBreakHit };
+
+type ValuesRef = Extract<Ref, { kind: 'indexed' | 'inputValues' | 'nodeValues' }>;
 
 const TENSOR_CLASSES = new Set(['Tensor', 'Variable', 'NdArray']);
 
@@ -46,12 +57,15 @@ export interface RemoteValues {
 
 export class VariableStore {
   private readonly handles = new Handles<Ref>();
+  /** `memoryReference`s of tensor variables (readMemory, memory.ts); they outlive the stop's handles. */
+  readonly memory = new MemoryReferences();
 
   constructor(private readonly debuggee: () => RemoteValues) {}
 
   /** Forget everything: references do not outlive a stop. */
   reset(): void {
     this.handles.reset();
+    this.memory.stopEnded();
   }
 
   private get cdp() {
@@ -64,6 +78,19 @@ export class VariableStore {
 
   callbackScope(active: ActiveSnapshot): DebugProtocol.Scope {
     return { name: 'Callback', presentationHint: 'arguments', variablesReference: this.handles.create({ kind: 'callback', active }), expensive: false };
+  }
+
+  /** A data breakpoint stop: the variable's old value, new value and change. */
+  dataScope(hit: DataBreakHit): DebugProtocol.Scope {
+    return { name: 'Data Breakpoint', presentationHint: 'arguments', variablesReference: this.handles.create({ kind: 'data', hit }), expensive: false };
+  }
+
+  /** The value of `name` in a V8 scope or an object shown (data breakpoints ask by variable); undefined elsewhere. */
+  async childValue(reference: number, name: string): Promise<Protocol.Runtime.RemoteObject | undefined> {
+    const ref = this.handles.get(reference);
+    if (ref?.kind !== 'scope' && ref?.kind !== 'object') return undefined;
+    const { result } = await this.cdp.send('Runtime.getProperties', { objectId: ref.objectId, ownProperties: true });
+    return result.find((p) => p.name === name)?.value;
   }
 
   nodeScope(node: NodeSnapshot): DebugProtocol.Scope {
@@ -96,18 +123,23 @@ export class VariableStore {
     if (!ref) return [];
     switch (ref.kind) {
       case 'scope':
+        return this.properties(ref.objectId, undefined);
       case 'object':
-        return this.properties(ref.objectId);
+        return this.properties(ref.objectId, ref.evaluateName);
       case 'callback':
         return this.callbackVariables(ref.active);
       case 'tensor':
-        return this.tensorChildren(ref.objectId);
+        return this.tensorChildren(ref.objectId, ref.evaluateName);
       case 'input':
-        return this.tensorRows(ref.info, { kind: 'inputValues', id: ref.id, index: ref.index, length: ref.info.size, shape: ref.info.shape });
+        return this.tensorRows(ref.info, { kind: 'inputValues', id: ref.id, index: ref.index, length: ref.info.size, shape: ref.info.shape }, ref.evaluateName);
       case 'node':
         return this.nodeVariables(ref.node);
       case 'nodeTensor':
-        return this.tensorRows(ref.info, { kind: 'nodeValues', side: ref.side, index: ref.index, length: ref.info.size, shape: ref.info.shape });
+        return this.tensorRows(
+          ref.info,
+          { kind: 'nodeValues', side: ref.side, index: ref.index, length: ref.info.size, shape: ref.info.shape },
+          ref.evaluateName,
+        );
       case 'indexed':
       case 'inputValues':
       case 'nodeValues':
@@ -115,56 +147,90 @@ export class VariableStore {
         return this.indexed(ref, ...pageRange(start, count));
       case 'list':
         return ref.items;
+      case 'head':
+        return [
+          ...(await this.indexed(ref.values, 0, PAGE)),
+          {
+            name: 'all values',
+            value: `${ref.values.length} values`,
+            variablesReference: this.handles.create(ref.values),
+            indexedVariables: ref.values.length,
+            ...(ref.evaluateName ? { evaluateName: ref.evaluateName } : {}),
+          },
+        ];
+      case 'data':
+        return dataScopeVariables(
+          this,
+          this.agent,
+          ref.hit,
+          async (objectId) => (await this.cdp.send('Runtime.getProperties', { objectId, ownProperties: true })).result,
+        );
     }
   }
 
-  /** A DAP variable for a CDP value: tensors described, arrays paged, objects expandable. */
-  async toVariable(name: string, value: Protocol.Runtime.RemoteObject, evaluateName?: string): Promise<DebugProtocol.Variable> {
+  /**
+   * A DAP variable for a CDP value: tensors described, arrays paged, objects expandable, arrays
+   * and objects previewed as js-debug does (`(3) [1, 2, 3]`, `{a: 1}`). `evaluated`: an evaluate's
+   * result, where a typed array is previewed too (in Variables it keeps the agent's summary).
+   */
+  async toVariable(name: string, value: Protocol.Runtime.RemoteObject, evaluateName?: string, evaluated = false): Promise<DebugProtocol.Variable> {
     const base = { name, ...(evaluateName ? { evaluateName } : {}) };
     if (value.type !== 'object' || !value.objectId || value.subtype === 'null') {
       return { ...base, value: primitive(value), type: value.type, variablesReference: 0 };
     }
+    const named = evaluateName ? { evaluateName } : {};
     if (TENSOR_CLASSES.has(value.className ?? '')) {
       const description = await this.describe(value.objectId);
       if (description)
-        return { ...base, value: description, type: value.className!, variablesReference: this.handles.create({ kind: 'tensor', objectId: value.objectId }) };
+        return {
+          ...base,
+          value: description,
+          type: value.className!,
+          variablesReference: this.handles.create({ kind: 'tensor', objectId: value.objectId, ...named }),
+          memoryReference: this.memory.create({ kind: 'object', objectId: value.objectId }),
+        };
     }
     if (value.subtype === 'typedarray' || value.subtype === 'array') {
       const length = Number(/\((\d+)\)/.exec(value.description ?? '')?.[1] ?? 0);
       if (value.subtype === 'typedarray' || length > PAGE) {
-        const describe = value.subtype === 'typedarray' ? await this.describe(value.objectId) : undefined;
+        const describe = value.subtype === 'typedarray' && !evaluated ? await this.describe(value.objectId) : undefined;
         return {
           ...base,
-          value: describe ?? value.description ?? 'Array',
+          value: describe ?? previewText(value) ?? value.description ?? 'Array',
           type: value.className ?? 'Array',
-          variablesReference: this.handles.create({ kind: 'indexed', objectId: value.objectId, length }),
+          variablesReference: this.handles.create({ kind: 'indexed', objectId: value.objectId, length, ...named }),
           indexedVariables: length,
+          ...(value.subtype === 'typedarray' ? { memoryReference: this.memory.create({ kind: 'object', objectId: value.objectId }) } : {}),
         };
       }
     }
     const expandable = value.type === 'object';
     return {
       ...base,
-      value: value.subtype === 'error' ? (value.description ?? 'Error').split('\n')[0]! : (value.description ?? value.className ?? 'Object'),
+      value:
+        value.subtype === 'error' ? (value.description ?? 'Error').split('\n')[0]! : (previewText(value) ?? value.description ?? value.className ?? 'Object'),
       type: value.className ?? value.type,
-      variablesReference: expandable ? this.handles.create({ kind: 'object', objectId: value.objectId }) : 0,
+      variablesReference: expandable ? this.handles.create({ kind: 'object', objectId: value.objectId, ...named }) : 0,
     };
   }
 
-  /** A variable for an evaluate result. */
-  async evaluated(value: Protocol.Runtime.RemoteObject): Promise<DebugProtocol.Variable> {
-    return this.toVariable('result', value);
+  /** A variable for an evaluate result; `expression` is what its children's evaluateNames build on. */
+  async evaluated(value: Protocol.Runtime.RemoteObject, expression?: string): Promise<DebugProtocol.Variable> {
+    return this.toVariable('result', value, expression?.trim() || undefined, true);
   }
 
-  private async properties(objectId: string): Promise<DebugProtocol.Variable[]> {
-    const { result, internalProperties } = await this.cdp.send('Runtime.getProperties', { objectId, ownProperties: true, generatePreview: false });
+  /** Properties of an object (`parent`: its expression) or of a scope (no parent: each name is its own expression). */
+  private async properties(objectId: string, parent: string | undefined): Promise<DebugProtocol.Variable[]> {
+    const { result, internalProperties } = await this.cdp.send('Runtime.getProperties', { objectId, ownProperties: true, generatePreview: true });
+    const childName = (name: string) => (parent === undefined ? scopeName(name) : memberName(parent, name));
     const out: DebugProtocol.Variable[] = [];
     for (const p of result) {
+      const evaluateName = childName(p.name);
       if (!p.value) {
-        if (p.get) out.push({ name: p.name, value: '(getter)', variablesReference: 0 });
+        if (p.get) out.push({ name: p.name, value: '(getter)', variablesReference: 0, ...(evaluateName ? { evaluateName } : {}) });
         continue;
       }
-      out.push(await this.toVariable(p.name, p.value));
+      out.push(await this.toVariable(p.name, p.value, evaluateName));
     }
     for (const p of internalProperties ?? []) {
       if (p.value && p.name !== '[[FunctionLocation]]' && p.name !== '[[Scopes]]') out.push(await this.toVariable(p.name, p.value));
@@ -205,12 +271,12 @@ export class VariableStore {
     for (const c of active.toutCheck?.conversions ?? []) out.push(text(`converted[${c.index}]`, convertedText(c), `converted[${c.index}]`));
     if (active.error) out.push(text('error', errorText(active.error), 'error'));
     const attrs: DebugProtocol.Variable[] = [
-      text('op', active.op),
-      text('token', active.callback.token),
-      text('kind', active.callback.kind),
-      text('stateful', String(active.callback.stateful)),
-      ...(active.node !== undefined ? [text('node', active.node)] : []),
-      ...(active.graph !== undefined ? [text('graph', active.graph)] : []),
+      text('op', active.op, `${NODE_ATTRS}.op`),
+      text('token', active.callback.token, `${NODE_ATTRS}.token`),
+      text('kind', active.callback.kind, `${NODE_ATTRS}.kind`),
+      text('stateful', String(active.callback.stateful), `${NODE_ATTRS}.stateful`),
+      ...(active.node !== undefined ? [text('node', active.node, `${NODE_ATTRS}.node`)] : []),
+      ...(active.graph !== undefined ? [text('graph', active.graph, `${NODE_ATTRS}.graph`)] : []),
     ];
     out.push({
       name: 'node attrs',
@@ -239,7 +305,14 @@ export class VariableStore {
     ): DebugProtocol.Variable => {
       const evaluateName = `${side}[${index}]`;
       if (!info || !description) return { name, value: info ? (description ?? info.kind) : '(no tensor)', evaluateName, variablesReference: 0 };
-      return { name, value: description, type: info.kind, evaluateName, variablesReference: this.handles.create({ kind: 'nodeTensor', side, index, info }) };
+      return {
+        name,
+        value: description,
+        type: info.kind,
+        evaluateName,
+        variablesReference: this.handles.create({ kind: 'nodeTensor', side, index, info, evaluateName }),
+        memoryReference: this.memory.create({ kind: 'node', side, index }),
+      };
     };
     const out: DebugProtocol.Variable[] = [];
     node.inputNames.forEach((name, i) => out.push(row('inputs', i, `${name} (input ${i})`, node.inputs[i], described.inputs[i])));
@@ -267,15 +340,17 @@ export class VariableStore {
           ...base,
           value: shown.description,
           type: shown.className,
-          variablesReference: this.handles.create({ kind: 'input', id, index, info: shown.info }),
+          variablesReference: this.handles.create({ kind: 'input', id, index, info: shown.info, evaluateName }),
+          memoryReference: this.memory.create({ kind: 'input', id, index }),
         };
       case 'typedarray':
         return {
           ...base,
           value: shown.description,
           type: shown.className,
-          variablesReference: this.handles.create({ kind: 'inputValues', id, index, length: shown.length }),
+          variablesReference: this.handles.create({ kind: 'inputValues', id, index, length: shown.length, evaluateName }),
           indexedVariables: shown.length,
+          memoryReference: this.memory.create({ kind: 'input', id, index }),
         };
       case 'primitive':
         return { ...base, value: shown.text, type: shown.type, variablesReference: 0 };
@@ -309,7 +384,7 @@ export class VariableStore {
     return { inputs, ...(outputs && output ? { outputs: output } : {}) };
   }
 
-  private async tensorChildren(objectId: string): Promise<DebugProtocol.Variable[]> {
+  private async tensorChildren(objectId: string, evaluateName: string | undefined): Promise<DebugProtocol.Variable[]> {
     const info = await this.agent
       .callOn(objectId, function (agent) {
         return agent.info(this);
@@ -317,18 +392,39 @@ export class VariableStore {
       .catch(() => undefined);
     if (!info) return [];
     const dataHolder = info.kind === 'NdArray' ? await this.member(objectId, 'data') : objectId;
-    return this.tensorRows(info, { kind: 'indexed', objectId: dataHolder ?? objectId, length: info.size, shape: info.shape });
+    return this.tensorRows(info, { kind: 'indexed', objectId: dataHolder ?? objectId, length: info.size, shape: info.shape }, evaluateName);
   }
 
-  /** A tensor's rows: dtype, shape, size, its statistics, and its values (paged through `values`). */
-  private tensorRows(info: ValueInfo, values: Extract<Ref, { kind: 'indexed' | 'inputValues' | 'nodeValues' }>): DebugProtocol.Variable[] {
-    const vars: DebugProtocol.Variable[] = [text('dtype', info.dtype), text('shape', `[${info.shape.join(', ')}]`), text('size', String(info.size))];
-    if (info.disposed) return [...vars, text('disposed', 'true')];
+  /**
+   * A tensor's rows: dtype, shape, size, its statistics, and its values (paged through `values`).
+   * `parent`: the tensor's expression; its dtype, shape, size and values are members of it.
+   */
+  private tensorRows(info: ValueInfo, values: Extract<Ref, { kind: 'indexed' | 'inputValues' | 'nodeValues' }>, parent?: string): DebugProtocol.Variable[] {
+    const tensorLike = TENSOR_CLASSES.has(info.kind);
+    const member = (name: string) => (tensorLike ? memberName(parent, name) : undefined);
+    const vars: DebugProtocol.Variable[] = [
+      text('dtype', info.dtype, member('dtype')),
+      text('shape', `[${info.shape.join(', ')}]`, member('shape')),
+      text('size', String(info.size), tensorLike ? member('size') : memberName(parent, 'length')),
+    ];
+    if (info.disposed) return [...vars, text('disposed', 'true', member('isDisposed'))];
     for (const key of ['min', 'max', 'mean'] as const) if (info[key] !== undefined) vars.push(text(key, String(info[key])));
     if (info.nanCount !== undefined)
       vars.push(text('NaN', String(info.nanCount)), text('Inf', String(info.infCount ?? 0)), text('zeros', String(info.zeroCount ?? 0)));
     if (info.exact === false) vars.push(text('stats', `from a strided sample of ${info.counted} elements`));
-    vars.push({ name: 'values', value: `${info.size} values`, variablesReference: this.handles.create(values), indexedVariables: info.size });
+    const valuesExpression = valuesName(parent, info.kind);
+    const named = valuesExpression ? { evaluateName: valuesExpression } : {};
+    const paged: ValuesRef = { ...values, ...named };
+    // A long tensor opens on its first values (one click, not VS Code's ranges of ranges: a 2^20-element
+    // one took four), with all of them paged below.
+    const long = info.size > PAGE;
+    vars.push({
+      name: 'values',
+      value: `${info.size} values`,
+      variablesReference: this.handles.create(long ? { kind: 'head', values: paged, ...named } : paged),
+      ...(long ? { namedVariables: PAGE + 1 } : { indexedVariables: info.size }),
+      ...named,
+    });
     return vars;
   }
 
@@ -343,12 +439,12 @@ export class VariableStore {
     if (ref.kind === 'nodeValues') {
       const page = await this.agent.call((agent, side, index, s, c) => agent.nodePage(side, index, s, c), ref.side, ref.index, start, end - start);
       if ('error' in page) throw new Error(page.error);
-      return page.values.map((v, i) => text(indexName(start + i, ref.shape), typeof v === 'string' ? JSON.stringify(v) : String(v)));
+      return page.values.map((v, i) => element(start + i, v, ref));
     }
     if (ref.kind === 'inputValues') {
       const page = await this.agent.call((agent, id, index, s, c) => agent.page(id, 'inputs', index, s, c), ref.id, ref.index, start, end - start);
       if ('error' in page) throw new Error(page.error);
-      return page.values.map((v, i) => text(indexName(start + i, ref.shape), typeof v === 'string' ? JSON.stringify(v) : String(v)));
+      return page.values.map((v, i) => element(start + i, v, ref));
     }
     const values = await this.agent
       .callOn(
@@ -360,9 +456,7 @@ export class VariableStore {
         end - start,
       )
       .catch(() => undefined);
-    if (values) {
-      return values.map((v, i) => text(indexName(start + i, ref.shape), typeof v === 'string' ? JSON.stringify(v) : String(v)));
-    }
+    if (values) return values.map((v, i) => element(start + i, v, ref));
     // A plain array: its items may be objects, so page through a remote slice.
     const slice = await this.cdp.send('Runtime.callFunctionOn', {
       objectId: ref.objectId,
@@ -372,7 +466,7 @@ export class VariableStore {
     const items = (await this.cdp.send('Runtime.getProperties', { objectId: slice.result.objectId!, ownProperties: true })).result.filter((p) =>
       /^\d+$/.test(p.name),
     );
-    return Promise.all(items.map((p) => this.toVariable(`[${start + Number(p.name)}]`, p.value!)));
+    return Promise.all(items.map((p) => this.toVariable(`[${start + Number(p.name)}]`, p.value!, elementName(ref.evaluateName, start + Number(p.name)))));
   }
 
   private async member(objectId: string, name: string): Promise<string | undefined> {
@@ -424,6 +518,11 @@ export class VariableStore {
 
 function text(name: string, value: string, evaluateName?: string): DebugProtocol.Variable {
   return { name, value, variablesReference: 0, ...(evaluateName ? { evaluateName } : {}) };
+}
+
+/** One value of a page, named by its index (`[1, 2]` for N-D), its evaluateName the flat element. */
+function element(flat: number, v: FlatValue, ref: { shape?: readonly number[]; evaluateName?: string }): DebugProtocol.Variable {
+  return text(indexName(flat, ref.shape), typeof v === 'string' ? JSON.stringify(v) : String(v), elementName(ref.evaluateName, flat));
 }
 
 /** The values a variables request asks for: DAP's no count (or 0) is one default page; never more than MAX_PAGE. */

@@ -100,6 +100,8 @@ export function resolveConfiguration(config: DebugConfig, context: EditorContext
   if (config.type !== DEBUG_TYPE) return { config };
   const request = config.request ?? 'launch';
   if (request === 'attach') {
+    // A Debug Terminal's process (debug-terminal.ts): complete as the extension made it.
+    if (config.terminal !== undefined) return { config };
     if (typeof config.port !== 'number') return { error: 'An attach configuration needs "port": the --inspect port of the program.' };
     return { config: { ...config, request, name: config.name ?? 'Attach to graph program', host: config.host ?? '127.0.0.1' } };
   }

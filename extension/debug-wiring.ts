@@ -9,6 +9,7 @@ import { editorContext } from './editor-context.js';
 import { pathToFileURL } from 'node:url';
 import type * as Adapter from '../debug-adapter/main.js';
 import { extensionPaths } from './paths.js';
+import { mark } from '../debug-adapter/debuggee/timeline.js';
 
 export function registerDebugWiring(context: vscode.ExtensionContext): void {
   const paths = extensionPaths(context);
@@ -21,10 +22,14 @@ export function registerDebugWiring(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     { dispose: () => clearTimeout(warm) },
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
-      createDebugAdapterDescriptor: async () => new vscode.DebugAdapterInlineImplementation((await loadAdapter()).createInlineSession()),
+      createDebugAdapterDescriptor: async () => {
+        mark('extension: create adapter');
+        return new vscode.DebugAdapterInlineImplementation((await loadAdapter()).createInlineSession());
+      },
     }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
       resolveDebugConfiguration(folder, config) {
+        mark('extension: resolve configuration');
         const resolution = resolveConfiguration(config as DebugConfig, editorContext(folder));
         if ('error' in resolution) {
           void vscode.window.showErrorMessage(resolution.error);
@@ -32,8 +37,15 @@ export function registerDebugWiring(context: vscode.ExtensionContext): void {
         }
         return resolution.config as vscode.DebugConfiguration;
       },
-      resolveDebugConfigurationWithSubstitutedVariables(folder, config) {
-        return resolveSubstituted(config as DebugConfig, editorContext(folder)) as vscode.DebugConfiguration;
+      async resolveDebugConfigurationWithSubstitutedVariables(folder, config) {
+        mark('extension: resolve substituted configuration');
+        const resolved = resolveSubstituted(config as DebugConfig, editorContext(folder));
+        if (resolved.type !== DEBUG_TYPE || resolved.request !== 'launch' || resolved.noDebug) return resolved as vscode.DebugConfiguration;
+        // The program starts loading now, while VS Code still sets the session up; its launch
+        // request adopts it (debug-adapter/prelaunch.ts): F5 → paused line 30–200 ms sooner.
+        const adapterModule = await loadAdapter().catch(() => undefined);
+        const key = adapterModule?.prelaunch(resolved as Adapter.LaunchArguments);
+        return (key ? { ...resolved, [adapterModule!.PRELAUNCH_KEY]: key } : resolved) as vscode.DebugConfiguration;
       },
     }),
     vscode.debug.registerDebugConfigurationProvider(

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { DEBUG_TYPE, UNTRUSTED_MESSAGE, configurationForFile } from './config-resolution.js';
 import { registerDebugWiring } from './debug-wiring.js';
+import { registerDebugTerminal } from './debug-terminal.js';
 import { editorContext } from './editor-context.js';
 import { GraphPanel } from './graph-panel.js';
 import { InspectorPanel } from './inspector-panel.js';
@@ -15,6 +16,7 @@ import { BackendStatus } from './status-bar.js';
 
 export function activate(context: vscode.ExtensionContext): void {
   registerDebugWiring(context);
+  registerDebugTerminal(context);
   const runner = new GraphRunner(context);
   const status = new BackendStatus(context);
   const inspector = new InspectorPanel(context);

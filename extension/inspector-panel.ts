@@ -11,6 +11,8 @@
  */
 import * as vscode from 'vscode';
 import {
+  DATA_BREAKPOINT_EVENT,
+  type DataBreakpointEventBody,
   GRAPH_NODE_EVENT,
   TENSOR_CALLBACK_EVENT,
   TENSOR_DATA_REQUEST,
@@ -21,6 +23,7 @@ import {
 } from '../debug-adapter/extension-protocol.js';
 import type { HostMessage, WebviewMessage } from '../media/src/protocol.js';
 import { DEBUG_TYPE } from './config-resolution.js';
+import { dataBreakpointNode } from './data-breakpoint-node.js';
 import { inspectorHtml } from './inspector-html.js';
 
 const VIEW_TYPE = 'tfjsCallbacks.inspector';
@@ -42,6 +45,8 @@ export class InspectorPanel {
         let message: HostMessage;
         if (e.event === TENSOR_CALLBACK_EVENT) message = { type: 'invocation', sessionId: e.session.id, event: e.body as TensorCallbackEventBody, live: true };
         else if (e.event === GRAPH_NODE_EVENT) message = { type: 'node', sessionId: e.session.id, event: e.body as GraphNodeEventBody, live: true };
+        else if (e.event === DATA_BREAKPOINT_EVENT)
+          message = { type: 'node', sessionId: e.session.id, event: dataBreakpointNode(e.body as DataBreakpointEventBody), live: true };
         else return;
         this.sessions.set(e.session.id, e.session);
         const open = vscode.workspace.getConfiguration('tfjsCallbacks').get<boolean>('openInspectorOnStop', true);
@@ -81,8 +86,9 @@ export class InspectorPanel {
   show(preserveFocus = false): Promise<void> {
     if (this.panel) {
       // Brought to the front in its own group, never moved: no column given (the panel's own
-      // `viewColumn` can still read "Active" just after it was made, which would move it).
-      this.panel.reveal(undefined, preserveFocus);
+      // `viewColumn` can still read "Active" just after it was made, which would move it). A
+      // panel already in view is left alone: a reveal costs the workbench a layout at every stop.
+      if (!this.panel.visible) this.panel.reveal(undefined, preserveFocus);
       return Promise.resolve();
     }
     this.opening ??= this.open(preserveFocus).finally(() => {
@@ -161,7 +167,7 @@ export class InspectorPanel {
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
-        void vscode.window.setStatusBarMessage('Tensor copied as JSON', 3000);
+        void vscode.window.setStatusBarMessage(`Tensor copied as ${message.format ?? 'JSON'}`, 3000);
         return;
       case 'tensorData': {
         const session = this.sessions.get(message.sessionId);

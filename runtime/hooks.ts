@@ -9,6 +9,7 @@
 import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, KnownGraph, LiveInvocation } from './events.js';
 import { dtypeOfArray } from './dtypes.js';
 import { summarizeTensor, summarizeValues } from './summary.js';
+import { tf } from './tf.js';
 
 /**
  * What the runtime lends a debugger's agent, which has no import of the runtime (it is injected
@@ -27,6 +28,8 @@ export interface RuntimeTools {
   nodeSite?: typeof import('./graph-model/node-site.js').nodeSite;
   /** Set when trace/tracer.ts loads: runs a debugger's reads outside a tfFunction trace under way. */
   untraced?: typeof import('./trace/tracer.js').untraced;
+  /** The program's one TensorFlow.js (tf.ts): data breakpoints wrap its `Variable.prototype.assign`. */
+  readonly tf?: typeof tf;
 }
 
 interface SharedState {
@@ -56,7 +59,7 @@ const KNOWN_LIMIT = 1000;
 const KEY = Symbol.for('tfjs-callback-debugger.runtime.state');
 const globalHolder = globalThis as unknown as Record<symbol, SharedState | undefined>;
 export const shared: SharedState = (globalHolder[KEY] ??= { observers: [], nextToken: 0, nextInvocation: 1 });
-shared.tools = { summarizeTensor, summarizeValues, dtypeOfArray };
+shared.tools = { summarizeTensor, summarizeValues, dtypeOfArray, tf };
 
 /** Watches every callback invocation; returns the function that stops watching. */
 export function addCallbackObserver(observer: CallbackObserver): () => void {

@@ -19,9 +19,11 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { processesMentioning, startWorkbench, type Workbench } from './code-server.js';
 import { arm, collect, type Condition, describe, installProbes, nextExpandTarget, type Trigger } from './probes.js';
-import { BUSY, CONFIG_JS, CONFIG_OURS, INTERACTIVE, lineOf, type Programs, writeWorkspace } from './programs.js';
+import { BIG_INPUT, BUSY, CONFIG_JS, CONFIG_OURS, INTERACTIVE, lineOf, type Programs, writeWorkspace } from './programs.js';
 import { fmt, ratio, type Stat, stat } from './report.js';
 import { watchLifetime } from './lifetime.js';
+import { TimelineRecorder } from './timeline.js';
+import { TIMELINE_ENV } from '../../debug-adapter/debuggee/timeline.js';
 import { QUIET_SETTINGS } from '../../scripts/lib/code-server-options.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -43,6 +45,7 @@ function parseRounds(argv: readonly string[]): number {
 
 const BREAK_LINE = lineOf(INTERACTIVE, '@break');
 const NEXT_LINE = lineOf(INTERACTIVE, '@next');
+const BIG_BREAK_LINE = lineOf(BIG_INPUT, '@break');
 const HOT_LINE = lineOf(BUSY, '@unhit-hot');
 const COLD_LINE = lineOf(BUSY, '@unhit-cold');
 const INPUT = 'x';
@@ -64,6 +67,7 @@ const INTERACTIVE_FIGURES = {
   continue: 'Continue (F5) → next stop shown',
   expand: 'expand the 2^20-element input to its first 100 values (all clicks)',
   expandOverhead: '… of which the bench’s own round trips between clicks',
+  expandBig: 'expand a 10^7-element input to its first 100 values (all clicks)',
   stop: 'Shift+F5 → session gone (toolbar hidden)',
 } as const;
 type InteractiveFigure = keyof typeof INTERACTIVE_FIGURES;
@@ -102,8 +106,14 @@ function emptySamples(): Samples {
   };
 }
 
+/** Ours' milestones after each measured press (set in main, before code-server starts). */
+let timeline: TimelineRecorder | undefined;
+
 /** The workbench, driven as a user does (palette, keys, clicks). */
 class Driver {
+  /** Epoch ms of the last press collected (the page's clock). */
+  lastPress = 0;
+
   constructor(
     readonly page: Page,
     private readonly shotsDir: string,
@@ -195,6 +205,7 @@ class Driver {
     const c = await collect(this.page);
     presses?.push(...c.presses);
     if (c.t0 === undefined) throw new Error(`the page never saw the ${what} press`);
+    this.lastPress = c.origin + c.t0;
     const missing = conditions.filter((_, i) => c.ms[i] === undefined).map(describe);
     if (missing.length) throw new Error(`after ${what}: timed out after ${timeoutMs / 1000} s waiting for ${missing.join(', ')}`);
     return c.ms as number[];
@@ -254,7 +265,11 @@ async function interactiveSession(d: Driver, variant: Variant, p: Programs, samp
 
   const fig = samples.interactive[variant];
   const T = 60_000;
+  const marks = (figure: string) => {
+    if (dbg === 'ours') timeline?.record(`${variant === 'ours' ? 'inspector open' : 'inspector closed'}: ${figure}`, d.lastPress);
+  };
   await d.focusEditor(p.interactive);
+  timeline?.reset();
   const [toolbar, paused, input] = await d.measure(
     { kind: 'key', key: 'F5' },
     [{ kind: 'toolbarShown' }, { kind: 'pausedLine', line: BREAK_LINE }, { kind: 'variable', name: INPUT }],
@@ -263,21 +278,68 @@ async function interactiveSession(d: Driver, variant: Variant, p: Programs, samp
   fig.f5Toolbar.push(toolbar!);
   fig.f5Paused.push(paused!);
   fig.f5Input.push(input!);
+  marks('F5 → paused line');
   if (shots) await d.shot(`${shots}-1-f5-paused`);
   await sleep(300);
 
   await d.focusEditor(p.interactive);
+  timeline?.reset();
   fig.f10.push((await d.measure({ kind: 'key', key: 'F10' }, [{ kind: 'pausedLine', line: NEXT_LINE }], T))[0]!);
+  marks('F10');
   if (shots) await d.shot(`${shots}-2-f10`);
   await sleep(300);
 
   await d.focusEditor(p.interactive);
+  timeline?.reset();
   fig.continue.push((await d.measure({ kind: 'key', key: 'F5' }, [{ kind: 'pausedLine', line: BREAK_LINE }], T))[0]!);
+  marks('Continue');
   if (shots) await d.shot(`${shots}-3-continue`);
 
-  // Expand the input to its first 100 values: every click, timed from the first mouse press to the
-  // row of value 99. Between clicks the bench asks the page (which waits with a MutationObserver)
-  // where the next row to open is: a round trip of a few ms per click, the same for both debuggers.
+  const expanded = await expandToValues(d, T);
+  fig.expand.push(expanded.ms);
+  fig.expandOverhead.push(expanded.overhead);
+  if (shots) {
+    log(`  ${dbg}: expanded through ${expanded.path.join(' → ')}`);
+    await d.shot(`${shots}-4-expanded`);
+  }
+  await sleep(300);
+
+  await d.focusEditor(p.interactive);
+  fig.stop.push((await d.measure({ kind: 'key', key: 'F5', shift: true }, [{ kind: 'toolbarHidden' }], T))[0]!);
+  if (shots) await d.shot(`${shots}-5-stopped`);
+
+  // The same expansion on a 10^7-element input (its own program, the same configuration).
+  await sleep(500);
+  await d.open(p.big);
+  await d.removeAllBreakpoints();
+  await d.setBreakpoint(p.big, BIG_BREAK_LINE);
+  await d.focusEditor(p.big);
+  await d.measure(
+    { kind: 'key', key: 'F5' },
+    [
+      { kind: 'pausedLine', line: BIG_BREAK_LINE },
+      { kind: 'variable', name: INPUT },
+    ],
+    T,
+  );
+  const big = await expandToValues(d, T);
+  fig.expandBig.push(big.ms);
+  if (shots) {
+    log(`  ${dbg}: expanded the 10^7-element input through ${big.path.join(' → ')}`);
+    await d.shot(`${shots}-7-expanded-big`);
+  }
+  await d.focusEditor(p.big);
+  await d.measure({ kind: 'key', key: 'F5', shift: true }, [{ kind: 'toolbarHidden' }], T);
+}
+
+/**
+ * Expands the paused callback's input in Variables to its first 100 values: every click, timed from
+ * the first mouse press to the row of value 99. Between clicks the bench asks the page (which waits
+ * with a MutationObserver) where the next row to open is: a round trip of a few ms per click, the
+ * same for both debuggers (`overhead`).
+ */
+async function expandToValues(d: Driver, T: number): Promise<{ ms: number; overhead: number; path: string[] }> {
+  const page = d.page;
   await d.collapseOtherPanes();
   await sleep(500);
   const conditions: Condition[] = [{ kind: 'valueRow', index: LAST_VALUE }];
@@ -295,18 +357,10 @@ async function interactiveSession(d: Driver, variant: Variant, p: Programs, samp
     path_.push(target.label);
   }
   const presses: number[] = [];
-  fig.expand.push((await d.collectAll(conditions, 'the first click', T, presses))[0]!);
+  const ms = (await d.collectAll(conditions, 'the first click', T, presses))[0]!;
   // From each row showing to the bench's click on it (the first click starts the clock).
-  fig.expandOverhead.push(found.slice(1).reduce((sum, at, i) => sum + Math.max(0, (presses[i] ?? at) - at), 0));
-  if (shots) {
-    log(`  ${dbg}: expanded through ${path_.join(' → ')}`);
-    await d.shot(`${shots}-4-expanded`);
-  }
-  await sleep(300);
-
-  await d.focusEditor(p.interactive);
-  fig.stop.push((await d.measure({ kind: 'key', key: 'F5', shift: true }, [{ kind: 'toolbarHidden' }], T))[0]!);
-  if (shots) await d.shot(`${shots}-5-stopped`);
+  const overhead = found.slice(1).reduce((sum, at, i) => sum + Math.max(0, (presses[i] ?? at) - at), 0);
+  return { ms, overhead, path: path_ };
 }
 
 function busyLines(file: string): number {
@@ -343,10 +397,15 @@ async function busySessions(d: Driver, dbg: Debugger, p: Programs, samples: Samp
     await d.focusEditor(p.busy);
     const before = busyLines(p.busyOut);
     const watch = watchLifetime(p.busy);
+    timeline?.reset();
     const [ms] = await d.measure({ kind: 'key', key: 'F5' }, [{ kind: 'sessionEnded' }], 300_000).finally(() => watch.stop());
     const life = await watch.done;
     if (!life) throw new Error(`${dbg}, breakpoint ${variant}: the program's process was not seen (no node process running ${p.busy})`);
     samples.busy[dbg][variant].push(life.ms);
+    if (dbg === 'ours') {
+      const extra = { 'process started (/proc)': life.startMs - d.lastPress, 'process exited (/proc)': life.exitMs - d.lastPress };
+      timeline?.record(`10,000 callbacks, breakpoint ${BUSY_VARIANTS[variant].label}`, d.lastPress, extra);
+    }
     samples.session[dbg][variant].push(ms!);
     samples.loop[dbg][variant].push(lastLoopMs(p.busyOut, before, `${dbg}, breakpoint ${variant}`));
     if (shots && variant === 'hot') await d.shot(`${shots}-6-busy-ended`);
@@ -435,6 +494,10 @@ async function main(): Promise<void> {
   const samples = emptySamples();
   const failures: Failure[] = [];
   const settings = { ...QUIET_SETTINGS, 'tfjsCallbacks.openInspectorOnStop': true };
+  mkdirSync(work, { recursive: true });
+  timeline = new TimelineRecorder(path.join(work, 'timeline.jsonl'));
+  // Inherited by code-server, its extension host (the adapter) and the debuggees.
+  process.env[TIMELINE_ENV] = timeline.file;
   try {
     wb = await startWorkbench({
       root,
@@ -548,6 +611,7 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
     lines.push(`Failed (${failures.length}; their figures are missing from the medians, see n):`, '');
     for (const f of failures) lines.push(`- round ${f.round}, ${f.who}: ${f.message}`);
   } else lines.push('No failed round.');
+  if (timeline && timeline.figures.size > 0) lines.push('', '## Where ours spends the time', '', timeline.markdown());
   const md = `${lines.join('\n')}\n`;
   writeFileSync(path.join(artifacts, 'results.md'), md);
   const json: Record<string, unknown> = {
@@ -561,6 +625,7 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
     stats: stats as Record<string, Stat | unknown>,
     samples,
     failures,
+    timeline: timeline ? Object.fromEntries(timeline.figures) : {},
   };
   writeFileSync(path.join(artifacts, 'results.json'), `${JSON.stringify(json, null, 2)}\n`);
   return md;

@@ -25,6 +25,8 @@ export type Trigger = { kind: 'key'; key: string; shift?: boolean } | { kind: 'm
 export interface Collected {
   /** performance.now() of the trigger in the page; undefined when it was never seen. */
   readonly t0?: number;
+  /** The page's performance.timeOrigin: t0 + origin is the trigger's epoch time (for the timeline). */
+  readonly origin: number;
   /** Milliseconds from the trigger to each condition; undefined for one not met in time. */
   readonly ms: (number | undefined)[];
   /** Every mouse press after the trigger's, as performance.now() (the expand's later clicks). */
@@ -172,7 +174,7 @@ const PROBE_SOURCE = String.raw`(() => {
       if (!a) throw new Error('nothing armed');
       await a.done;
       armed = undefined;
-      return { t0: a.t0, ms: a.at.map((t) => (t === undefined || a.t0 === undefined ? undefined : t - a.t0)), timedOut: a.timedOut, presses: a.presses };
+      return { t0: a.t0, origin: performance.timeOrigin, ms: a.at.map((t) => (t === undefined || a.t0 === undefined ? undefined : t - a.t0)), timedOut: a.timedOut, presses: a.presses };
     },
     nextExpandTarget(start, index, clicked, timeoutMs) {
       // The way to the values: the input row, then a range row "[0..N]" or a child named

@@ -35,6 +35,22 @@ if (process.env.BENCH_REACH_OUT) appendFileSync(process.env.BENCH_REACH_OUT, JSO
 console.log('done');
 `;
 
+/** One numpyFunction call whose input has 10^7 float32 elements: expanded to its first values. */
+export const BIG_INPUT = `import { numpyFunction, selectBackend, tf, type NdArray } from 'tfjs-callback-debugger/runtime';
+
+await selectBackend({ quiet: true });
+
+function inspect_input(x: NdArray): NdArray {
+  const first = x.data[0] as number; // @break
+  if (first < 0) console.log('never');
+  return x;
+}
+
+const input = tf.range(0, 10_000_000, 1, 'float32');
+numpyFunction(inspect_input, [input], 'float32').dispose();
+console.log('done');
+`;
+
 /** 10,000 numpyFunction calls of ~20 µs each on cpu; writes its loop time beside it. */
 export const BUSY = `import { appendFileSync } from 'node:fs';
 import { numpyFunction, selectBackend, tf, type NdArray } from 'tfjs-callback-debugger/runtime';
@@ -78,6 +94,8 @@ export const CONFIG_JS = 'bench: js-debug';
 
 export interface Programs {
   readonly interactive: string;
+  /** The 10^7-element input's program. */
+  readonly big: string;
   readonly busy: string;
   readonly busyOut: string;
   /** node arguments before the program: tsx and the runtime's register, as file URLs. */
@@ -92,6 +110,8 @@ export function writeWorkspace(workspace: string, extensionDir: string): Program
   const interactive = path.join(workspace, 'interactive.ts');
   const busy = path.join(workspace, 'busy.ts');
   writeFileSync(interactive, INTERACTIVE);
+  const big = path.join(workspace, 'big-input.ts');
+  writeFileSync(big, BIG_INPUT);
   writeFileSync(busy, BUSY);
   const nodeArgs = [
     '--import',
@@ -118,5 +138,5 @@ export function writeWorkspace(workspace: string, extensionDir: string): Program
     ],
   };
   writeFileSync(path.join(workspace, '.vscode', 'launch.json'), `${JSON.stringify(launch, null, 2)}\n`);
-  return { interactive, busy, busyOut: path.join(workspace, 'busy-out.jsonl'), nodeArgs, env };
+  return { interactive, big, busy, busyOut: path.join(workspace, 'busy-out.jsonl'), nodeArgs, env };
 }

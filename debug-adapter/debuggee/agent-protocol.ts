@@ -12,6 +12,18 @@ import type { NodeAttrValue } from '../../runtime/graph-model/node-attrs.js';
 export const AGENT_KEY = '__tfjsCallbackDebugAgent_v3';
 export const AGENT_VERSION = 3;
 
+/** The most values of one input `keepInputs` copies; a larger input is restarted as it is. */
+export const KEEP_INPUTS_LIMIT = 1 << 20;
+
+/** What `restoreInputs` did: inputs put back as they came, inputs it had no copy of, and whether any had changed. */
+export interface RestoredInputs {
+  restored: number;
+  changed: number;
+  unsaved: number;
+  /** The copy was made at the invocation's first stop, not as it started (writes before that stop stay). */
+  late: boolean;
+}
+
 /** The global function the adapter adds (`Runtime.addBinding`) to hear of callbacks as they become known. */
 export const KNOWN_BINDING = '__tfjsCallbackDebugKnown';
 
@@ -30,9 +42,15 @@ export interface AgentConfig {
   breakOnNodes?: string[];
   /** Keep each model run's node statuses (ran / NaN) for the graph view (`graphRun`). */
   watchGraph?: boolean;
+  /**
+   * Copy each invocation's array inputs (an NdArray's data, a typed array) as it starts, up to
+   * KEEP_INPUTS_LIMIT values each, so Restart Frame can put back what the callback wrote in place
+   * (`restoreInputs`). Off, an invocation's inputs are copied at its first stop instead.
+   */
+  keepInputs?: boolean;
 }
 
-export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonFinite' | 'node' | 'nodeStep';
+export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonFinite' | 'node' | 'nodeStep' | 'data';
 
 /** A step from a stop in a graph run: `over` stops after the next node; `into` also at the first line of a callback that starts first. */
 export type NodeStepKind = 'over' | 'into';
@@ -184,6 +202,62 @@ export interface LastBreak {
   node?: NodeSnapshot;
   /** For 'node': the node breakpoint names it answered to. */
   matched?: string[];
+  /** For 'data': the tf.Variable assigned and what changed. */
+  data?: DataBreakHit;
+}
+
+/**
+ * What a data breakpoint's condition asks of an assign (debug-adapter/data-breakpoints.ts parses
+ * the DAP `condition`): every assign, NaN/Inf appearing, a change larger than a threshold, or a
+ * JS expression over `oldValue`, `newValue` (tensors) and `delta` (the largest |new - old|).
+ */
+export type DataCondition = { kind: 'always' } | { kind: 'nonFinite' } | { kind: 'changesBy'; threshold: number } | { kind: 'expression'; source: string };
+
+/** A data breakpoint as the agent keeps it: the tf.Variable's name (TF.js keeps names unique). */
+export interface VariableWatch {
+  /** The DAP breakpoint id. */
+  id: number;
+  variable: string;
+  condition: DataCondition;
+  /** DAP `hitCondition`, already checked by the adapter (breakpoints.ts parseHitCondition's forms). */
+  hitCondition?: string;
+}
+
+/** An assign a data breakpoint stopped on. */
+export interface DataBreakHit {
+  /** The ids of the watches that held. */
+  ids: number[];
+  variable: string;
+  dtype: string;
+  shape: number[];
+  old: ValueInfo;
+  new: ValueInfo;
+  /** new - old, for numeric variables. */
+  change?: ValueInfo;
+  /** The largest |new - old| (Infinity where a value became or stopped being NaN/Inf). */
+  maxAbsChange?: number;
+  /** Why it stopped, in words: "became non-finite (3 NaN)", "changed by 0.52 > 0.1". */
+  why: string;
+  /** A condition expression that threw: the stop says so. */
+  conditionError?: string;
+}
+
+/** A watch's state after `watchVariables`: whether a variable of that name is registered now. */
+export interface WatchStatus {
+  id: number;
+  found: boolean;
+  /** Why the agent cannot watch (no tfjs loaded yet, a condition that does not compile). */
+  error?: string;
+}
+
+/** Bytes of a value's backing buffer (`memoryRead`): base64, little-endian as stored. */
+export interface MemoryPage {
+  /** Where `data` starts in the buffer. */
+  offset: number;
+  data: string;
+  /** How long the whole buffer is. */
+  byteLength: number;
+  dtype: string;
 }
 
 /** The first NaN/Inf of a model run, as JSON (runtime/graph-model/first-non-finite.ts `NonFiniteOrigin`). */
@@ -240,6 +314,8 @@ export interface DebugAgent {
   snapshot(): ActiveSnapshot[];
   /** The live objects of an active invocation. */
   live(id: number): LiveInvocation | undefined;
+  /** Puts an active invocation's array inputs back as they came (Restart Frame); undefined when it is not under way. */
+  restoreInputs(id: number): RestoredInputs | undefined;
   /** An active invocation's inputs, or its outputs (the output tensors, else the values returned). */
   values(id: number, side: Side): readonly unknown[] | undefined;
   details(id: number): InvocationDetails | undefined;
@@ -260,4 +336,18 @@ export interface DebugAgent {
   graphRun(graph?: string): GraphRunRecord | undefined;
   /** A node of the latest watched run: the paused one with live tensors, another with the summaries taken when it ran. */
   nodeInfo(graph: string, node: string): NodeSnapshot | undefined;
+  /**
+   * Data breakpoints: replaces the watched tf.Variables. While some are watched, tfjs's
+   * `Variable.prototype.assign` is wrapped (keeps the old values, applies, checks the condition,
+   * stops with reason 'data'); with none, it is tfjs's own again.
+   */
+  watchVariables(watches: VariableWatch[]): WatchStatus[];
+  /** Whether `value` is a tf.Variable (or a tfjs-layers LayerVariable holding one): its name (a data breakpoint's dataId), else undefined. */
+  variableName(value: unknown): string | undefined;
+  /** At a data breakpoint stop: [old value, new value (the variable), change or undefined]. */
+  dataValues(): readonly unknown[] | undefined;
+  /** Keeps a tensor, NdArray or typed array (weakly) for readMemory: its pin, or why it has no bytes. */
+  memoryPin(value: unknown): number | { error: string };
+  /** Bytes [offset, offset + count) of a pinned value's buffer, or why not. */
+  memoryRead(pin: number, offset: number, count: number): MemoryPage | { error: string };
 }

@@ -19,6 +19,7 @@ import type {
   AgentConfig,
   BreakReason,
   CallbackScopeData,
+  DataBreakHit,
   DebugAgent,
   FlatValue,
   GraphRunRecord,
@@ -26,12 +27,15 @@ import type {
   KnownGraphInfo,
   KnownNotice,
   LastBreak,
+  MemoryPage,
   NodeSnapshot,
   NodeStepKind,
   ScopeValue,
   Side,
   ValueInfo,
   ValuePage,
+  VariableWatch,
+  WatchStatus,
 } from './agent-protocol.js';
 import type { AGENT_KEY as AgentKey, KNOWN_BINDING as KnownBinding } from './agent-protocol.js';
 
@@ -46,6 +50,23 @@ interface Tools {
   createNonFiniteFinder?(): NonFiniteFinder;
   nodeSite?(modelPath: string, node: string): NodeSite | undefined;
   untraced?<T>(fn: () => T): T;
+  /** The program's TensorFlow.js (data breakpoints). */
+  tf?: TfLike;
+}
+
+/** A tf.Variable as data breakpoints use it. */
+interface VariableLike extends TensorLike {
+  readonly name: string;
+  assign(newValue: unknown): void;
+  clone(): TensorLike;
+  sub(other: TensorLike): TensorLike;
+}
+
+/** What data breakpoints use of TensorFlow.js. */
+interface TfLike {
+  Variable: { new (...args: never[]): VariableLike; prototype: { assign(this: VariableLike, newValue: unknown): void } };
+  tidy<T>(fn: () => T): T;
+  engine(): { registeredVariables: Record<string, unknown> };
 }
 
 /** The runtime's shared state (runtime/hooks.ts), as far as the agent uses it. */
@@ -84,6 +105,10 @@ interface Entry {
   readonly start: CallbackStart;
   readonly live: RuntimeLive;
   end: CallbackInvocation | undefined;
+  /** Copies of its array inputs' values (keepInputs, or its first stop), for restoreInputs; undefined where none was kept. */
+  saved?: (ArrayLike<unknown> | undefined)[];
+  /** Whether `saved` was taken at a stop rather than as it started. */
+  savedLate?: boolean;
 }
 
 /** A JS literal's shape, values and what they are; summary cached. */
@@ -217,6 +242,23 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     return { shown: 'remote' };
   };
 
+  /** The values an input holds in place: an NdArray's data, a typed array, a plain array; undefined for anything else. */
+  const arrayOf = (v: unknown): { length: number; [k: number]: unknown } | undefined => {
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return v as unknown as { length: number; [k: number]: unknown };
+    if (Array.isArray(v)) return v;
+    const data = (v as { data?: unknown } | null)?.data;
+    if (v !== null && typeof v === 'object' && (ArrayBuffer.isView(data) || Array.isArray(data)) && Array.isArray((v as { shape?: unknown }).shape))
+      return data as { length: number; [k: number]: unknown };
+    return undefined;
+  };
+  /** Copies of the array inputs' values, each up to KEEP_INPUTS_LIMIT (1 << 20) values. */
+  const saveInputs = (args: readonly unknown[]): (ArrayLike<unknown> | undefined)[] =>
+    args.map((arg) => {
+      const values = arrayOf(arg);
+      if (!values || values.length > 1 << 20) return undefined;
+      return ArrayBuffer.isView(values) ? (values as unknown as Float64Array).slice() : Array.prototype.slice.call(values);
+    });
+
   const active: Entry[] = [];
   const agent: InstalledAgent = {
     version: 3,
@@ -246,6 +288,12 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     pausedAt: undefined,
     pauseBegan() {
       agent.pausedAt = performance.now();
+      // Restart Frame puts inputs back from a copy: an invocation without one gets it now.
+      for (const e of active) {
+        if (e.saved || e.end) continue;
+        e.saved = saveInputs(e.live.args);
+        e.savedLate = true;
+      }
       // A node step ends at whatever stop comes next.
       if (stepKind !== undefined) {
         stepKind = undefined;
@@ -296,6 +344,31 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
 
     live(id: number) {
       return entryOf(id)?.live as ReturnType<DebugAgent['live']>;
+    },
+
+    restoreInputs(id: number) {
+      const e = entryOf(id);
+      if (!e) return undefined;
+      const out = { restored: 0, changed: 0, unsaved: 0, late: e.savedLate === true };
+      e.live.args.forEach((arg, i) => {
+        const target = arrayOf(arg);
+        if (!target) return;
+        const copy = e.saved?.[i];
+        if (!copy || copy.length !== target.length) {
+          out.unsaved++;
+          return;
+        }
+        let changed = false;
+        for (let k = 0; k < copy.length; k++) {
+          if (!Object.is(target[k], copy[k])) {
+            target[k] = copy[k];
+            changed = true;
+          }
+        }
+        out.restored++;
+        if (changed) out.changed++;
+      });
+      return out;
     },
 
     values(id: number, side: Side) {
@@ -431,6 +504,26 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       if (pausedNode && pausedNode.e.graph === graph && pausedNode.e.node === node) return pausedNode.snapshot;
       return runRecords.get(graph)?.snapshots.get(node);
     },
+
+    // Data breakpoints and memory: see "Data breakpoints" below.
+    watchVariables(list: VariableWatch[]) {
+      return setWatches(list);
+    },
+    variableName(v: unknown) {
+      if (isVariable(v)) return v.name;
+      // A tfjs-layers LayerVariable (model.layers[i].kernel) holds its tf.Variable as `val`.
+      const val = isObject(v) ? v.val : undefined;
+      return isVariable(val) ? val.name : undefined;
+    },
+    dataValues() {
+      return pausedData;
+    },
+    memoryPin(v: unknown) {
+      return pinMemory(v);
+    },
+    memoryRead(pin: number, offset: number, count: number) {
+      return readMemory(pin, offset, count);
+    },
   };
 
   /**
@@ -494,7 +587,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       if (typeof binding === 'function') binding(JSON.stringify(notice));
     },
     onCallbackStart(start: CallbackStart, live: RuntimeLive) {
-      const entry: Entry = { start, live, end: undefined };
+      const entry: Entry = { start, live, end: undefined, ...(agent.config.keepInputs ? { saved: saveInputs(live.args) } : {}) };
       active.push(entry);
       if (stepKind === 'into') {
         // A step into from a node stop: the next node is this callback's.
@@ -698,6 +791,259 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     const what = `${side === 'inputs' ? 'input' : 'output'} ${index} of node ${pausedNode.e.node}`;
     if (!(index >= 0 && index < values.length) || !values[index]) return { error: `${what} does not exist (${values.length} ${side})` };
     return { info: agent.valueInfo(values[index]), start, values: agent.slice(values[index], start, count) };
+  };
+
+  /*
+   * Data breakpoints: while some tf.Variable is watched, tfjs's Variable.prototype.assign (what
+   * optimizers and user code call) is wrapped: the old values are kept (a clone shares the data:
+   * no copy), the assign applies, the condition is checked in-process, and a stop goes through
+   * callbackBreak like every other. With nothing watched, assign is tfjs's own.
+   */
+  const tfjs = (): TfLike | undefined => state.tools?.tf;
+  const isVariable = (v: unknown): v is VariableLike => {
+    const tf = tfjs();
+    if (tf) return v instanceof tf.Variable;
+    return isTensor(v) && (v as { constructor?: { name?: string } }).constructor?.name === 'Variable' && typeof (v as { name?: unknown }).name === 'string';
+  };
+  type Test = (oldValue: unknown, newValue: unknown, delta: number) => unknown;
+  type Watch = VariableWatch & { test?: Test; hits: number };
+  let watches = new Map<string, Watch[]>();
+  let originalAssign: ((this: VariableLike, newValue: unknown) => void) | undefined;
+  /** At a data breakpoint stop: [old, new, change]. */
+  let pausedData: unknown[] | undefined;
+
+  const setWatches = (list: VariableWatch[]): WatchStatus[] => {
+    const tf = tfjs();
+    const statuses: WatchStatus[] = [];
+    const next = new Map<string, Watch[]>();
+    for (const w of list) {
+      const watch: Watch = { ...w, hits: 0 };
+      if (w.condition.kind === 'expression') {
+        try {
+          watch.test = new Function('oldValue', 'newValue', 'delta', `return (\n${w.condition.source}\n);`) as Test;
+        } catch (err) {
+          statuses.push({ id: w.id, found: false, error: `the condition does not compile: ${(err as Error).message}` });
+          continue;
+        }
+      }
+      if (!tf) {
+        statuses.push({ id: w.id, found: false, error: 'TensorFlow.js is not loaded in the program yet' });
+        continue;
+      }
+      next.set(w.variable, [...(next.get(w.variable) ?? []), watch]);
+      statuses.push({ id: w.id, found: Object.hasOwn(tf.engine().registeredVariables, w.variable) });
+    }
+    watches = next;
+    syncAssign();
+    return statuses;
+  };
+
+  const syncAssign = () => {
+    const tf = tfjs();
+    if (!tf) return;
+    const proto = tf.Variable.prototype;
+    if (watches.size > 0 && !originalAssign) {
+      const original = proto.assign;
+      originalAssign = original;
+      proto.assign = function watchedAssign(this: VariableLike, newValue: unknown) {
+        const list = watches.get(this.name);
+        if (!list || pausedData || this.isDisposed) return original.call(this, newValue);
+        const old = untraced(() => this.clone());
+        try {
+          original.call(this, newValue);
+          const hit = dataHit(this, old, list);
+          if (hit) stopAtData(hit, this, old);
+        } finally {
+          old.dispose();
+        }
+      };
+    } else if (watches.size === 0 && originalAssign) {
+      proto.assign = originalAssign;
+      originalAssign = undefined;
+    }
+  };
+
+  /** js-debug's hit condition forms (breakpoints.ts checked the text). */
+  const hitMet = (text: string | undefined, hits: number): boolean => {
+    const t = (text ?? '').trim();
+    if (t === '') return true;
+    const m = /^(>=|<=|={1,3}|>|<|%)?\s*(\d+)$/.exec(t);
+    if (!m) return false;
+    const n = Number(m[2]);
+    switch (m[1]) {
+      case '>':
+        return hits > n;
+      case '<':
+        return hits < n;
+      case '<=':
+        return hits <= n;
+      case '%':
+        return n > 0 && hits % n === 0;
+      case '=':
+      case '==':
+      case '===':
+        return hits === n;
+      default:
+        return hits >= n;
+    }
+  };
+
+  /** Whether an assign that just happened stops, and why: compared element by element in JS. */
+  const dataHit = (v: VariableLike, old: TensorLike, list: Watch[]): DataBreakHit | undefined => {
+    let maxAbs = 0;
+    let oldBad = 0;
+    let nan = 0;
+    let inf = 0;
+    const numeric = v.dtype !== 'string';
+    if (numeric) {
+      const a = untraced(() => old.dataSync());
+      const b = untraced(() => v.dataSync());
+      for (let i = 0; i < b.length; i++) {
+        const x = Number(a[i]);
+        const y = Number(b[i]);
+        if (!Number.isFinite(x)) oldBad++;
+        if (Number.isNaN(y)) nan++;
+        else if (!Number.isFinite(y)) inf++;
+        if (x === y || (Number.isNaN(x) && Number.isNaN(y))) continue;
+        const d = Math.abs(y - x);
+        maxAbs = Number.isNaN(d) ? Infinity : Math.max(maxAbs, d);
+      }
+    }
+    const ids: number[] = [];
+    const whys: string[] = [];
+    let conditionError: string | undefined;
+    for (const w of list) {
+      let held = false;
+      let why = '';
+      const c = w.condition;
+      if (c.kind === 'always') {
+        held = true;
+        why = 'assigned';
+      } else if (c.kind === 'nonFinite') {
+        held = nan + inf > 0 && oldBad === 0;
+        why = `became non-finite (${nan} NaN, ${inf} Inf)`;
+      } else if (c.kind === 'changesBy') {
+        held = maxAbs > c.threshold;
+        why = `changed by ${Number(maxAbs.toPrecision(5))} > ${c.threshold} (largest |new - old|)`;
+      } else if (w.test) {
+        const test = w.test;
+        try {
+          const tf = tfjs();
+          held = Boolean(tf ? tf.tidy(() => Boolean(test(old, v, maxAbs))) : test(old, v, maxAbs));
+          why = `condition \`${c.source}\` held`;
+        } catch (err) {
+          held = true;
+          conditionError = `the condition \`${c.source}\` threw: ${(err as Error).message}`;
+          why = conditionError;
+        }
+      }
+      if (!held) continue;
+      w.hits++;
+      if (!hitMet(w.hitCondition, w.hits)) continue;
+      ids.push(w.id);
+      whys.push(why);
+    }
+    if (ids.length === 0) return undefined;
+    const hit: DataBreakHit = {
+      ids,
+      variable: v.name,
+      dtype: v.dtype,
+      shape: [...v.shape],
+      old: agent.valueInfo(old),
+      new: agent.valueInfo(v),
+      why: [...new Set(whys)].join('; '),
+    };
+    if (numeric) hit.maxAbsChange = maxAbs;
+    if (conditionError !== undefined) hit.conditionError = conditionError;
+    return hit;
+  };
+
+  const stopAtData = (hit: DataBreakHit, v: VariableLike, old: TensorLike) => {
+    let change: TensorLike | undefined;
+    if (v.dtype !== 'string' && v.dtype !== 'bool') {
+      try {
+        change = untraced(() => v.sub(old));
+        hit.change = agent.valueInfo(change);
+      } catch {
+        change = undefined;
+      }
+    }
+    pausedData = [old, v, change];
+    agent.lastBreak = { reason: 'data', id: 0, data: hit };
+    try {
+      agent.ensureDebugger?.();
+      agent.callbackBreak();
+    } finally {
+      agent.lastBreak = undefined;
+      pausedData = undefined;
+      change?.dispose();
+    }
+  };
+
+  /*
+   * Memory (DAP readMemory): a value's backing bytes as stored (little-endian), read page by page:
+   * a tensor's pages are slices of it (only the page is copied out of the backend), a typed
+   * array's or an NdArray's a view of its buffer. Pins are weak: a value the program dropped reads
+   * as gone.
+   */
+  const pins = new Map<number, WeakRef<object>>();
+  let nextPin = 1;
+  /** Bytes per element of tfjs's storage by dtype (bool is a Uint8Array, complex64 re/im float32 pairs). */
+  const TENSOR_BYTES: Record<string, number> = { float32: 4, int32: 4, bool: 1, complex64: 8 };
+  const noBytes = (v: unknown): string | undefined => {
+    if (isTensor(v)) {
+      if (v.isDisposed) return 'the tensor is disposed';
+      if (v.dtype === 'string') return 'a string tensor has no byte buffer (its values are JS strings)';
+      return undefined;
+    }
+    if (isNdArray(v)) return ArrayBuffer.isView(v.data) ? undefined : 'this NdArray holds strings: it has no byte buffer';
+    if (ArrayBuffer.isView(v)) return undefined;
+    return 'not a tensor, NdArray or typed array';
+  };
+  const pinMemory = (v: unknown): number | { error: string } => {
+    const why = noBytes(v);
+    if (why) return { error: why };
+    const pin = nextPin++;
+    pins.set(pin, new WeakRef(v as object));
+    if (pins.size > 1000) pins.delete(pins.keys().next().value!);
+    return pin;
+  };
+  const base64 = (bytes: Uint8Array, from: number, length: number): string => Buffer.from(bytes.buffer, bytes.byteOffset + from, length).toString('base64');
+  const readMemory = (pin: number, offset: number, count: number): MemoryPage | { error: string } => {
+    const v = pins.get(pin)?.deref();
+    if (v === undefined) return { error: 'the value is no longer there (the program dropped it)' };
+    const why = noBytes(v);
+    if (why) return { error: why };
+    const range = (byteLength: number) => {
+      const start = Math.min(Math.max(0, offset), byteLength);
+      return { start, end: Math.min(byteLength, Math.max(start, offset + count)) };
+    };
+    if (isTensor(v)) {
+      const bpe = TENSOR_BYTES[v.dtype] ?? 4;
+      const byteLength = v.size * bpe;
+      const { start, end } = range(byteLength);
+      if (end <= start) return { offset: start, data: '', byteLength, dtype: v.dtype };
+      const first = Math.floor(start / bpe);
+      const last = Math.ceil(end / bpe);
+      return untraced(() => {
+        const whole = first === 0 && last === v.size;
+        const flat = whole ? undefined : v.reshape([-1]);
+        const part = flat?.slice([first], [last - first]);
+        try {
+          const view = (part ?? v).dataSync() as unknown as ArrayBufferView;
+          const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+          return { offset: start, data: base64(bytes, start - first * bpe, end - start), byteLength, dtype: v.dtype };
+        } finally {
+          part?.dispose();
+          flat?.dispose();
+        }
+      });
+    }
+    const view = (isNdArray(v) ? v.data : v) as ArrayBufferView;
+    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    const { start, end } = range(bytes.length);
+    const dtype = isNdArray(v) ? v.dtype : (arrayDType(v) ?? arrayName(v) ?? '');
+    return { offset: start, data: base64(bytes, start, end - start), byteLength: bytes.length, dtype };
   };
 
   state.observers = [...state.observers, observer];

@@ -8,6 +8,8 @@ import type { AgentConfig } from './agent-protocol.js';
 export const BRIDGE_METHODS = {
   /** adapter → bridge: breakpoints are set, let the program run. */
   go: 'Bridge.go',
+  /** bridge → adapter: the preloads (tsx, the runtime, TF.js) have run; the program waits for go. */
+  held: 'Bridge.held',
   /** bridge → adapter: a stop is coming and the V8 debugger is still off. */
   debuggerNeeded: 'Bridge.debuggerNeeded',
   /** adapter → bridge: the debugger is on, the stop may go ahead. */

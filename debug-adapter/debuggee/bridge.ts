@@ -19,6 +19,7 @@ import { installAgent } from './agent.js';
 import { BRIDGE_METHODS, type BridgeConfig, CONFIG_ENV, SOCKET_ENV } from './bridge-protocol.js';
 import { createLineFramer } from './line-framer.js';
 import { CHILDREN_FILE, childrenFile, trackDetachedChildren } from './child-tracker.js';
+import { mark } from './timeline.js';
 
 // The worker is plain CommonJS run with no loaders: it must not load tsx or this preload again.
 // (`__name`: what a transpiler with keepNames wraps functions in.)
@@ -36,6 +37,7 @@ const send = (message) => socket.write(JSON.stringify(message) + '\\n');
 session.on('inspectorNotification', (message) => send(message));
 const debuggerOn = new Int32Array(workerData.debuggerOn);
 parentPort.on('message', (message) => {
+  if (message === 'held') send({ method: ${JSON.stringify(BRIDGE_METHODS.held)}, params: {} });
   if (message === 'need-debugger' && Atomics.load(debuggerOn, 0) === 0) send({ method: ${JSON.stringify(BRIDGE_METHODS.debuggerNeeded)}, params: {} });
 });
 const framer = createLineFramer();
@@ -89,14 +91,21 @@ socket.on('error', end);
 /** How long a stop waits for the adapter to turn the debugger on; it answers in milliseconds. */
 const DEBUGGER_WAIT_MS = 30_000;
 const HOLD = Symbol.for('tfjs-callback-debugger.bridge.go');
-const holder = globalThis as unknown as Record<symbol, Promise<void> | undefined>;
+/** Tells the adapter the preloads have run (the `?hold` import calls it). */
+const HELD = Symbol.for('tfjs-callback-debugger.bridge.held');
+const holder = globalThis as unknown as { [HOLD]?: Promise<void>; [HELD]?: () => void };
 
 if (new URL(import.meta.url).search === '?hold') {
   // Imported a second time, after tsx and the loader: hold the program until the adapter says go.
+  mark('debuggee: held');
+  holder[HELD]?.();
   await holder[HOLD];
+  mark('debuggee: released');
 } else {
   const socketPath = process.env[SOCKET_ENV];
   if (isMainThread && socketPath) {
+    mark('debuggee: bridge loaded');
+    process.once('exit', () => mark('debuggee: exit'));
     // Child processes of the program are not debugged through this socket.
     delete process.env[SOCKET_ENV];
     const config = process.env[CONFIG_ENV];
@@ -114,6 +123,7 @@ if (new URL(import.meta.url).search === '?hold') {
         );
       }
     };
+    holder[HELD] = () => worker.postMessage('held');
     holder[HOLD] = new Promise<void>((resolve, reject) => {
       worker.on('message', (message) => {
         if (message === 'go') resolve();

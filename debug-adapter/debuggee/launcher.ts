@@ -22,12 +22,20 @@ export interface Debuggee {
   kill(): void;
 }
 
-export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
+/**
+ * What a debuggee imports before its program, in order: the bridge, tsx, the runtime's loader,
+ * and the bridge again with `?hold`. Also the Debug Terminal's bootloader's list (terminal-boot.ts).
+ */
+export function bridgePreloads(): string[] {
   const bridge = fileUrl(adapterPaths.bridge);
   // From TypeScript sources the bridge itself needs tsx loaded first.
-  const preloads = adapterPaths.fromSource
+  return adapterPaths.fromSource
     ? [adapterPaths.tsx, bridge, fileUrl(adapterPaths.register), `${bridge}?hold`]
     : [bridge, adapterPaths.tsx, fileUrl(adapterPaths.register), `${bridge}?hold`];
+}
+
+export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
+  const preloads = bridgePreloads();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...plan.env,

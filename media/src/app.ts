@@ -46,7 +46,7 @@ export class InspectorApp {
     this.tensorView = new TensorView(this.data, {
       onView: (view) => this.update((s) => (s.currentKey ? setView(s, s.currentKey, view) : s), 'tensor'),
       onPageSize: (rows, cols) => this.update((s) => ({ ...s, pageRows: rows, pageCols: cols }), 'tensor'),
-      onCopy: (text) => api.post({ type: 'copy', text }),
+      onCopy: (text, format) => api.post({ type: 'copy', text, ...(format ? { format } : {}) }),
     });
   }
 

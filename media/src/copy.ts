@@ -2,6 +2,7 @@
  * "Copy as JSON": the selected tensor's values (the whole tensor, or its first COPY_CAP values),
  * nested by shape when complete, as text for the panel to put on the clipboard.
  */
+import { copyRefusal, formatTensor } from '../../runtime/tensor-formats.js';
 import type { Value } from './format.js';
 import { MAX_REQUEST, type TensorData, type TensorSource } from './tensor-data.js';
 
@@ -52,4 +53,24 @@ export function nest(flat: readonly Value[], shape: readonly number[]): unknown 
     return out;
   };
   return build(0, 0);
+}
+
+/**
+ * "Copy as NumPy" / "Copy as CSV": the whole tensor as a NumPy literal or CSV (runtime/tensor-formats.ts,
+ * as the adapter's Copy Value formats), or why not (over MAX_COPY_VALUES, CSV of more than 2-D), said
+ * before any value is fetched. A value that arrived as null (NaN or ±Infinity: JSON has neither) is
+ * written as NaN, which `note` says when the tensor holds an Inf.
+ */
+export async function tensorAsText(data: TensorData, source: TensorSource, name: string, format: 'numpy' | 'csv'): Promise<CopyResult & { note?: string }> {
+  const { info } = source;
+  const refused = copyRefusal(format, info.dtype, info.shape, name);
+  if (refused) throw new Error(refused);
+  const total = info.size;
+  const parts: Promise<readonly Value[]>[] = [];
+  for (let start = 0; start < total; start += CHUNK) parts.push(data.range(source, start, Math.min(CHUNK, total - start)));
+  const values = (await Promise.all(parts)).flat();
+  const formatted = formatTensor(format, { dtype: info.dtype, shape: info.shape, values }, name);
+  if (!formatted.ok) throw new Error(formatted.message);
+  const note = (info.infCount ?? 0) > 0 ? '±Inf arrive here as NaN/Inf alike and were written as NaN' : undefined;
+  return { text: formatted.text, count: info.size, truncated: false, ...(note ? { note } : {}) };
 }

@@ -79,5 +79,5 @@ export type HostMessage =
 export type WebviewMessage =
   | { readonly type: 'ready' }
   | ({ readonly type: 'tensorData'; readonly requestId: number } & SliceRequest)
-  /** Put this text (a tensor as JSON) on the clipboard. */
-  | { readonly type: 'copy'; readonly text: string };
+  /** Put this text (a tensor as JSON, or in `format`: 'NumPy', 'CSV') on the clipboard. */
+  | { readonly type: 'copy'; readonly text: string; readonly format?: string };

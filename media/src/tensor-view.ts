@@ -4,7 +4,7 @@
  * once; the grid and charts are swapped in when the page's values have arrived, so paging does
  * not flash.
  */
-import { tensorAsJson } from './copy.js';
+import { tensorAsJson, tensorAsText } from './copy.js';
 import { button, h, numberInput, replaceChildren, select } from './dom.js';
 import { formatCount, formatShape, type TensorStats } from './format.js';
 import { renderGrid } from './grid.js';
@@ -32,7 +32,7 @@ export interface TensorViewModel {
 export interface TensorViewHandlers {
   readonly onView: (view: ViewState) => void;
   readonly onPageSize: (rows: number, cols: number) => void;
-  readonly onCopy: (text: string) => void;
+  readonly onCopy: (text: string, format?: string) => void;
 }
 
 export class TensorView {
@@ -76,6 +76,12 @@ export class TensorView {
       h('span', { className: 'tensor-sig' }, `${info.kind} ${info.dtype} ${formatShape(info.shape)} · ${formatCount(info.size)} values`),
       ' ',
       button('Copy as JSON', () => void this.copy(model), { className: 'copy', dataset: { focusId: 'copy' }, disabled: info.size === 0 }),
+      button('NumPy', () => void this.copyAs(model, 'numpy'), {
+        className: 'copy-as copy-numpy',
+        dataset: { focusId: 'copy-numpy' },
+        disabled: info.size === 0,
+      }),
+      button('CSV', () => void this.copyAs(model, 'csv'), { className: 'copy-as copy-csv', dataset: { focusId: 'copy-csv' }, disabled: info.size === 0 }),
       this.copyStatus,
     );
     this.element.dataset.state = 'loading';
@@ -306,6 +312,21 @@ export class TensorView {
     return h('div', { className: 'paging' }, nav('rows'), m.cols > pageCols ? nav('cols') : null, sizes);
   }
 
+  /** "NumPy" / "CSV": the whole tensor in that form, or why not (too large, CSV of more than 2-D). */
+  private async copyAs(model: TensorViewModel, format: 'numpy' | 'csv'): Promise<void> {
+    const status = this.copyStatus;
+    status.textContent = 'Fetching values…';
+    status.className = 'copy-status';
+    try {
+      const result = await tensorAsText(this.data, model.source, model.name, format);
+      this.handlers.onCopy(result.text, COPY_LABELS[format]);
+      status.textContent = `Copied ${formatCount(result.count)} values as ${COPY_LABELS[format]}${result.note ? ` (${result.note})` : ''}`;
+    } catch (err) {
+      status.textContent = `Copy failed: ${(err as Error).message}`;
+      status.className = 'copy-status error';
+    }
+  }
+
   private async copy(model: TensorViewModel): Promise<void> {
     const status = this.copyStatus;
     status.textContent = 'Fetching values…';
@@ -322,6 +343,9 @@ export class TensorView {
     }
   }
 }
+
+/** The copy formats besides JSON, by their button's label. */
+const COPY_LABELS = { numpy: 'NumPy', csv: 'CSV' } as const;
 
 function opt(n: number): { value: string; label: string } {
   return { value: String(n), label: String(n) };

@@ -26,7 +26,8 @@ describe('Tout mismatch', () => {
       assert.equal(stop.body.description, 'Tout mismatch in bad_dtype: 0-th value is double, but expects float');
 
       const info = (await s.dc.exceptionInfoRequest({ threadId: THREAD })).body;
-      assert.equal(info.description, 'Tout mismatch in bad_dtype: 0-th value is double, but expects float');
+      // The whole message, the fix hint included (VS Code's exception widget shows the description).
+      assert.match(info.description ?? '', /^Tout mismatch in bad_dtype: 0-th value is double, but expects float\n[\s\S]*or declare Tout 'float64'\.$/);
       assert.match(info.details?.message ?? '', TF_MESSAGE);
       assert.equal(info.exceptionId, 'ToutMismatch');
 

@@ -25,7 +25,7 @@ async function stopInScaleRows(s: Session): Promise<number> {
 }
 
 describe('a 10M-element tensor', () => {
-  test('is described, expands to values with indexedVariables 10000000, and pages from its end', T, () =>
+  test('is described, opens on its first 100 values, then all 10000000 (indexedVariables), paged from its end', T, () =>
     withSession(async (s) => {
       const line = lineOf(BIG, '@total-body');
       await s.launch({ program: BIG }, (dc) => dc.setBreakpointsRequest({ source: { path: BIG }, breakpoints: [{ line }] }));
@@ -42,7 +42,15 @@ describe('a 10M-element tensor', () => {
       const children = await s.variables(x.variablesReference);
       assert.equal(children.get('shape').value, '[10000000]');
       assert.equal(children.get('size').value, String(SIZE));
-      const values = children.get('values');
+      // A long tensor's values open on the first 100 (one click), then all of them, paged.
+      const opened = await s.variables(children.get('values').variablesReference);
+      assert.equal(children.get('values').indexedVariables, undefined);
+      assert.equal(opened.list.length, 101);
+      assert.deepEqual(
+        opened.list.slice(0, 100).map((v) => [v.name, Number(v.value)]),
+        Array.from({ length: 100 }, (_, i) => [`[${i}]`, i]),
+      );
+      const values = opened.get('all values');
       assert.equal(values.indexedVariables, SIZE);
 
       const tail = await s.variables(values.variablesReference, 9_999_900, 100);

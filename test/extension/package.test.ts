@@ -49,6 +49,7 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
         'TF.js Callbacks: Select Backend',
         'TF.js Callbacks: Set Up Native Backend',
         'TF.js Callbacks: Break on Callback…',
+        'TF.js Callbacks: Create Debug Terminal',
       ],
     );
     for (const file of [
@@ -56,6 +57,7 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
       'out/server.cjs',
       'dist/debug-adapter/main.js',
       'dist/debug-adapter/debuggee/bridge.js',
+      'dist/debug-adapter/debuggee/terminal-boot.js',
       'dist/runtime/cli/main.js',
       'dist/runtime/loader/register.js',
       'dist/runtime/native/setup.js',

@@ -46,9 +46,12 @@ export function useDebugAdapter(): void {
   });
 }
 
-/** Runs `body` with a started session and always closes it (adapter, debuggee and their children). */
-export async function withSession<T>(body: (s: Session) => Promise<T>): Promise<T> {
-  const s = await Session.start();
+/**
+ * Runs `body` with a started session and always closes it (adapter, debuggee and their children).
+ * `env`: more environment for the adapter (and so the debuggee).
+ */
+export async function withSession<T>(body: (s: Session) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+  const s = await Session.start(env);
   try {
     return await body(s);
   } finally {
@@ -156,6 +159,7 @@ const EVENTS = [
   'tensorCallback',
   'graphNode',
   'graphRun',
+  'dataBreakpoint',
   'thread',
   'process',
   'module',
@@ -192,8 +196,8 @@ export class Session {
     }
   }
 
-  static async start(): Promise<Session> {
-    const dc = new DebugClient('node', adapterMain, 'tfjs-callbacks', { env: cleanEnv(), cwd: root }, !!process.env.DAP_TEST_STDERR);
+  static async start(env: Record<string, string> = {}): Promise<Session> {
+    const dc = new DebugClient('node', adapterMain, 'tfjs-callbacks', { env: cleanEnv(env), cwd: root }, !!process.env.DAP_TEST_STDERR);
     dc.defaultTimeout = WAIT_MS;
     await dc.start();
     const s = new Session(dc);

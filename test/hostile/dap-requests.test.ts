@@ -36,9 +36,20 @@ const REQUESTS: Record<string, string[]> = {
   exceptionInfo: ['threadId'],
   tensorData: ['expression', 'frameId', 'invocationId', 'side', 'index', 'start', 'count'],
   configurationDone: [],
+  completions: ['text', 'column', 'frameId', 'line'],
+  breakpointLocations: ['source', 'line', 'endLine', 'column', 'endColumn'],
+  loadedSources: [],
+  stepInTargets: ['frameId'],
 };
 /** These may resume the program: fuzzed last in a phase. */
-const RESUMING: Record<string, string[]> = { continue: ['threadId'], next: ['threadId'], stepIn: ['threadId'], stepOut: ['threadId'], pause: ['threadId'] };
+const RESUMING: Record<string, string[]> = {
+  continue: ['threadId'],
+  next: ['threadId'],
+  stepIn: ['threadId', 'targetId'],
+  stepOut: ['threadId'],
+  pause: ['threadId'],
+  restartFrame: ['frameId'],
+};
 
 const BAD_VALUES: unknown[] = [null, -1, -(2 ** 31), 1e308, 2 ** 53, 0.5, 'x', '', true, [], {}, 'a'.repeat(10_000)];
 

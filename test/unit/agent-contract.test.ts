@@ -35,6 +35,11 @@ test('the agent installs under AGENT_KEY with AGENT_VERSION and every DebugAgent
     'valueInfo',
     'describe',
     'slice',
+    'watchVariables',
+    'variableName',
+    'dataValues',
+    'memoryPin',
+    'memoryRead',
   ];
   for (const m of members) assert.ok(m in agent, `the agent has ${m}`);
   assert.equal(installAgent(g), agent, 'a second install keeps the one agent');

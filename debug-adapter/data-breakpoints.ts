@@ -1,0 +1,168 @@
+/**
+ * Data breakpoints on tf.Variables (DAP `dataBreakpointInfo`, `setDataBreakpoints`): a variable
+ * shown in Variables (or named by an expression) that is a tf.Variable answers its TF.js name as
+ * the dataId (TF.js keeps variable names unique); the agent watches those names and stops when one
+ * is assigned (`variable.assign`, what optimizers call) and the condition holds:
+ *
+ * - none: every assign;
+ * - `nonFinite` (or "becomes non-finite", "NaN/Inf"): the new values hold NaN or ±Infinity and the old ones did not;
+ * - `changes by more than X`: the largest |new - old| is over X;
+ * - anything else is a JS expression over `oldValue`, `newValue` (tensors) and `delta` (that
+ *   largest change, a number), run in the program inside tf.tidy: `newValue.max().dataSync()[0] > 10`.
+ *
+ * A condition or hit condition that cannot be read leaves the breakpoint unverified, saying what is
+ * accepted, as source breakpoints' hit conditions do. The stop shows a "Data Breakpoint" scope:
+ * the old value, the new value and the change, as tensors that expand like the Callback scope's.
+ */
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { Protocol } from 'devtools-protocol';
+import { agentExpression, type AgentClient } from './agent-client.js';
+import { parseHitCondition } from './breakpoints.js';
+import type { DataBreakHit, DataCondition, VariableWatch } from './debuggee/agent-protocol.js';
+import type { Stop } from './pause-state.js';
+import type { VariableStore } from './variables.js';
+
+const NON_FINITE = /^(?:(?:becomes?|became)\s+)?(?:non-?finite|nan\s*(?:\/|or)\s*inf(?:inity)?|nan)$/i;
+const CHANGES_BY = /^(?:changes?|changed)\s+by\s+more\s+than\s+(\S+)$/i;
+const CONDITION_FORMS =
+  'Use "nonFinite" (becomes NaN/Inf), "changes by more than 0.1", or a JS expression over oldValue, newValue (tensors) and delta (the largest |new - old|), e.g. "delta > 0.1".';
+
+/** A data breakpoint's condition as the agent checks it, or why it cannot be read. */
+export function parseDataCondition(text: string | undefined): { ok: true; condition: DataCondition } | { ok: false; message: string } {
+  const t = text?.trim() ?? '';
+  if (t === '') return { ok: true, condition: { kind: 'always' } };
+  if (NON_FINITE.test(t)) return { ok: true, condition: { kind: 'nonFinite' } };
+  const by = CHANGES_BY.exec(t);
+  if (by) {
+    const threshold = Number(by[1]);
+    if (!Number.isFinite(threshold) || threshold < 0) return { ok: false, message: `"${t}": ${by[1]} is not a number ≥ 0. ${CONDITION_FORMS}` };
+    return { ok: true, condition: { kind: 'changesBy', threshold } };
+  }
+  try {
+    // Compiled only, here in the adapter: never run.
+    new Function('oldValue', 'newValue', 'delta', `return (\n${t}\n);`);
+  } catch (err) {
+    return { ok: false, message: `The condition "${t}" is not a JS expression (${(err as Error).message}). ${CONDITION_FORMS}` };
+  }
+  return { ok: true, condition: { kind: 'expression', source: t } };
+}
+
+/** The stop a data breakpoint makes. */
+export function dataStop(hit: DataBreakHit): Stop {
+  const description = `Paused on data breakpoint: ${hit.variable} ${hit.why}`;
+  return { reason: 'data breakpoint', description, text: `${hit.variable} assigned`, hitBreakpointIds: hit.ids };
+}
+
+/** The data breakpoints of a session. */
+export class DataBreakpoints {
+  private nextId = 1;
+
+  /** `dataBreakpointInfo` for a value the client named: a tf.Variable's name as dataId, or why not. */
+  async info(agent: AgentClient, value: Protocol.Runtime.RemoteObject | undefined, name: string): Promise<DebugProtocol.DataBreakpointInfoResponse['body']> {
+    if (!value) return { dataId: null, description: `${name} cannot be found here` };
+    const found =
+      value.objectId !== undefined
+        ? await agent
+            .callOn(value.objectId, function (a) {
+              const variable = a.variableName(this);
+              return variable === undefined ? undefined : { variable, describe: a.describe(this) ?? '' };
+            })
+            .catch(() => undefined)
+        : undefined;
+    if (!found) {
+      const what = value.className ?? value.type;
+      return {
+        dataId: null,
+        description: `${name} is ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}, not a tf.Variable: data breakpoints watch tf.Variables (assigned in place by optimizers and assign())`,
+      };
+    }
+    return {
+      dataId: found.variable,
+      description: `tf.Variable '${found.variable}' (${found.describe.replace(/^Variable /, '')}): stop when it is assigned`,
+      accessTypes: ['write'],
+      canPersist: false,
+    };
+  }
+
+  /** `setDataBreakpoints`: replaces the watched variables; each breakpoint verified when such a variable exists. */
+  async set(agent: AgentClient | undefined, breakpoints: readonly DebugProtocol.DataBreakpoint[]): Promise<DebugProtocol.Breakpoint[]> {
+    const out: DebugProtocol.Breakpoint[] = [];
+    const watches: VariableWatch[] = [];
+    const at = new Map<number, number>();
+    for (const bp of breakpoints) {
+      const id = this.nextId++;
+      const valid = typeof bp === 'object' && bp !== null && typeof bp.dataId === 'string';
+      if (!valid) {
+        out.push({ id, verified: false, message: 'not a data breakpoint (expected { dataId: string }): not set' });
+        continue;
+      }
+      if (bp.accessType !== undefined && bp.accessType !== 'write') {
+        out.push({ id, verified: false, message: `tf.Variables can be watched for writes (assign) only, not ${JSON.stringify(bp.accessType)}` });
+        continue;
+      }
+      if ((bp.condition !== undefined && typeof bp.condition !== 'string') || (bp.hitCondition !== undefined && typeof bp.hitCondition !== 'string')) {
+        out.push({ id, verified: false, message: 'condition and hitCondition must be strings: not set' });
+        continue;
+      }
+      const condition = parseDataCondition(bp.condition);
+      if (!condition.ok) {
+        out.push({ id, verified: false, message: condition.message });
+        continue;
+      }
+      const hits = parseHitCondition(bp.hitCondition);
+      if (!hits.ok) {
+        out.push({ id, verified: false, message: hits.message });
+        continue;
+      }
+      at.set(id, out.length);
+      out.push({ id, verified: true });
+      watches.push({ id, variable: bp.dataId, condition: condition.condition, ...(bp.hitCondition?.trim() ? { hitCondition: bp.hitCondition.trim() } : {}) });
+    }
+    if (!agent) {
+      for (const w of watches) out[at.get(w.id)!] = { id: w.id, verified: false, message: 'the program is not running: set data breakpoints while it is' };
+      return out;
+    }
+    const statuses = await agent.call(
+      (a, list) => a.watchVariables(list),
+      watches.map((w) => ({ ...w, condition: { ...w.condition } })),
+    );
+    for (const status of statuses) {
+      const w = watches.find((x) => x.id === status.id)!;
+      if (status.error) out[at.get(status.id)!] = { id: status.id, verified: false, message: status.error };
+      else if (!status.found)
+        out[at.get(status.id)!] = {
+          id: status.id,
+          verified: false,
+          message: `no tf.Variable named '${w.variable}' exists now; it is watched should one be made`,
+        };
+    }
+    return out;
+  }
+}
+
+/** An expression for a data breakpoint stop's old value (0), new value (1) or change (2): watchable, copyable. */
+export function dataValueExpression(index: number): string {
+  return agentExpression((a, i: number) => a.dataValues()?.[i], String(index));
+}
+
+/** The "Data Breakpoint" scope: which variable, why, its old value, new value and the change. */
+export async function dataScopeVariables(
+  store: VariableStore,
+  agent: AgentClient,
+  hit: DataBreakHit,
+  properties: (objectId: string) => Promise<Protocol.Runtime.PropertyDescriptor[]>,
+): Promise<DebugProtocol.Variable[]> {
+  const list = await agent.callRemote((a) => a.dataValues() ?? []);
+  const items = list.objectId ? (await properties(list.objectId)).filter((p) => /^\d+$/.test(p.name) && p.value) : [];
+  const value = (i: number) => items.find((p) => p.name === String(i))?.value;
+  const text = (name: string, v: string): DebugProtocol.Variable => ({ name, value: v, variablesReference: 0 });
+  const out: DebugProtocol.Variable[] = [text('variable', `tf.Variable '${hit.variable}' ${hit.dtype}[${hit.shape.join(',')}]`), text('why', hit.why)];
+  const names = ['old value', 'new value', 'change'];
+  for (const [i, name] of names.entries()) {
+    const v = value(i);
+    if (v && v.type === 'object') out.push(await store.toVariable(name, v, dataValueExpression(i)));
+  }
+  if (hit.maxAbsChange !== undefined) out.push(text('max |change|', String(hit.maxAbsChange)));
+  if (hit.conditionError) out.push(text('condition error', hit.conditionError));
+  return out;
+}

@@ -1,0 +1,84 @@
+/**
+ * What crosses the three boundaries of the Debug Terminal ("TF.js Callbacks: Create Debug
+ * Terminal"): one definition, imported by the bootloader in each Node process of the terminal
+ * (terminal-boot.ts), the extension's listener (extension/terminal-listener.ts, its vscode glue
+ * extension/debug-terminal.ts) and the adapter (session.ts).
+ *
+ *   bootloader ──TerminalDebugRequest──▶ extension (a Unix socket in a 0700 directory)
+ *   extension ── startDebugging({ request: 'attach', terminal }) ──▶ adapter
+ *   adapter ── event TERMINAL_BRIDGE_EVENT { id, bridgeSocket } ──▶ extension (the adapter listens there now)
+ *   extension ──TerminalDebugReply { bridgeSocket }──▶ bootloader, which loads the bridge as a launch does
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The terminal's variable naming the extension's socket; a process that sees it may ask for a session. */
+export const TERMINAL_SOCKET_ENV = 'TFJS_CALLBACKS_TERMINAL_SOCKET';
+
+/** bootloader → extension: one newline-terminated JSON line per connection. */
+export interface TerminalDebugRequest {
+  readonly version: 1;
+  readonly pid: number;
+  /** The main script, absolute (process.argv[1]). */
+  readonly program: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+}
+
+/** extension → bootloader: one line, then the extension closes the connection. */
+export type TerminalDebugReply = { readonly ok: true; readonly bridgeSocket: string } | { readonly ok: false; readonly reason: string };
+
+/** What a `tfjs-callbacks` attach configuration carries when it is a terminal process's session. */
+export interface TerminalTarget {
+  /** Matches the adapter's TERMINAL_BRIDGE_EVENT to the waiting request. */
+  readonly id: string;
+  readonly pid: number;
+  readonly program: string;
+  readonly cwd: string;
+}
+
+/** adapter → extension, custom DAP event: the bridge socket is listening; hand it to the process. */
+export const TERMINAL_BRIDGE_EVENT = 'tfjsCallbacks.terminalBridge';
+export interface TerminalBridgeEventBody {
+  readonly id: string;
+  readonly bridgeSocket: string;
+}
+
+/** Written by the bootloader, beside the bridge socket, as the process exits: its exit code. */
+export const EXIT_CODE_FILE = 'exit-code';
+
+/** The exit code the process wrote beside its bridge socket; undefined when a signal ended it. */
+export function terminalExitCode(bridgeSocket: string): number | undefined {
+  try {
+    const text = readFileSync(path.join(path.dirname(bridgeSocket), EXIT_CODE_FILE), 'utf8');
+    return /^-?\d+$/.test(text) ? Number(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long a process waits for its session before it runs undebugged. */
+export const TERMINAL_REQUEST_TIMEOUT_MS = 15_000;
+
+/** A parsed line, if it is a well-formed request (the socket is the user's own, but a line is checked all the same). */
+export function parseTerminalRequest(line: string): TerminalDebugRequest | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const r = value as Partial<Record<keyof TerminalDebugRequest, unknown>> | null;
+  if (typeof r !== 'object' || r === null || r.version !== 1) return undefined;
+  if (!Number.isInteger(r.pid) || typeof r.program !== 'string' || typeof r.cwd !== 'string') return undefined;
+  if (!Array.isArray(r.args) || r.args.some((a) => typeof a !== 'string')) return undefined;
+  return { version: 1, pid: r.pid as number, program: r.program, args: r.args as string[], cwd: r.cwd };
+}
+
+/** Whether attach arguments name a terminal process (else they are a --inspect attach). */
+export function terminalTargetOf(args: { terminal?: unknown }): TerminalTarget | undefined {
+  const t = args.terminal as Partial<Record<keyof TerminalTarget, unknown>> | undefined;
+  if (typeof t !== 'object' || t === null) return undefined;
+  if (typeof t.id !== 'string' || !Number.isInteger(t.pid) || typeof t.program !== 'string' || typeof t.cwd !== 'string') return undefined;
+  return { id: t.id, pid: t.pid as number, program: t.program, cwd: t.cwd };
+}

@@ -1,0 +1,31 @@
+/**
+ * The `exceptionInfo` answer for an exception stop. VS Code's exception widget shows `description`
+ * and `details.stackTrace`, never `details.message`: so the description holds the whole message,
+ * a Tout mismatch's fix hint included ("… Return float32 data (…) or declare Tout 'float64'."), and
+ * a thrown error's stack goes to `stackTrace`.
+ */
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { Stop } from './pause-state.js';
+
+/** A V8 stack's frame line: `    at f (file:1:2)`. */
+const STACK_LINE = /^\s+at /m;
+
+export function exceptionInfoBody(exception: Stop['exception'] | undefined): DebugProtocol.ExceptionInfoResponse['body'] {
+  if (!exception) return { exceptionId: 'unknown', description: '', breakMode: 'always' };
+  const details = exception.details;
+  const isStack = details !== undefined && STACK_LINE.test(details);
+  // A message's first line is the description's (in other words: "Tout mismatch in f: …"); the rest is added to it.
+  const rest = details !== undefined && !isStack ? details.split('\n').slice(1).join('\n') : '';
+  const description = rest.trim() ? `${exception.description}\n${rest}` : exception.description;
+  return {
+    exceptionId: exception.id,
+    description,
+    breakMode: exception.breakMode ?? 'always',
+    details: {
+      // TensorFlow's own words, whole (a thrown error: its message; its stack is stackTrace).
+      message: isStack || details === undefined ? description : details,
+      typeName: exception.id,
+      ...(isStack ? { stackTrace: details } : {}),
+    },
+  };
+}

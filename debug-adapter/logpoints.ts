@@ -1,0 +1,38 @@
+/**
+ * Where a logpoint's line of output comes from, so the Debug Console links it (`graph.ts:8`) as
+ * js-debug does: the logpoint's file and line, and the column V8 paused at, mapped to the source.
+ */
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { Protocol } from 'devtools-protocol';
+import type { SourceBreakpoint } from './breakpoints.js';
+import type { Sources } from './sources.js';
+
+export interface LogpointLocation {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  /** 1-based. */
+  readonly column: number;
+}
+
+/** The logpoint's place: the paused position when it maps into the logpoint's file and line, else the line's start. */
+export function logpointLocation(sources: Sources, bp: SourceBreakpoint, top: Protocol.Debugger.CallFrame): LogpointLocation {
+  const at = sources.original(top.location.scriptId, top.location.lineNumber, top.location.columnNumber ?? 0);
+  if (at && at.file === bp.file && at.line === bp.line) return { file: bp.file, line: bp.line, column: at.column + 1 };
+  return { file: bp.file, line: bp.line, column: 1 };
+}
+
+/** The output event's body for a logpoint's text (lines and columns as the client counts them). */
+export function logpointOutput(
+  text: string,
+  where: LogpointLocation,
+  client: { line: (l: number) => number; column: (c: number) => number },
+): DebugProtocol.OutputEvent['body'] {
+  return {
+    category: 'console',
+    output: text,
+    source: { name: where.file.split('/').pop()!, path: where.file },
+    line: client.line(where.line),
+    column: client.column(where.column),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * DAP `readMemory` on tensors: a tensor, NdArray or typed array shown in Variables (the Callback
+ * scope's inputs, a Node scope's tensors, anything V8's scopes or an evaluate show) carries a
+ * `memoryReference`, and its bytes are read through the agent page by page, as stored
+ * (little-endian), so VS Code's hex editor opens on a tensor's buffer.
+ *
+ * A reference is made without asking the debuggee (variables stay one round trip); the first read
+ * pins the value in the agent (weakly), and later reads, after the stop too, go to that pin. A
+ * reference never pinned is readable only at the stop that showed it. Ids are never reused: a
+ * hex editor left open from an earlier stop cannot read another tensor by mistake.
+ */
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { AgentClient } from './agent-client.js';
+import type { Side } from './debuggee/agent-protocol.js';
+
+/** The most bytes one readMemory answers: a client asks again from where the answer ended. */
+export const MAX_READ_BYTES = 1 << 20;
+/** References kept; the oldest go first. */
+const MAX_REFERENCES = 10_000;
+
+/** How to find the value at the stop that showed it. */
+export type MemoryLocator =
+  | { readonly kind: 'object'; readonly objectId: string }
+  | { readonly kind: 'input'; readonly id: number; readonly index: number }
+  | { readonly kind: 'node'; readonly side: Side; readonly index: number };
+
+interface Entry {
+  readonly locator: MemoryLocator;
+  readonly stop: number;
+  pin?: number;
+}
+
+export class MemoryReferences {
+  private readonly entries = new Map<string, Entry>();
+  private readonly byObject = new Map<string, string>();
+  private next = 1;
+  private stop = 0;
+
+  /** The stop is over: unpinned references of it can no longer be found. */
+  stopEnded(): void {
+    this.stop++;
+    this.byObject.clear();
+  }
+
+  /** A reference for a value (the same one for the same remote object at one stop). */
+  create(locator: MemoryLocator): string {
+    if (locator.kind === 'object') {
+      const known = this.byObject.get(locator.objectId);
+      if (known) return known;
+    }
+    const ref = `tensor-${this.next++}`;
+    this.entries.set(ref, { locator, stop: this.stop });
+    if (locator.kind === 'object') this.byObject.set(locator.objectId, ref);
+    if (this.entries.size > MAX_REFERENCES) this.entries.delete(this.entries.keys().next().value!);
+    return ref;
+  }
+
+  /** The readMemory response body for `memoryReference` + `offset`, at most `count` (≤ MAX_READ_BYTES) bytes. */
+  async read(agent: AgentClient, reference: string, offset: number, count: number): Promise<DebugProtocol.ReadMemoryResponse['body']> {
+    const entry = this.entries.get(reference);
+    if (!entry) throw new Error(`${reference} is not a memory reference of this session`);
+    entry.pin ??= await this.pin(agent, entry);
+    const asked = Math.max(0, Math.min(count, MAX_READ_BYTES));
+    const page = await agent.call((a, pin, from, n) => a.memoryRead(pin, from, n), entry.pin, offset, asked);
+    if ('error' in page) throw new Error(page.error);
+    const returned = Buffer.from(page.data, 'base64').length;
+    // Bytes asked for past the end of the buffer are unreadable; a request cut at the cap is not.
+    const past = Math.max(0, offset + asked - page.byteLength);
+    return {
+      address: `0x${page.offset.toString(16)}`,
+      data: page.data,
+      ...(past > 0 ? { unreadableBytes: Math.min(past, asked - returned) } : {}),
+    };
+  }
+
+  private async pin(agent: AgentClient, entry: Entry): Promise<number> {
+    if (entry.stop !== this.stop) throw new Error('this tensor was shown at an earlier stop and never read then: expand it again to read its memory');
+    const { locator } = entry;
+    let pinned: number | { error: string } | undefined;
+    if (locator.kind === 'object') {
+      pinned = await agent.callOn(locator.objectId, function (a) {
+        return a.memoryPin(this);
+      });
+    } else if (locator.kind === 'input') {
+      pinned = await agent.call(
+        (a, id, index) => {
+          const values = a.values(id, 'inputs');
+          return values && index < values.length ? a.memoryPin(values[index]) : { error: `input ${index} of invocation ${id} is not under way` };
+        },
+        locator.id,
+        locator.index,
+      );
+    } else {
+      pinned = await agent.call(
+        (a, side, index) => {
+          const values = a.nodeValues(side);
+          return values && index < values.length ? a.memoryPin(values[index]) : { error: 'the program is no longer stopped at that node' };
+        },
+        locator.side,
+        locator.index,
+      );
+    }
+    if (typeof pinned !== 'number') throw new Error(pinned?.error ?? 'the value is gone');
+    return pinned;
+  }
+}

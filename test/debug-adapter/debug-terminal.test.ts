@@ -1,0 +1,416 @@
+/**
+ * The Debug Terminal without VS Code: this file plays the extension (extension/terminal-listener.ts,
+ * the module the extension's glue uses, and the real adapter, dist/debug-adapter/main.js, attached
+ * with the configuration the extension builds), and programs run with the terminal's environment
+ * (NODE_OPTIONS loading the built bootloader), as a shell in that terminal would start them.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { isToolScript } from '../../debug-adapter/debuggee/terminal-boot.js';
+import {
+  TERMINAL_BRIDGE_EVENT,
+  TERMINAL_SOCKET_ENV,
+  type TerminalBridgeEventBody,
+  type TerminalDebugRequest,
+} from '../../debug-adapter/debuggee/terminal-protocol.js';
+import { DebugTerminalListener, terminalConfiguration, terminalNodeOptions } from '../../extension/terminal-listener.js';
+import { resolveConfiguration, UNTRUSTED_MESSAGE } from '../../extension/config-resolution.js';
+import { cleanEnv } from '../fixtures/spawn.js';
+import { describeFrames, fixture, root, Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
+
+useDebugAdapter();
+
+const BOOTLOADER = path.join(root, 'dist', 'debug-adapter', 'debuggee', 'terminal-boot.js');
+const NUMPY = fixture('numpy-program.ts');
+const T = { timeout: 90_000 };
+const BOOT_LINE = /^tfjs-callbacks debug terminal: /;
+
+const programs = new Set<ChildProcess>();
+const sessions = new Set<Session>();
+const temps: string[] = [];
+after(async () => {
+  for (const p of programs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  for (const s of sessions) await s.close().catch(() => {});
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The extension's side: the listener, and for each request a real adapter attached as the extension attaches it. */
+class FakeExtension {
+  readonly requests: TerminalDebugRequest[] = [];
+  readonly sessions: Session[] = [];
+  private constructor(
+    readonly listener: DebugTerminalListener,
+    private readonly configure: (dc: DebugClient) => Promise<unknown>,
+  ) {}
+
+  static async start(configure: (dc: DebugClient) => Promise<unknown> = async () => {}): Promise<FakeExtension> {
+    let self: FakeExtension | undefined;
+    const listener = await DebugTerminalListener.start((request) => self!.startSession(request));
+    self = new FakeExtension(listener, configure);
+    return self;
+  }
+
+  /** What debug-terminal.ts does with vscode.debug.startDebugging: the bridge socket from the adapter's event. */
+  private async startSession(request: TerminalDebugRequest): Promise<string> {
+    this.requests.push(request);
+    const s = await Session.start();
+    sessions.add(s);
+    this.sessions.push(s);
+    const id = randomUUID();
+    const bridge = s.dc.waitForEvent(TERMINAL_BRIDGE_EVENT);
+    void s.waitFor('initialized').then(async () => {
+      await this.configure(s.dc);
+      await s.dc.configurationDoneRequest();
+    });
+    await s.dc.initializeRequest();
+    s.dc.attachRequest(terminalConfiguration(request, id) as unknown as DebugProtocol.AttachRequestArguments).catch(() => {});
+    const body = (await bridge).body as TerminalBridgeEventBody;
+    assert.equal(body.id, id, 'the event names the session the extension started');
+    return body.bridgeSocket;
+  }
+
+  env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    return cleanEnv({ ...this.listener.terminalEnv(BOOTLOADER, undefined), TFJS_BACKEND: 'cpu', ...extra });
+  }
+
+  async dispose(): Promise<void> {
+    for (const s of this.sessions) await s.close().catch(() => {});
+    this.listener.dispose();
+  }
+}
+
+interface Run {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/** A command as the terminal's shell starts it: its output is the terminal's. */
+function runInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root): Run {
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  programs.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+/** Continues from every stop until the session ends; returns the stops' reasons. */
+async function runToEnd(s: Session): Promise<string[]> {
+  const reasons: string[] = [];
+  for (let stop = await s.nextStop(); stop; stop = await s.nextStop()) {
+    reasons.push(stop.body.reason);
+    await s.dc.continueRequest({ threadId: THREAD });
+  }
+  return reasons;
+}
+
+describe('Debug Terminal', () => {
+  test('node program.ts: breakpoints from the first line, a stop in a callback with its Callback scope, output in the terminal', T, async () => {
+    const selectLine = lineOf(NUMPY, '@select-backend');
+    const bodyLine = lineOf(NUMPY, '@scale-rows-body');
+    const ext = await FakeExtension.start((dc) =>
+      dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: selectLine }, { line: bodyLine }] }),
+    );
+    try {
+      const run = runInTerminal(process.execPath, [NUMPY], ext.env());
+      await waitUntil(() => ext.sessions.length === 1, 30_000, 'the program asked for a session');
+      const s = ext.sessions[0]!;
+      assert.equal(ext.requests[0]!.program, NUMPY);
+      assert.equal(ext.requests[0]!.pid, run.child.pid);
+
+      // The first line of the program: it waited at the bridge until the breakpoints were set.
+      const first = await s.stopped();
+      assert.equal(first.body.reason, 'breakpoint');
+      let frames = await s.stack();
+      assert.equal(frames[0]!.source?.path, NUMPY);
+      assert.equal(frames[0]!.line, selectLine, describeFrames(frames));
+      assert.equal(run.stdout(), '', 'nothing of the program ran before the first stop');
+
+      await s.dc.continueRequest({ threadId: THREAD });
+      const inCallback = await s.stopped();
+      assert.equal(inCallback.body.reason, 'breakpoint');
+      frames = await s.stack();
+      assert.equal(frames[0]!.name, 'scale_rows');
+      assert.equal(frames[0]!.line, bodyLine);
+      assert.ok(
+        frames.some((f) => /› scale_rows \(PyFunc\)$/.test(f.name) && f.presentationHint === 'label'),
+        `a graph frame for the callback:\n  ${describeFrames(frames)}`,
+      );
+      const scopes = await s.scopes(frames[0]!.id);
+      assert.equal(scopes[0]!.name, 'Callback');
+      const callback = await s.scope(frames[0]!.id, 'Callback');
+      assert.match(callback.get('x').value, /^NdArray float32\[2,3\] min=1 max=6 mean=3\.5/);
+      assert.match(callback.get('Tout').value, /float32/);
+      assert.equal((await s.evaluate('factor', frames[0]!.id)).result, '2');
+      await s.dc.continueRequest({ threadId: THREAD });
+
+      // The rest: the Tout mismatch stop of bad_dtype (on by default), then the end.
+      assert.deepEqual(await runToEnd(s), ['exception']);
+      assert.equal(await run.exited, 0, run.stderr());
+      assert.match(run.stdout(), /scaled 2,4,6,8,10,12\n[\s\S]*log_huber 1\n[\s\S]*done\n/);
+      assert.doesNotMatch(run.stderr(), BOOT_LINE);
+      assert.doesNotMatch(s.output('stdout'), /scaled/, "the program's output stays in its terminal");
+      assert.match(s.output(), /Program exited with code 0/);
+    } finally {
+      await ext.dispose();
+    }
+  });
+
+  test("stopping the session ends the terminal's program, as stopping a launch does", T, async () => {
+    const bodyLine = lineOf(NUMPY, '@scale-rows-body');
+    const ext = await FakeExtension.start((dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: bodyLine }] }));
+    try {
+      const run = runInTerminal(process.execPath, [NUMPY], ext.env());
+      await waitUntil(() => ext.sessions.length === 1, 30_000, 'the program asked for a session');
+      const s = ext.sessions[0]!;
+      assert.equal((await s.stopped()).body.reason, 'breakpoint');
+      await s.dc.disconnectRequest({});
+      assert.equal(await run.exited, null, 'ended by a signal, paused where it was');
+      assert.equal(run.child.signalCode, 'SIGKILL');
+      assert.doesNotMatch(run.stdout(), /done/);
+    } finally {
+      await ext.dispose();
+    }
+  });
+
+  test('a Node process the debugged program starts gets a session of its own', T, async () => {
+    const dir = tempDir('tfjs-cb-term-children-');
+    const parent = path.join(dir, 'parent.mjs');
+    const child = path.join(dir, 'child.mjs');
+    fs.writeFileSync(child, "const answer = 6 * 7;\nconsole.log('child', answer); // @child-line\n");
+    fs.writeFileSync(
+      parent,
+      `import { spawn } from 'node:child_process';\nspawn(process.execPath, [${JSON.stringify(child)}], { stdio: 'inherit' }).on('exit', (code) => console.log('parent saw', code));\n`,
+    );
+    const childLine = lineOf(child, '@child-line');
+    const ext = await FakeExtension.start((dc) => dc.setBreakpointsRequest({ source: { path: child }, breakpoints: [{ line: childLine }] }));
+    try {
+      const run = runInTerminal(process.execPath, [parent], ext.env(), dir);
+      await waitUntil(() => ext.sessions.length === 2, 30_000, 'parent and child asked for sessions');
+      assert.deepEqual(
+        ext.requests.map((r) => r.program),
+        [parent, child],
+      );
+      const s = ext.sessions[1]!;
+      assert.equal((await s.stopped()).body.reason, 'breakpoint');
+      const frames = await s.stack();
+      assert.deepEqual([frames[0]!.source?.path, frames[0]!.line], [child, childLine], describeFrames(frames));
+      assert.equal((await s.evaluate('answer', frames[0]!.id)).result, '42');
+      await s.dc.continueRequest({ threadId: THREAD });
+      assert.equal(await run.exited, 0, run.stderr());
+      assert.equal(run.stdout(), 'child 42\nparent saw 0\n');
+      for (const session of ext.sessions) await session.terminated();
+    } finally {
+      await ext.dispose();
+    }
+  });
+
+  test('npm run <script> in a fresh project: exactly one session, for the program, not for npm', T, () =>
+    debugProjectScript({ type: 'module', script: 'node main.ts', command: ['npm', 'run', '--silent', 'train'] }),
+  );
+
+  test('npx tsx main.ts in a CommonJS project: one session, for the program in the child tsx starts', T, () =>
+    debugProjectScript({ type: 'commonjs', script: 'tsx main.ts', command: ['npx', 'tsx', 'main.ts'], withTsx: true }),
+  );
+
+  test('a process that runs no program (node -e) asks for nothing and costs a few ms', T, async () => {
+    const ext = await FakeExtension.start();
+    try {
+      // performance.now() on the first line of -e: the time since the process started, the bootloader included.
+      const startup = async (env: NodeJS.ProcessEnv) => {
+        const run = runInTerminal(process.execPath, ['-e', 'console.log(performance.now())'], env);
+        assert.equal(await run.exited, 0, run.stderr());
+        assert.equal(run.stderr(), '');
+        return Number(run.stdout());
+      };
+      const plain: number[] = [];
+      const booted: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        plain.push(await startup(cleanEnv()));
+        booted.push(await startup(ext.env()));
+      }
+      assert.deepEqual(ext.requests, [], 'node -e is not a program: no session asked for');
+      const cost = median(booted) - median(plain);
+      assert.ok(cost < 40, `the bootloader costs ${cost.toFixed(1)} ms at start (medians ${median(booted).toFixed(1)} vs ${median(plain).toFixed(1)} ms)`);
+    } finally {
+      await ext.dispose();
+    }
+  });
+
+  test('with the extension gone the program runs undebugged, and says so in one stderr line (its children stay quiet)', T, async () => {
+    const dir = tempDir('tfjs-cb-term-gone-');
+    const child = path.join(dir, 'child.mjs');
+    const parent = path.join(dir, 'parent.mjs');
+    fs.writeFileSync(child, "console.log('child ran');\n");
+    fs.writeFileSync(
+      parent,
+      `import { spawnSync } from 'node:child_process';\nconsole.log('parent ran');\nspawnSync(process.execPath, [${JSON.stringify(child)}], { stdio: 'inherit' });\n`,
+    );
+    const env = cleanEnv({ NODE_OPTIONS: terminalNodeOptions(BOOTLOADER, undefined), [TERMINAL_SOCKET_ENV]: path.join(dir, 'no-extension.sock') });
+    const run = runInTerminal(process.execPath, [parent], env, dir);
+    assert.equal(await run.exited, 0, run.stderr());
+    assert.equal(run.stdout(), 'parent ran\nchild ran\n');
+    const lines = run.stderr().split('\n').filter(Boolean);
+    assert.equal(lines.length, 1, run.stderr());
+    assert.match(
+      lines[0]!,
+      /^tfjs-callbacks debug terminal: the TF\.js Callbacks extension does not answer \(ENOENT: was VS Code closed\?\)\. parent\.mjs runs without the debugger\.$/,
+    );
+  });
+
+  test('a refused session (an untrusted workspace) runs the program undebugged with the reason', T, async () => {
+    const refusal = 'TF.js Graph Callbacks does not run programs in an untrusted workspace';
+    const listener = await DebugTerminalListener.start(async () => {
+      throw new Error(refusal);
+    });
+    try {
+      const dir = tempDir('tfjs-cb-term-refused-');
+      const program = path.join(dir, 'prog.mjs');
+      fs.writeFileSync(program, "console.log('ran');\n");
+      const run = runInTerminal(process.execPath, [program], cleanEnv(listener.terminalEnv(BOOTLOADER, undefined)), dir);
+      assert.equal(await run.exited, 0, run.stderr());
+      assert.equal(run.stdout(), 'ran\n');
+      assert.equal(run.stderr(), `tfjs-callbacks debug terminal: ${refusal}. prog.mjs runs without the debugger.\n`);
+    } finally {
+      listener.dispose();
+    }
+  });
+
+  test('NODE_OPTIONS keeps what it held, and a bootloader in a folder with spaces and quotes loads', T, async () => {
+    assert.equal(terminalNodeOptions('/opt/ext/boot.js', undefined), '--import=file:///opt/ext/boot.js');
+    assert.equal(terminalNodeOptions('/opt/my ext/boot.js', '--max-old-space-size=4096'), '--max-old-space-size=4096 --import=file:///opt/my%20ext/boot.js');
+    const dir = path.join(tempDir('tfjs-cb-term-spaces-'), `it's "my" ext`);
+    fs.mkdirSync(dir);
+    const boot = path.join(dir, 'boot.mjs');
+    fs.writeFileSync(boot, "console.log('boot loaded');\n");
+    const run = runInTerminal(process.execPath, ['-e', "console.log('heap', v8.getHeapStatistics().heap_size_limit < 200 * 2 ** 20)"], {
+      ...cleanEnv(),
+      NODE_OPTIONS: terminalNodeOptions(boot, '--max-old-space-size=150'),
+    });
+    assert.equal(await run.exited, 0, run.stderr());
+    assert.equal(run.stdout(), 'boot loaded\nheap true\n', 'the bootloader ran, and the option NODE_OPTIONS held still applies');
+  });
+
+  test("the extension passes a terminal process's configuration as it is, and refuses it in an untrusted workspace", () => {
+    const config = terminalConfiguration({ version: 1, pid: 42, program: '/p/main.ts', args: [], cwd: '/p' }, 'id-1');
+    assert.deepEqual(config, {
+      type: 'tfjs-callbacks',
+      request: 'attach',
+      name: 'main.ts (terminal)',
+      terminal: { id: 'id-1', pid: 42, program: '/p/main.ts', cwd: '/p' },
+    });
+    assert.deepEqual(resolveConfiguration(config, { trusted: true, backend: 'auto' }), { config });
+    assert.deepEqual(resolveConfiguration(config, { trusted: false, backend: 'auto' }), { error: UNTRUSTED_MESSAGE });
+  });
+
+  test('what counts as a tool, not a program', () => {
+    for (const tool of [
+      '/usr/lib/node_modules/npm/bin/npm-cli.js',
+      '/usr/lib/node_modules/npm/bin/npx-cli.js',
+      '/home/u/proj/node_modules/tsx/dist/cli.mjs',
+      '/home/u/proj/node_modules/node-gyp/bin/node-gyp.js',
+      '/home/u/.cache/node/corepack/v1/pnpm/9.0.0/bin/pnpm.cjs',
+      '/home/u/proj/.yarn/releases/yarn-4.1.0.cjs',
+    ]) {
+      assert.equal(isToolScript(tool), true, tool);
+    }
+    for (const program of [
+      '/home/u/proj/main.ts',
+      '/home/u/proj/scripts/train.mjs',
+      '/home/u/proj/node_modules/tfjs-callback-debugger/dist/runtime/cli/main.js',
+    ]) {
+      assert.equal(isToolScript(program), false, program);
+    }
+  });
+});
+
+/**
+ * A fresh project (package.json and main.ts, nothing installed but tsx when asked) whose command runs
+ * main.ts; the only session asked for is main.ts's, and it stops in its callback.
+ */
+async function debugProjectScript(options: { type: 'module' | 'commonjs'; script: string; command: [string, ...string[]]; withTsx?: boolean }): Promise<void> {
+  const project = tempDir('tfjs-cb-term-project-');
+  fs.writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'terminal-project', version: '1.0.0', private: true, type: options.type, scripts: { train: options.script } }),
+  );
+  if (options.withTsx) {
+    // As `npm install tsx` leaves it: the package, and its bin on npm's PATH.
+    fs.mkdirSync(path.join(project, 'node_modules', '.bin'), { recursive: true });
+    fs.symlinkSync(path.join(root, 'node_modules', 'tsx'), path.join(project, 'node_modules', 'tsx'));
+    fs.symlinkSync(path.join('..', 'tsx', 'dist', 'cli.mjs'), path.join(project, 'node_modules', '.bin', 'tsx'));
+  }
+  const main = path.join(project, 'main.ts');
+  // No top-level await: CommonJS has none.
+  fs.writeFileSync(
+    main,
+    [
+      "import { numpyFunction, selectBackend, tf, type NdArray } from 'tfjs-callback-debugger/runtime';",
+      'function double_it(x: NdArray): NdArray {',
+      '  return x.map((v) => v * 2); // @double-body',
+      '}',
+      'void selectBackend().then(() => {',
+      "  const y = numpyFunction(double_it, [tf.tensor([1, 2, 3])], 'float32');",
+      "  console.log('doubled', Array.from(y.dataSync()).join(','));",
+      '});',
+      '',
+    ].join('\n'),
+  );
+  const bodyLine = lineOf(main, '@double-body');
+  const ext = await FakeExtension.start((dc) => dc.setBreakpointsRequest({ source: { path: main }, breakpoints: [{ line: bodyLine }] }));
+  try {
+    const [command, ...args] = options.command;
+    const run = runInTerminal(command, args, ext.env({ npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_yes: 'false' }), project);
+    await waitUntil(() => ext.sessions.length === 1 || run.child.exitCode !== null, 30_000, 'the program asked for a session');
+    assert.equal(ext.requests[0]?.program, main, `the first process to ask is the program, not npm, npx or tsx's CLI\n${run.stderr()}`);
+    const s = ext.sessions[0]!;
+    const stop = await s.stopped();
+    assert.equal(stop.body.reason, 'breakpoint');
+    const frames = await s.stack();
+    assert.deepEqual([frames[0]!.name, frames[0]!.source?.path, frames[0]!.line], ['double_it', main, bodyLine], describeFrames(frames));
+    assert.match((await s.scope(frames[0]!.id, 'Callback')).get('x').value, /^NdArray float32\[3\] min=1 max=3/);
+    await s.dc.continueRequest({ threadId: THREAD });
+    assert.deepEqual(await runToEnd(s), []);
+    assert.equal(await run.exited, 0, run.stderr());
+    assert.match(run.stdout(), /doubled 2,4,6/);
+    assert.doesNotMatch(run.stderr(), BOOT_LINE);
+    assert.deepEqual(
+      ext.requests.map((r) => r.program),
+      [main],
+      "one request, from the program (npm, npx, the shell and tsx's CLI asked for nothing)",
+    );
+  } finally {
+    await ext.dispose();
+  }
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function waitUntil(check: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
