@@ -42,8 +42,12 @@ export function sourcesOf(sources: Sources, script: ScriptInfo): DebugProtocol.S
 export class LoadedSourceEvents {
   private readonly announced = new Set<string>();
 
-  /** The sources of `script` not announced before. */
+  /**
+   * The sources of `script` not announced before: the program's own only. node_modules' are listed
+   * when Loaded Scripts asks (`loadedSources`): announced one by one they were ~100 events at the
+   * debugger's start (TF.js, tsx), and VS Code's work on them slowed the program's first second.
+   */
   fresh(sources: Sources, script: ScriptInfo): DebugProtocol.Source[] {
-    return sourcesOf(sources, script).filter((s) => !this.announced.has(s.path!) && this.announced.add(s.path!));
+    return sourcesOf(sources, script).filter((s) => s.origin !== 'node_modules' && !this.announced.has(s.path!) && this.announced.add(s.path!));
   }
 }

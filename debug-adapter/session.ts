@@ -59,6 +59,30 @@ import { DATA_BREAKPOINT_EVENT, type DataBreakpointEventBody } from './extension
 import { argumentProblem, guardHandlers, lineProblem, messageOf } from './request-guard.js';
 
 const THREAD_ID = 1;
+/**
+ * Requests that need the program connected. A launch is answered once the program's bridge has
+ * connected, before the handshake ends; these, sent meanwhile, wait for it. (Never the requests
+ * VS Code sends while configuring: the handshake waits for configurationDone.)
+ */
+const AFTER_HANDSHAKE = new Set([
+  'pause',
+  'evaluate',
+  'setVariable',
+  'completions',
+  'readMemory',
+  'restartFrame',
+  'stepInTargets',
+  'continue',
+  'next',
+  'stepIn',
+  'stepOut',
+  'stackTrace',
+  'scopes',
+  'variables',
+  'exceptionInfo',
+  TENSOR_DATA_REQUEST,
+  NODE_INFO_REQUEST,
+]);
 /** How long a terminal's process has to connect its bridge once the extension was told the socket. */
 const TERMINAL_CONNECT_MS = 20_000;
 /** How long a stop's extras wait for a client that does not ask for the stack (a script, a test). */
@@ -124,6 +148,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private stackWait: { requested(): void; answered(): void } | undefined;
   private readonly loadedSourceEvents = new LoadedSourceEvents();
   private readonly stepInTargets = new StepInTargets();
+  /** Set from a launch's early answer to the end of its handshake (AFTER_HANDSHAKE requests wait for it). */
+  private handshake: Promise<void> | undefined;
   /** Requests (by seq) already answered while their handler still runs: guardHandlers' record. */
   private readonly answered = new Set<number>();
 
@@ -167,7 +193,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     mark(`adapter: ${request.command} requested`);
     const problem = argumentProblem(request.command, request.arguments);
     if (!problem) {
-      super.dispatchRequest(request);
+      if (this.handshake && AFTER_HANDSHAKE.has(request.command)) void this.handshake.then(() => super.dispatchRequest(request));
+      else super.dispatchRequest(request);
       return;
     }
     this.sendErrorResponse(new Response(request), {
@@ -239,6 +266,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
+    let answered = false;
+    let handshakeDone = () => {};
     try {
       // F5 in VS Code: the program may be loading already (prelaunch.ts).
       const adopted = adopt((args as Record<string, unknown>)[PRELAUNCH_KEY]);
@@ -263,6 +292,11 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       });
       const transport = await this.listener.accept(debuggee.exited);
       mark('adapter: bridge connected');
+      // Answered now, the program running with its bridge: VS Code shows the session (its toolbar)
+      // on this answer, which otherwise waited for the program's loading (~0.7 s here).
+      this.handshake = new Promise((resolve) => (handshakeDone = resolve));
+      this.sendResponse(response);
+      answered = true;
       await Promise.race([this.configured, delay(5000)]);
       await connectLaunched(this.controller, transport, {
         filters: this.effectiveFilters(),
@@ -272,11 +306,16 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
         configure: () => this.applyExceptionFilters(),
         beforeRun: debuggee.guarded,
       });
-      this.sendResponse(response);
     } catch (err) {
       this.debuggee?.kill();
-      this.sendErrorResponse(response, { id: 1001, format: `Cannot launch: ${(err as Error).message}`, showUser: true });
-      if (!(err instanceof ConfigurationError)) this.end(1);
+      const message = `Cannot launch: ${(err as Error).message}`;
+      // After the answer the failure goes where VS Code shows it as a notification ('important').
+      if (answered) this.sendEvent(new OutputEvent(`${message}\n`, 'important'));
+      else this.sendErrorResponse(response, { id: 1001, format: message, showUser: true });
+      if (answered || !(err instanceof ConfigurationError)) this.end(1);
+    } finally {
+      this.handshake = undefined;
+      handshakeDone();
     }
   }
 

@@ -83,3 +83,33 @@ export function watchLifetime(program: string, self = process.pid): { done: Prom
     },
   };
 }
+
+/** CPU time (ms, user + system) of every process now, by pid, with its command's name. */
+export function cpuTimes(): Map<number, { name: string; ms: number }> {
+  const out = new Map<number, { name: string; ms: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(Number(entry));
+    if (!f) continue;
+    const args = argv(entry).filter(Boolean);
+    // The script a node process runs tells more than "node": code-server's server, its extension host, a debuggee.
+    // A node process by its script (code-server's server, its extension host, a debuggee), Chromium's by its --type.
+    const exe = (args[0] ?? '?').split('/').pop()!;
+    const script = args.find((a, i) => i > 0 && !a.startsWith('-') && /\.(m?js|ts)$|bootstrap|server-main/.test(a));
+    const type = args.find((a) => a.startsWith('--type='))?.slice('--type='.length);
+    const name = exe.startsWith('chrom') ? `chromium ${type ?? 'browser'}` : `${exe}${script ? ` ${script.split('/').slice(-2).join('/')}` : ''}`;
+    out.set(Number(entry), { name, ms: (Number(f[11]) + Number(f[12])) * TICK_MS });
+  }
+  return out;
+}
+
+/** Which processes other than `except` used CPU between two `cpuTimes()`, most first (ms). */
+export function cpuUsedBetween(before: Map<number, { name: string; ms: number }>, after: Map<number, { name: string; ms: number }>, except: number[] = []): [string, number][] {
+  const used = new Map<string, number>();
+  for (const [pid, a] of after) {
+    if (except.includes(pid)) continue;
+    const ms = a.ms - (before.get(pid)?.ms ?? 0);
+    if (ms > 0) used.set(a.name, (used.get(a.name) ?? 0) + ms);
+  }
+  return [...used].sort((x, y) => y[1] - x[1]);
+}
