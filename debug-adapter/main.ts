@@ -9,9 +9,6 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TfjsCallbacksDebugSession } from './session.js';
 
-export { prelaunch, PRELAUNCH_KEY } from './prelaunch.js';
-export type { LaunchArguments } from './launch-config.js';
-
 /** A session for an in-process host (`vscode.DebugAdapterInlineImplementation`): DAP messages in and out, no stdio, no process exit. */
 export function createInlineSession(): TfjsCallbacksDebugSession {
   return new TfjsCallbacksDebugSession();

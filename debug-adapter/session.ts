@@ -31,7 +31,6 @@ import { Controller, type PausedState } from './controller.js';
 import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
 import { TERMINAL_BRIDGE_EVENT, terminalExitCode, terminalTargetOf, type TerminalBridgeEventBody, type TerminalTarget } from './debuggee/terminal-protocol.js';
 import { mark } from './debuggee/timeline.js';
-import { adopt, PRELAUNCH_KEY } from './prelaunch.js';
 import { hasDebuggerStatement } from './debugger-statements.js';
 import { Evaluator } from './evaluator.js';
 import {
@@ -269,9 +268,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     let answered = false;
     let handshakeDone = () => {};
     try {
-      // F5 in VS Code: the program may be loading already (prelaunch.ts).
-      const adopted = adopt((args as Record<string, unknown>)[PRELAUNCH_KEY]);
-      const plan = adopted?.plan ?? planLaunch(args, adapterPaths.cli);
+      const plan = planLaunch(args, adapterPaths.cli);
       this.launchFilters = pickDefined({
         breakOnCallbacks: plan.filters.breakOnCallbacks,
         breakOnToutMismatch: args.breakOnToutMismatch,
@@ -279,8 +276,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
         breakOnGraphNonFinite: args.breakOnGraphNonFinite,
       });
       // The debuggee boots (held at its bridge) while the client sends its breakpoints.
-      this.listener = adopted?.listener ?? new BridgeListener();
-      const debuggee = adopted?.debuggee ?? startDebuggee(plan, this.listener.socketPath);
+      this.listener = new BridgeListener();
+      const debuggee = startDebuggee(plan, this.listener.socketPath);
       this.debuggee = debuggee;
       mark('adapter: debuggee spawned');
       debuggee.process.stdout?.on('data', (d: Buffer) => this.sendEvent(new OutputEvent(d.toString(), 'stdout')));

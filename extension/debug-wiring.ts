@@ -37,15 +37,9 @@ export function registerDebugWiring(context: vscode.ExtensionContext): void {
         }
         return resolution.config as vscode.DebugConfiguration;
       },
-      async resolveDebugConfigurationWithSubstitutedVariables(folder, config) {
+      resolveDebugConfigurationWithSubstitutedVariables(folder, config) {
         mark('extension: resolve substituted configuration');
-        const resolved = resolveSubstituted(config as DebugConfig, editorContext(folder));
-        if (resolved.type !== DEBUG_TYPE || resolved.request !== 'launch' || resolved.noDebug) return resolved as vscode.DebugConfiguration;
-        // The program starts loading now, while VS Code still sets the session up; its launch
-        // request adopts it (debug-adapter/prelaunch.ts): F5 → paused line 30–200 ms sooner.
-        const adapterModule = await loadAdapter().catch(() => undefined);
-        const key = adapterModule?.prelaunch(resolved as Adapter.LaunchArguments);
-        return (key ? { ...resolved, [adapterModule!.PRELAUNCH_KEY]: key } : resolved) as vscode.DebugConfiguration;
+        return resolveSubstituted(config as DebugConfig, editorContext(folder)) as vscode.DebugConfiguration;
       },
     }),
     vscode.debug.registerDebugConfigurationProvider(

@@ -104,7 +104,11 @@ export function cpuTimes(): Map<number, { name: string; ms: number }> {
 }
 
 /** Which processes other than `except` used CPU between two `cpuTimes()`, most first (ms). */
-export function cpuUsedBetween(before: Map<number, { name: string; ms: number }>, after: Map<number, { name: string; ms: number }>, except: number[] = []): [string, number][] {
+export function cpuUsedBetween(
+  before: Map<number, { name: string; ms: number }>,
+  after: Map<number, { name: string; ms: number }>,
+  except: number[] = [],
+): [string, number][] {
   const used = new Map<string, number>();
   for (const [pid, a] of after) {
     if (except.includes(pid)) continue;

@@ -619,7 +619,9 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
     );
   }
   lines.push('', 'CPU other processes used during each debugged 10,000-callback run (F5 → session gone; medians):', '');
-  for (const [key, ms] of Object.entries(samples.otherCpu).sort((a, b) => (stat(b[1])?.median ?? 0) - (stat(a[1])?.median ?? 0)).slice(0, 16)) {
+  for (const [key, ms] of Object.entries(samples.otherCpu)
+    .sort((a, b) => (stat(b[1])?.median ?? 0) - (stat(a[1])?.median ?? 0))
+    .slice(0, 16)) {
     lines.push(`- ${key}: ${fmt(stat(ms))}`);
   }
   lines.push('');

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { adapterMain, fixture, processesWithCommandLine, useDebugAdapter, WAIT_MS } from '../helpers/dap.js';
+import { adapterMain, fixture, useDebugAdapter, WAIT_MS } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
@@ -111,50 +111,5 @@ test('the built adapter runs a whole session inside the host process, and leaves
     assert.deepEqual(listeners(), before, 'the session left no process listener behind');
   } finally {
     process.exit = realExit;
-  }
-});
-
-test('a program prelaunched from the configuration is adopted by its launch request: one process, its output, the stop', { timeout: 90_000 }, async () => {
-  const mod = (await import(pathToFileURL(adapterMain).href)) as {
-    createInlineSession: () => ConstructorParameters<typeof InlineClient>[0] & { dispose(): void };
-    prelaunch: (config: Record<string, unknown>) => string | undefined;
-    PRELAUNCH_KEY: string;
-  };
-  const config = { type: 'tfjs-callbacks', request: 'launch', program: NUMPY, backend: 'cpu', env: { NODE_TEST_CONTEXT: null, NODE_OPTIONS: null } };
-  assert.equal(
-    mod.prelaunch({ ...config, program: '/nonexistent/dir/x.ts', cwd: '/nonexistent/dir' }),
-    undefined,
-    'a configuration that cannot launch starts nothing',
-  );
-  const key = mod.prelaunch(config);
-  assert.ok(key, 'the program was started');
-  const started = processesWithCommandLine(NUMPY).map((p) => p.pid);
-  assert.equal(started.length, 1, 'one program process, started before the session');
-  const session = mod.createInlineSession();
-  const dc = new InlineClient(session);
-  try {
-    await dc.request('initialize', { adapterID: 'tfjs-callbacks', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
-    await dc.event('initialized');
-    await dc.request('setFunctionBreakpoints', { breakpoints: [{ name: 'scale_rows' }] });
-    await dc.request('setExceptionBreakpoints', { filters: [] });
-    await dc.request('configurationDone');
-    await dc.request('launch', { ...config, [mod.PRELAUNCH_KEY]: key });
-    assert.equal((await dc.event('stopped')).body?.reason, 'function breakpoint');
-    assert.deepEqual(
-      processesWithCommandLine(NUMPY).map((p) => p.pid),
-      started,
-      'the launch adopted the prelaunched process and started no other',
-    );
-    await dc.request('setFunctionBreakpoints', { breakpoints: [] });
-    await dc.request('continue', { threadId: 1 });
-    await dc.event('terminated');
-    const stdout = dc.messages
-      .filter((m) => m.event === 'output' && (m.body as DebugProtocol.OutputEvent['body']).category === 'stdout')
-      .map((m) => (m.body as DebugProtocol.OutputEvent['body']).output)
-      .join('');
-    assert.match(stdout, /scaled 2,4,6,8,10,12/, "the program's output before and after the launch request reached the client");
-  } finally {
-    await dc.request('disconnect', {}).catch(() => undefined);
-    session.dispose();
   }
 });

@@ -108,7 +108,10 @@ describe('parity: breakpoint locations and loaded sources', () => {
       const announced = events.map((e) => e.source.path);
       assert.equal(new Set(announced).size, announced.length, 'each source announced once');
       // node_modules (TF.js, tsx: ~100 scripts) is listed by the request, not announced one by one.
-      assert.ok(sources.some((x) => x.origin === 'node_modules'), 'the request lists node_modules');
+      assert.ok(
+        sources.some((x) => x.origin === 'node_modules'),
+        'the request lists node_modules',
+      );
       assert.deepEqual(
         events.filter((e) => e.source.origin === 'node_modules').map((e) => e.source.path),
         [],
