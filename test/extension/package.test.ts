@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { cleanEnv } from '../fixtures/spawn.js';
 import { VSCE_PACKAGE_ARGS } from '../../scripts/lib/vsce-args.js';
@@ -79,6 +79,21 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
     }
     for (const absent of ['runtime/index.ts', 'test', 'bench', 'node_modules/typescript', 'node_modules/core-js']) {
       assert.ok(!existsSync(path.join(extension, absent)), `${absent} is not in the .vsix`);
+    }
+  });
+
+  test("the Debug Terminal's bootloader finds what it loads inside the .vsix: the launch's preloads, each there", async () => {
+    // terminal-boot.js imports launcher.js, which imports ../paths.js: a file the .vsix left out
+    // made every program in the terminal fail to start under the debugger.
+    const launcher = (await import(pathToFileURL(path.join(extension, 'dist', 'debug-adapter', 'debuggee', 'launcher.js')).href)) as {
+      bridgePreloads: () => string[];
+    };
+    const preloads = launcher.bridgePreloads();
+    assert.equal(preloads.length, 4);
+    for (const preload of preloads) {
+      const file = fileURLToPath(preload.replace(/\?hold$/, ''));
+      assert.ok(file.startsWith(extension), `${file} is the .vsix's own`);
+      assert.ok(existsSync(file), `${file} is in the .vsix`);
     }
   });
 
