@@ -7,7 +7,15 @@
  */
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp/connection.js';
-import { AGENT_KEY, type ActiveSnapshot, type DebugAgent } from './debuggee/agent-protocol.js';
+import { AGENT_KEY, AGENT_SOURCE_URL, type ActiveSnapshot, type DebugAgent } from './debuggee/agent-protocol.js';
+
+/**
+ * Names each script the adapter runs in the debuggee after the agent, which the debugger
+ * blackboxes. A step or pause asked for while such a call runs must land in the user's code, not
+ * in the call: Node dispatches one inspector message at a time, so a pause inside a call's own
+ * dispatch would hold every later command (the stop's own reads included) until the program died.
+ */
+const AGENT_CALL_TAG = `//# sourceURL=${AGENT_SOURCE_URL}`;
 
 /** Arguments that travel by value (JSON). */
 type Json = string | number | boolean | null | undefined | readonly Json[] | { readonly [key: string]: Json };
@@ -31,6 +39,7 @@ function declaration(fn: object): string {
   if (text === undefined) {
     // `__name`: what a transpiler that keeps function names (tsx) wraps nested functions in.
     text = `function (key, ...args) {
+  ${AGENT_CALL_TAG}
   var __name = (f) => f;
   const agent = globalThis[key];
   if (!agent) throw new Error('AgentMissing');
@@ -125,7 +134,7 @@ export class AgentClient {
 
   /** The debuggee's global object, the target of calls that have none of their own. */
   private global(): Promise<string> {
-    this.globalObject ??= this.cdp.send('Runtime.evaluate', { expression: 'globalThis' }).then((r) => {
+    this.globalObject ??= this.cdp.send('Runtime.evaluate', { expression: `globalThis\n${AGENT_CALL_TAG}` }).then((r) => {
       if (!r.result.objectId) throw new Error('the debuggee has no global object');
       this.globalId = r.result.objectId;
       return r.result.objectId;

@@ -56,6 +56,7 @@ import { clipboardText } from './clipboard.js';
 import { DataBreakpoints, dataValueExpression } from './data-breakpoints.js';
 import { DATA_BREAKPOINT_EVENT, type DataBreakpointEventBody } from './extension-protocol.js';
 import { argumentProblem, guardHandlers, lineProblem, messageOf } from './request-guard.js';
+import { filterTfStartupLines } from '../runtime/tf-startup-logs.js';
 
 const THREAD_ID = 1;
 /**
@@ -281,7 +282,10 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
       this.debuggee = debuggee;
       mark('adapter: debuggee spawned');
       debuggee.process.stdout?.on('data', (d: Buffer) => this.sendEvent(new OutputEvent(d.toString(), 'stdout')));
-      debuggee.process.stderr?.on('data', (d: Buffer) => this.sendEvent(new OutputEvent(d.toString(), 'stderr')));
+      const toConsole = (text: string): void => this.sendEvent(new OutputEvent(text, 'stderr'));
+      const stderr = debuggee.process.stderr!; // piped (launcher.ts)
+      if (debuggee.dropsTfStartupLines) filterTfStartupLines(stderr, toConsole);
+      else stderr.on('data', (d: Buffer) => toConsole(d.toString()));
       void debuggee.exited.then(async (code) => {
         // What the program wrote just before it exited may still be in the pipes: it goes first.
         await Promise.race([Promise.all([closed(debuggee.process.stdout), closed(debuggee.process.stderr)]), delay(250)]);

@@ -8,14 +8,14 @@ import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from './agent-client.js';
 import { displayName } from './callback-display.js';
 import type { PausedState } from './pause-state.js';
-import type { ActiveSnapshot, NodeSnapshot } from './debuggee/agent-protocol.js';
+import { AGENT_SOURCE_URL, type ActiveSnapshot, type NodeSnapshot } from './debuggee/agent-protocol.js';
+
+export { AGENT_SOURCE_URL };
 import { nodeFrameName } from './node-scope.js';
 import type { Scripts } from './scripts.js';
 import type { Sources } from './sources.js';
 import { offsetOf, positionOf, returnStatementStart } from './js-scan.js';
 import { adapterPaths } from './paths.js';
-
-export const AGENT_SOURCE_URL = 'tfjs-callback-debugger-agent.js';
 
 export interface SourceRef {
   /** None for Node's own modules (`node:internal/...`): named, with no file to open. */

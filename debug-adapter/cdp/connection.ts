@@ -2,6 +2,7 @@
  * A typed Chrome DevTools Protocol client over any message transport (the in-process bridge's Unix
  * socket, or a WebSocket for attach). Knows nothing of DAP.
  */
+import { appendFileSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
 
@@ -39,6 +40,9 @@ interface Pending {
  * never answers, must not leave a DAP request waiting forever.
  */
 export const COMMAND_TIMEOUT_MS = 60_000;
+
+/** With `TFJS_CALLBACKS_CDP_LOG=<file>`, each message's first 300 characters, timed (for races no test shows). */
+const CDP_LOG = process.env.TFJS_CALLBACKS_CDP_LOG;
 
 export class CdpConnection {
   private nextId = 1;
@@ -92,7 +96,9 @@ export class CdpConnection {
       }, this.timeoutMs);
       timer.unref();
       this.pending.set(id, { method, resolve, reject, timer });
-      this.transport.send(JSON.stringify({ id, method, params: params ?? {} }));
+      const line = JSON.stringify({ id, method, params: params ?? {} });
+      if (CDP_LOG) appendFileSync(CDP_LOG, `${Date.now()} > ${line.slice(0, 300)}\n`);
+      this.transport.send(line);
     });
   }
 
@@ -116,6 +122,7 @@ export class CdpConnection {
   }
 
   private receive(text: string): void {
+    if (CDP_LOG) appendFileSync(CDP_LOG, `${Date.now()} < ${text.slice(0, 300)}\n`);
     let message: { id?: number; method?: string; params?: unknown; result?: unknown; error?: { code?: number; message: string } };
     try {
       message = JSON.parse(text);

@@ -10,6 +10,8 @@ import type { NodeAttrValue } from '../../runtime/graph-model/node-attrs.js';
 
 /** The global the agent lives under; the version changes when the API below does. */
 export const AGENT_KEY = '__tfjsCallbackDebugAgent_v3';
+/** The name of the agent's script and of every call the adapter makes into it: blackboxed, never shown. */
+export const AGENT_SOURCE_URL = 'tfjs-callback-debugger-agent.js';
 export const AGENT_VERSION = 3;
 
 /** The most values of one input `keepInputs` copies; a larger input is restarted as it is. */

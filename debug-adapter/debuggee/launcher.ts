@@ -11,6 +11,7 @@ import { childrenFile } from './child-tracker.js';
 import type { LaunchPlan } from '../launch-config.js';
 import { adapterPaths, fileUrl } from '../paths.js';
 import { type BridgeConfig, CONFIG_ENV, SOCKET_ENV } from './bridge-protocol.js';
+import { dropsTfStartupLines, STDERR_FILTERED_ENV } from '../../runtime/tf-startup-logs.js';
 
 export interface Debuggee {
   readonly process: ChildProcess;
@@ -18,6 +19,8 @@ export interface Debuggee {
   readonly exited: Promise<number>;
   /** Resolves once the watchdog guards the debuggee's process group. */
   readonly guarded: Promise<void>;
+  /** Whether its stderr is to be shown without TensorFlow's startup lines (runtime/tf-startup-logs.ts). */
+  readonly dropsTfStartupLines: boolean;
   /** Kills the debuggee and everything it started. */
   kill(): void;
 }
@@ -47,6 +50,8 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
     TFJS_CALLBACKS_PRELOAD_RUNTIME: '1',
     // In VS Code's extension host process.execPath is Electron's binary: it must run as Node.
     ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
+    // The adapter filters its stderr: the CLI (a model's launch runs it) need not.
+    [STDERR_FILTERED_ENV]: '1',
   };
   for (const k of plan.envRemoved) delete env[k];
   const child = spawn(process.execPath, [...preloads.flatMap((p) => ['--import', p]), plan.entry, ...plan.args], {
@@ -76,6 +81,7 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
     process: child,
     exited,
     guarded,
+    dropsTfStartupLines: dropsTfStartupLines(env),
     kill: () => {
       for (const pid of [child.pid!, ...recordedChildren(children)]) killGroup(pid);
       watchdog.stdin?.end();

@@ -9,6 +9,8 @@
  *
  * Builds the native TensorFlow backend from a TensorFlow the user has (runtime/native/setup.ts).
  *
+ * Where the native backend may load, `run` goes on in a child process (filtered-stderr.ts).
+ *
  * This entry imports no TensorFlow.js: it reads the arguments, points module resolution at the
  * program's project (runtime/loader), and only then loads the runtime (run.ts), so that the
  * runtime and the program share the project's one copy of each @tensorflow package.
@@ -22,9 +24,13 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  const projectDir = process.env.TFJS_CALLBACKS_PROJECT_DIR ?? projectDirOf(args);
+  // On the native backend the run goes on in a child whose stderr is read without TensorFlow's startup lines.
+  const { wantsFilteredChild, runInFilteredChild } = await import('./filtered-stderr.js');
+  if (wantsFilteredChild(args.backend, projectDir)) return runInFilteredChild(process.argv.slice(1));
   // The program's own selectBackend() call must see the same choice.
   if (args.backend) process.env.TFJS_BACKEND = args.backend;
-  process.env.TFJS_CALLBACKS_PROJECT_DIR ??= projectDirOf(args);
+  process.env.TFJS_CALLBACKS_PROJECT_DIR ??= projectDir;
   await import('../loader/register.js');
   const { run } = await import('./run.js');
   return run(args);
