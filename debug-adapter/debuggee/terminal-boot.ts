@@ -8,7 +8,8 @@
  * node_modules, `node -e`, the REPL) only pays for this module's load and a few checks.
  *
  * Nothing here may break a command: when the extension does not answer, the process says so once
- * on stderr and runs undebugged (and its children, which lose the variable, stay quiet).
+ * on stderr and runs undebugged, with tsx and the runtime's loader still (its children, which lose
+ * the variable, stay quiet).
  */
 import { realpathSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -114,10 +115,14 @@ async function boot(): Promise<void> {
     major > 20 || (major === 20 && minor >= 19)
       ? await ask(socketPath, { version: 1, pid: process.pid, program, args: process.argv.slice(2), cwd: process.cwd() })
       : { ok: false, reason: `the debugger needs Node.js 20.19 or newer, and this is ${process.version}` };
+  // The program's packages are looked up beside it, as a launch does (launcher.ts).
+  process.env.TFJS_CALLBACKS_PROJECT_DIR ??= path.dirname(program);
   if (!reply.ok) {
     process.stderr.write(`tfjs-callbacks debug terminal: ${reply.reason}. ${path.basename(program)} runs without the debugger.\n`);
     // Its children would fail the same way: they run undebugged without a word.
     delete process.env[TERMINAL_SOCKET_ENV];
+    // As it would run debugged, less the bridge: a .ts program still runs (tsx), the runtime still resolves.
+    await preload(false);
     return;
   }
   const exitCodeFile = path.join(path.dirname(reply.bridgeSocket), EXIT_CODE_FILE);
@@ -129,14 +134,19 @@ async function boot(): Promise<void> {
     }
   });
   process.env[SOCKET_ENV] = reply.bridgeSocket;
-  // The program's packages are looked up beside it, as a launch does (launcher.ts).
-  process.env.TFJS_CALLBACKS_PROJECT_DIR ??= path.dirname(program);
+  await preload(true);
+}
+
+/** Imports what a launch preloads (launcher.ts `bridgePreloads`), the bridge's parts only `withBridge`. */
+async function preload(withBridge: boolean): Promise<void> {
   const { bridgePreloads } = await import('./launcher.js');
-  const { adapterPaths } = await import('../paths.js');
+  const { adapterPaths, fileUrl } = await import('../paths.js');
+  const bridge = fileUrl(adapterPaths.bridge);
   const skipTsx = tsxLoaded(process.execArgv);
-  for (const preload of bridgePreloads()) {
-    if (skipTsx && preload === adapterPaths.tsx) continue;
-    await import(preload);
+  for (const entry of bridgePreloads()) {
+    if (skipTsx && entry === adapterPaths.tsx) continue;
+    if (!withBridge && entry.startsWith(bridge)) continue;
+    await import(entry);
   }
 }
 

@@ -276,6 +276,21 @@ describe('Debug Terminal', () => {
     );
   });
 
+  test('with the extension gone, node prog.ts still runs as TypeScript, the runtime resolved by the loader', T, async () => {
+    const dir = tempDir('tfjs-cb-term-gone-ts-');
+    const program = path.join(dir, 'prog.ts');
+    fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+    fs.writeFileSync(
+      program,
+      "import { pyFunction, tf } from 'tfjs-callback-debugger/runtime';\nconst n: number = pyFunction((x: tf.Tensor) => x.add(1), [tf.scalar(1)], 'float32').dataSync()[0]!;\nconsole.log(`ran: ${n}`);\n",
+    );
+    const env = cleanEnv({ NODE_OPTIONS: terminalNodeOptions(BOOTLOADER, undefined), [TERMINAL_SOCKET_ENV]: path.join(dir, 'no-extension.sock') });
+    const run = runInTerminal(process.execPath, [program], env, dir);
+    assert.equal(await run.exited, 0, run.stderr());
+    assert.equal(run.stdout(), 'ran: 2\n');
+    assert.match(run.stderr(), /^tfjs-callbacks debug terminal: .*\. prog\.ts runs without the debugger\.\n/);
+  });
+
   test('a refused session (an untrusted workspace) runs the program undebugged with the reason', T, async () => {
     const refusal = 'TF.js Graph Callbacks does not run programs in an untrusted workspace';
     const listener = await DebugTerminalListener.start(async () => {
