@@ -152,3 +152,8 @@ export function guardHandlers(
     };
   }
 }
+
+/** The fields of `o` that are set: optional arguments passed on without an `undefined` one. */
+export function pickDefined<T extends object>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}

@@ -31,6 +31,8 @@ export interface JsFrame {
   readonly line: number;
   readonly column: number;
   readonly subtle: boolean;
+  /** Its file is shown plainly though the frame is subtle (a data breakpoint's writer's file). */
+  readonly plainSource?: boolean;
   /** Set on the callback's own frame. */
   readonly active?: ActiveSnapshot;
 }
@@ -93,6 +95,16 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
       column: (original?.column ?? callFrame.location.columnNumber ?? 0) + 1,
       subtle,
     });
+  }
+  // A data breakpoint stops in the code that assigned the variable, TF.js's optimizer mostly, below
+  // no frame of the program's (model.fit awaits): that frame is shown plainly, so VS Code selects
+  // it and shows its Data Breakpoint scope, as a JS debugger stops where a watched value is written.
+  // VS Code keeps one Source per file, its hint the last frame's: no frame of that file deemphasizes it.
+  const writer = paused.data ? js.findIndex((f) => f.source?.path) : -1;
+  if (writer >= 0 && !js.slice(0, writer + 1).some((f) => !f.subtle)) {
+    const file = js[writer]!.source!.path;
+    js[writer] = { ...js[writer]!, subtle: false };
+    for (const [i, f] of js.entries()) if (f.source?.path === file) js[i] = { ...f, plainSource: true };
   }
   const out: StackFrameEntry[] = [...js];
   // A node stop: the node that just ran is the top frame, above the runtime's and tfjs's frames.

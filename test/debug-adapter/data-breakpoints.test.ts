@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DataBreakpointEventBody } from '../../debug-adapter/extension-protocol.js';
 import { dataBreakpointNode } from '../../extension/data-breakpoint-node.js';
-import { fixture, firstUserFrame, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
+import { describeFrames, fixture, firstUserFrame, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
@@ -199,6 +199,22 @@ describe('data breakpoints on tf.Variables', () => {
       const stop = await continueToStop(s);
       assert.equal(stop.body.reason, 'data breakpoint');
       assert.ok(stop.body.description?.includes(info.dataId), stop.body.description);
+      // model.fit awaits: no frame of the program is on the stack. VS Code selects the first frame
+      // whose source is not deemphasized; there must be one, or the Variables view stays empty.
+      // VS Code keeps one Source per file, its hint the latest frame's: no frame of that file may deemphasize it.
+      const frames = await s.stack();
+      const selected = frames.find((f) => f.source?.path && f.source.presentationHint !== 'deemphasize');
+      assert.ok(selected, `a frame VS Code selects: ${describeFrames(frames)}`);
+      const sameFile = frames.filter((f) => f.source?.path === selected.source!.path);
+      assert.deepEqual(
+        sameFile.filter((f) => f.source?.presentationHint === 'deemphasize').map((f) => f.name),
+        [],
+        describeFrames(frames),
+      );
+      assert.ok(
+        (await s.scopes(selected.id)).some((x) => x.name === 'Data Breakpoint'),
+        'with the Data Breakpoint scope',
+      );
       // MSE of x·w = 2 against 0 over 4 equal samples: dL/dw = 4 each, so 1 - 0.1 * 4.
       const scope = await dataScope(s);
       assert.deepEqual(scope.values['old value'], [1, 1]);

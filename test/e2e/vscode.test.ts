@@ -121,6 +121,30 @@ const y = numpyFunction((a) => a.map((v) => v * 2), [tf.tensor([1, 2, 3])], 'flo
 console.log('one engine:', tf.engine() === runtimeTf.engine(), Array.from(y.dataSync()).join(','));
 `;
 
+/** js-debug parity and tensor-only features (issue 16): a callback, then a model trained by model.fit. */
+const PARITY_PROGRAM = `import { numpyFunction, selectBackend, tf, type NdArray } from 'tfjs-callback-debugger/runtime';
+
+await selectBackend({ backend: 'cpu', quiet: true });
+
+function scale(x: NdArray): Float32Array {
+  const factor = 2; // @parity-first
+  const out = Float32Array.from(x.data as Float32Array, (v) => v * factor); // @parity-break
+  return out; // @parity-return
+}
+
+const y = numpyFunction(scale, [tf.tensor1d([1, 2, 3, 4])], 'float32');
+const model = tf.sequential({ layers: [tf.layers.dense({ units: 1, inputShape: [2], kernelInitializer: 'ones' })] });
+model.compile({ optimizer: tf.train.sgd(0.1), loss: 'meanSquaredError' });
+const kernel = model.layers[0]!.trainableWeights[0]!;
+console.log('model ready', y.shape); // @parity-model
+await model.fit(tf.ones([4, 2]), tf.zeros([4, 1]), { epochs: 1, batchSize: 4, verbose: 0 });
+console.log('fitted', Array.from(kernel.read().dataSync()).join(','));
+`;
+const PARITY_FIRST = lineOfMarker(PARITY_PROGRAM, '@parity-first', 'PARITY_PROGRAM');
+const PARITY_BREAK = lineOfMarker(PARITY_PROGRAM, '@parity-break', 'PARITY_PROGRAM');
+const PARITY_RETURN = lineOfMarker(PARITY_PROGRAM, '@parity-return', 'PARITY_PROGRAM');
+const PARITY_MODEL = lineOfMarker(PARITY_PROGRAM, '@parity-model', 'PARITY_PROGRAM');
+
 /** Lines a second TF.js copy prints. */
 const SECOND_ENGINE = /already registered|Platform node has already been set|Hi, looks like you are running TensorFlow\.js/;
 
@@ -325,6 +349,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     projectWithOwnTfjs(path.dirname(esmProgram), 'module');
     writeFileSync(esmProgram, ESM_PROGRAM);
     writeFileSync(path.join(path.dirname(esmProgram), 'throws.ts'), THROWS_PROGRAM);
+    writeFileSync(path.join(path.dirname(esmProgram), 'parity.ts'), PARITY_PROGRAM);
     projectWithOwnTfjs(path.dirname(cjsProgram));
     writeFileSync(cjsProgram, CJS_PROGRAM);
     const multiOut = path.join(root, 'test', 'fixtures', 'tf-converted', 'multi_out_numpy');
@@ -472,16 +497,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
   });
 
   step('3. a breakpoint in the numpyFunction callback: Debug Graph stops there with the graph frame, the tensor, the debug console and step over', async () => {
-    await runCommand('View: Focus Active Editor Group');
-    await page.keyboard.press('Control+G');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`:${BREAK_LINE}`);
-    await page.keyboard.press('Enter');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-    await page.locator('.statusbar-item', { hasText: `Ln ${BREAK_LINE},` }).waitFor({ timeout: 5_000 });
-    await page.keyboard.press('F9'); // Debug: Toggle Breakpoint
-    await page.locator('.editor-group-container .cgmr.codicon-debug-breakpoint').first().waitFor({ timeout: 5_000 });
+    await breakpointAt(BREAK_LINE);
 
     await runCommand('TF.js Callbacks: Debug Graph');
     const graphFrame = callStackRows().filter({ hasText: '(PyFunc)' });
@@ -914,5 +930,147 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     assert.match((await toast.innerText()).trim(), /Run Graph ✓ main\.js: .* backend tensorflow/);
     await page.locator('.statusbar-item', { hasText: 'TF.js: auto → tensorflow' }).waitFor({ timeout: 10_000 });
     await shot('run-graph-on-tensorflow');
+  });
+
+  /** Puts a breakpoint on `line` of the active editor. */
+  async function breakpointAt(line: number): Promise<void> {
+    await runCommand('View: Focus Active Editor Group');
+    await page.keyboard.press('Control+G');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`:${line}`);
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await page.locator('.statusbar-item', { hasText: `Ln ${line},` }).waitFor({ timeout: 5_000 });
+    await page.keyboard.press('F9'); // Debug: Toggle Breakpoint
+    await page.locator('.editor-group-container .cgmr.codicon-debug-breakpoint').first().waitFor({ timeout: 5_000 });
+  }
+
+  /** Clicks an item of the open context menu once the menu has settled (a click while it opens is lost). */
+  async function menuItem(label: string): Promise<void> {
+    const item = page.locator('.context-view .action-label', { hasText: label });
+    await item.waitFor({ timeout: 5_000 });
+    await sleep(400);
+    await item.click();
+    await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 5_000 });
+  }
+
+  const topFrame = async () => (await callStackRows().first().innerText()).replace(/\s+/g, ' ').trim();
+
+  step(
+    '15. the Debug Terminal runs `node parity.ts` under the debugger: completions, Restart Frame, View Binary Data, a data breakpoint on a layer kernel during model.fit',
+    async () => {
+      await open('esm-project/parity.ts');
+      await breakpointAt(PARITY_BREAK);
+      await breakpointAt(PARITY_MODEL);
+      await runCommand('TF.js Callbacks: Create Debug Terminal');
+      await page.locator('.terminal-wrapper.active .xterm').waitFor({ timeout: 15_000 });
+      await sleep(1500); // the shell's prompt
+      await page.keyboard.type('node esm-project/parity.ts');
+      await page.keyboard.press('Enter');
+      await callStackRows().first().filter({ hasText: 'scale' }).waitFor({ timeout: 60_000 });
+      assert.match(await topFrame(), new RegExp(`^scale parity\\.ts ${PARITY_BREAK}:`));
+      await shot('debug-terminal-stop');
+
+      // Completions in the Debug Console: the NdArray's members.
+      await runCommand('Debug Console: Focus on Debug Console View');
+      await page.locator('.repl-input-wrapper').click();
+      await page.keyboard.type('x.');
+      await page.keyboard.press('Control+Space');
+      const suggestions = page.locator('.suggest-widget .monaco-list-row');
+      await suggestions.first().waitFor({ timeout: 10_000 });
+      const offered = (await suggestions.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      log(`  completions for x.: ${offered.join(' | ')}`);
+      for (const member of ['data', 'dtype', 'shape']) assert.ok(offered.includes(member), `x. offers ${member}: ${offered.join(' | ')}`);
+      await shot('debug-console-completions');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+
+      // Restart Frame from the call stack: the callback runs again from its first line.
+      await page.keyboard.press('F10');
+      await callStackRows()
+        .first()
+        .filter({ hasText: new RegExp(`parity\\.ts\\s*${PARITY_RETURN}:`) })
+        .waitFor({ timeout: 15_000 });
+      await callStackRows().first().click({ button: 'right' });
+      await menuItem('Restart Frame');
+      await callStackRows()
+        .first()
+        .filter({ hasText: new RegExp(`parity\\.ts\\s*${PARITY_FIRST}:`) })
+        .waitFor({ timeout: 15_000 });
+      log(`  after Restart Frame: ${await topFrame()}`);
+      await page.locator('.repl .monaco-list-row', { hasText: 'Restarting callback scale on the same inputs' }).first().waitFor({ timeout: 10_000 });
+      await shot('restart-frame');
+
+      // View Binary Data on the tensor input: VS Code offers it (memoryReference + readMemory) and
+      // opens its Hex Editor, which it installs from the marketplace first (not reachable here).
+      const x = variableRows()
+        .filter({ hasText: /^\s*x =/ })
+        .first();
+      await x.hover();
+      const viewMemory = x.locator('.action-label[aria-label="View Binary Data"]');
+      await viewMemory.waitFor({ timeout: 5_000 });
+      await viewMemory.click();
+      const toast = page.locator('.notification-toast').first();
+      await toast.waitFor({ timeout: 15_000 }).catch(() => undefined);
+      log(`  View Binary Data: ${(await page.locator('.notification-toast').allInnerTexts()).join(' | ').replace(/\s+/g, ' ') || '(no notification)'}`);
+      await shot('view-binary-data');
+      await runCommand('Notifications: Clear All Notifications');
+
+      // A data breakpoint on the dense layer's kernel from the Variables view; model.fit's optimizer step stops.
+      for (let i = 0; i < 3 && !(await topFrame()).includes(`parity.ts ${PARITY_MODEL}:`); i++) {
+        await page.keyboard.press('F5');
+        await callStackRows()
+          .first()
+          .filter({ hasText: /parity\.ts/ })
+          .waitFor({ timeout: 15_000 })
+          .catch(() => undefined);
+        await sleep(500);
+      }
+      assert.match(await topFrame(), new RegExp(`parity\\.ts ${PARITY_MODEL}:`));
+      const kernel = variableRows()
+        .filter({ hasText: /^\s*kernel =/ })
+        .first();
+      await kernel.waitFor({ timeout: 10_000 });
+      await kernel.click({ button: 'right' });
+      await menuItem('Break on Value Change');
+      await page.locator('.debug-breakpoints .monaco-list-row', { hasText: "tf.Variable 'dense_Dense1/kernel'" }).waitFor({ timeout: 10_000 });
+      await page.keyboard.press('F5');
+      await page.locator('.pane', { hasText: 'Paused on data breakpoint' }).first().waitFor({ timeout: 30_000 });
+      const dataScope = variableRows().filter({ hasText: /^\s*Data Breakpoint/ });
+      await dataScope.first().waitFor({ timeout: 10_000 });
+      const shown = (await variableRows().allInnerTexts()).map((v) => v.replace(/\s+/g, ' ').trim());
+      log(`  data stop: ${await topFrame()} · ${shown.slice(0, 6).join(' | ')}`);
+      assert.ok(
+        shown.some((v) => /^old value = .*float32\[2,1\] min=1 max=1/.test(v)),
+        shown.join(' | '),
+      );
+      assert.ok(
+        shown.some((v) => /^new value = .*float32\[2,1\] min=0\.6/.test(v)),
+        shown.join(' | '),
+      );
+      await inspector().locator('body', { hasText: 'data breakpoint' }).waitFor({ timeout: 15_000 });
+      await shot('data-breakpoint-model-fit');
+      await page.keyboard.press('Shift+F5');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
+      await runCommand('Remove All Breakpoints');
+    },
+  );
+
+  step('16. the exception widget at a Tout mismatch carries the whole message and the fix hint, in 5 of 5 runs', async () => {
+    await open('esm-project/main.ts');
+    for (let run = 1; run <= 5; run++) {
+      await runCommand('TF.js Callbacks: Debug Graph');
+      const widget = page.locator('.exception-widget');
+      await widget.waitFor({ timeout: 60_000 });
+      const text = (await widget.innerText()).replace(/\s+/g, ' ');
+      log(`  run ${run}: ${text.slice(0, 160)}`);
+      assert.match(text, /Tout mismatch in widen/);
+      assert.match(text, /Return float32 data \(.*\) or declare Tout 'float64'\./);
+      if (run === 1) await shot('exception-widget-hint');
+      await page.keyboard.press('Shift+F5');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
+    }
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * Source and function breakpoints as DAP sets them, and the possible breakpoint positions of lines
+ * (breakpointLocations). A breakpoint that cannot be read is answered unverified, with why; the
+ * others go to the controller. Each returns its response's body.
+ */
+import { Source } from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { breakpointLocations } from './breakpoint-locations.js';
+import type { ClientPositions } from './client.js';
+import type { Controller } from './controller.js';
+import { lineProblem, pickDefined } from './request-guard.js';
+
+export class BreakpointRequests {
+  constructor(
+    private readonly controller: Controller,
+    private readonly positions: ClientPositions,
+  ) {}
+
+  async setSourceBreakpoints(args: DebugProtocol.SetBreakpointsArguments): Promise<DebugProtocol.SetBreakpointsResponse['body']> {
+    const file = args.source.path;
+    if (!file) return { breakpoints: [] };
+    // A breakpoint with no usable line is answered unverified, with why; the others are set.
+    const requested = args.breakpoints ?? [];
+    const problems = requested.map((b) => (typeof b === 'object' && b !== null ? lineProblem(b.line) : 'not a breakpoint (expected { line })'));
+    const specs = requested
+      .filter((_, i) => !problems[i])
+      .map((b) => ({
+        line: this.positions.lineToDebugger(b.line),
+        ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition, logMessage: b.logMessage }),
+      }));
+    const bps = await this.controller.setSourceBreakpoints(file, specs);
+    const source = new Source(file.split('/').pop()!, file);
+    let next = 0;
+    return {
+      breakpoints: problems.map((problem) => {
+        if (problem) return { verified: false, message: `${problem}: not set`, source };
+        const bp = bps[next++]!;
+        return { id: bp.id, verified: bp.verified, line: this.positions.lineToClient(bp.line), source, ...(bp.message ? { message: bp.message } : {}) };
+      }),
+    };
+  }
+
+  async setFunctionBreakpoints(args: DebugProtocol.SetFunctionBreakpointsArguments): Promise<DebugProtocol.SetFunctionBreakpointsResponse['body']> {
+    const named = (b: unknown): b is DebugProtocol.FunctionBreakpoint =>
+      typeof b === 'object' && b !== null && typeof (b as { name?: unknown }).name === 'string';
+    const valid = args.breakpoints.filter(named);
+    const statuses = await this.controller.setFunctionBreakpoints(
+      valid.map((b) => ({ name: b.name, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) })),
+    );
+    let next = 0;
+    return {
+      breakpoints: args.breakpoints.map((b) => {
+        if (!named(b)) return { verified: false, message: 'not a function breakpoint (expected { name: string }): not set' };
+        const status = statuses[next++]!;
+        return { id: status.id, verified: status.verified, ...(status.message ? { message: status.message } : {}) };
+      }),
+    };
+  }
+
+  /** Possible breakpoint positions on lines of a file (breakpoint-locations.ts); none for a file not loaded. */
+  async locations(args: DebugProtocol.BreakpointLocationsArguments): Promise<DebugProtocol.BreakpointLocationsResponse['body']> {
+    const file = args.source.path;
+    const line = this.positions.lineToDebugger(args.line);
+    const endLine = args.endLine !== undefined ? this.positions.lineToDebugger(args.endLine) : line;
+    const cdp = this.controller.closed ? undefined : this.controller.connection().cdp;
+    const found = file ? await breakpointLocations(cdp, this.controller.scripts.sources, file, line, endLine) : [];
+    return {
+      breakpoints: found.map((p) => ({ line: this.positions.lineToClient(p.line), column: this.positions.columnToClient(p.column + 1) })),
+    };
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * What the adapter tells the client it supports (the initialize response), with the exception
+ * filter checkboxes of the Breakpoints view (stop-filters.ts reads which are checked).
+ */
+import type { DebugProtocol } from '@vscode/debugprotocol';
+
+export function capabilities(): DebugProtocol.Capabilities {
+  return {
+    supportsConfigurationDoneRequest: true,
+    supportsFunctionBreakpoints: true,
+    supportsConditionalBreakpoints: true,
+    supportsHitConditionalBreakpoints: true,
+    supportsLogPoints: true,
+    supportsEvaluateForHovers: true,
+    supportsSetVariable: true,
+    supportsTerminateRequest: true,
+    supportsExceptionInfoRequest: true,
+    supportsClipboardContext: true,
+    supportsReadMemoryRequest: true,
+    supportsDataBreakpoints: true,
+    supportsCompletionsRequest: true,
+    supportsBreakpointLocationsRequest: true,
+    supportsLoadedSourcesRequest: true,
+    supportsStepInTargetsRequest: true,
+    supportsRestartFrame: true,
+    completionTriggerCharacters: ['.'],
+    exceptionBreakpointFilters: [
+      {
+        filter: 'toutMismatch',
+        label: 'Tout mismatch',
+        description: "A callback's outputs do not match Tout: stop before the error is raised.",
+        default: true,
+      },
+      { filter: 'nonFinite', label: 'NaN/Inf in a callback output', default: false },
+      {
+        filter: 'graphNonFinite',
+        label: 'NaN/Inf in the graph',
+        description: 'Stop at the first model node whose outputs hold NaN or Inf while its inputs were finite.',
+        default: false,
+      },
+      { filter: 'uncaught', label: 'Uncaught exceptions', default: false },
+      { filter: 'caught', label: 'Caught exceptions', default: false },
+    ],
+  };
+}

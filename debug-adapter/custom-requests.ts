@@ -1,0 +1,33 @@
+/**
+ * The adapter's own requests (extension-protocol.ts): a tensor's values for the inspector, the graph
+ * view's watch switch, and a model node's details. Each resolves to its response's body.
+ */
+import type { Controller } from './controller.js';
+import type { Evaluator } from './evaluator.js';
+import {
+  GRAPH_WATCH_REQUEST,
+  type GraphWatchArguments,
+  NODE_INFO_REQUEST,
+  type NodeInfoArguments,
+  TENSOR_DATA_REQUEST,
+  type TensorDataArguments,
+} from './extension-protocol.js';
+import type { StackView } from './stack-view.js';
+import { nodeInfo, tensorData } from './tensor-data.js';
+
+export type CustomRequestHandler = (args: unknown) => Promise<unknown>;
+
+/** Per custom command, its handler. */
+export function customRequestHandlers(controller: Controller, evaluator: Evaluator, stack: StackView): ReadonlyMap<string, CustomRequestHandler> {
+  return new Map<string, CustomRequestHandler>([
+    [
+      TENSOR_DATA_REQUEST,
+      (args) => {
+        const evaluate = (expression: string, frameId: number | undefined) => evaluator.evaluate(expression, stack.frame(frameId), 'repl');
+        return tensorData(args as TensorDataArguments, controller.agent, evaluate);
+      },
+    ],
+    [GRAPH_WATCH_REQUEST, (args) => controller.setWatchGraph((args as Partial<GraphWatchArguments> | undefined)?.on === true)],
+    [NODE_INFO_REQUEST, (args) => nodeInfo(args as Partial<NodeInfoArguments> | undefined, controller.agent)],
+  ]);
+}
