@@ -1,5 +1,5 @@
 /**
- * The adapter's own requests (extension-protocol.ts): a tensor's values for the inspector, the graph
+ * The adapter's own requests (extension-protocol.ts): a tensor's values and bytes for the inspector, the graph
  * view's watch switch, and a model node's details. Each resolves to its response's body.
  */
 import type { Controller } from './controller.js';
@@ -9,16 +9,24 @@ import {
   type GraphWatchArguments,
   NODE_INFO_REQUEST,
   type NodeInfoArguments,
+  TENSOR_BYTES_REQUEST,
   TENSOR_DATA_REQUEST,
+  type TensorBytesArguments,
   type TensorDataArguments,
 } from './extension-protocol.js';
+import type { MemoryReferences } from './memory.js';
 import type { StackView } from './stack-view.js';
-import { nodeInfo, tensorData } from './tensor-data.js';
+import { nodeInfo, tensorBytes, tensorData } from './tensor-data.js';
 
 export type CustomRequestHandler = (args: unknown) => Promise<unknown>;
 
 /** Per custom command, its handler. */
-export function customRequestHandlers(controller: Controller, evaluator: Evaluator, stack: StackView): ReadonlyMap<string, CustomRequestHandler> {
+export function customRequestHandlers(
+  controller: Controller,
+  evaluator: Evaluator,
+  stack: StackView,
+  memory: MemoryReferences,
+): ReadonlyMap<string, CustomRequestHandler> {
   return new Map<string, CustomRequestHandler>([
     [
       TENSOR_DATA_REQUEST,
@@ -27,6 +35,7 @@ export function customRequestHandlers(controller: Controller, evaluator: Evaluat
         return tensorData(args as TensorDataArguments, controller.agent, evaluate);
       },
     ],
+    [TENSOR_BYTES_REQUEST, (args) => tensorBytes(args as Partial<TensorBytesArguments> | undefined, controller.agent, memory)],
     [GRAPH_WATCH_REQUEST, (args) => controller.setWatchGraph((args as Partial<GraphWatchArguments> | undefined)?.on === true)],
     [NODE_INFO_REQUEST, (args) => nodeInfo(args as Partial<NodeInfoArguments> | undefined, controller.agent)],
   ]);

@@ -3,7 +3,7 @@
  * event and the `tensorData` request. The adapter (session.ts), the extension's inspector panel and
  * the webview (media/src/protocol.ts) import these; the value shapes are the agent's.
  */
-import type { ActiveSnapshot, DataBreakHit, GraphRunRecord, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
+import type { ActiveSnapshot, DataBreakHit, GraphRunRecord, MemoryPage, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
 
 export type {
   ActiveSnapshot,
@@ -96,6 +96,24 @@ export type NodeInfoResponseBody = NodeSnapshot;
 
 /** The `tensorData` response body. */
 export type TensorDataResponseBody = ValuePage;
+
+/**
+ * The custom request for the bytes of an invocation's or the paused node's input or output, as
+ * stored (little-endian): the inspector's byte view, which needs no hex editor extension.
+ */
+export const TENSOR_BYTES_REQUEST = 'tensorBytes';
+
+type WithoutRange<T> = Omit<T, 'start' | 'count'>;
+
+export type TensorBytesArguments = (WithoutRange<InvocationDataArguments> | WithoutRange<NodeDataArguments>) & {
+  /** The first byte. */
+  offset: number;
+  /** At most this many bytes (capped at 1 MiB). */
+  count: number;
+};
+
+/** The `tensorBytes` response body: `data` is base64, from `offset` of a buffer `byteLength` long. */
+export type TensorBytesResponseBody = MemoryPage;
 
 /**
  * The custom event sent after each `stopped` event of a data breakpoint (a watched tf.Variable was

@@ -11,7 +11,7 @@
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { AgentClient } from './agent-client.js';
-import type { Side } from './debuggee/agent-protocol.js';
+import type { MemoryPage, Side } from './debuggee/agent-protocol.js';
 
 /** The most bytes one readMemory answers: a client asks again from where the answer ended. */
 export const MAX_READ_BYTES = 1 << 20;
@@ -21,8 +21,10 @@ const MAX_REFERENCES = 10_000;
 /** How to find the value at the stop that showed it. */
 export type MemoryLocator =
   | { readonly kind: 'object'; readonly objectId: string }
-  | { readonly kind: 'input'; readonly id: number; readonly index: number }
-  | { readonly kind: 'node'; readonly side: Side; readonly index: number };
+  | { readonly kind: 'input'; readonly id: number; readonly index: number; readonly side?: Side }
+  | { readonly kind: 'node'; readonly side: Side; readonly index: number }
+  /** A data breakpoint stop's values: 0 the old value, 1 the new, 2 the change. */
+  | { readonly kind: 'data'; readonly index: number };
 
 interface Entry {
   readonly locator: MemoryLocator;
@@ -33,6 +35,8 @@ interface Entry {
 export class MemoryReferences {
   private readonly entries = new Map<string, Entry>();
   private readonly byObject = new Map<string, string>();
+  /** The references the inspector's byte views made at this stop, by locator. */
+  private readonly byLocator = new Map<string, string>();
   private next = 1;
   private stop = 0;
 
@@ -40,6 +44,7 @@ export class MemoryReferences {
   stopEnded(): void {
     this.stop++;
     this.byObject.clear();
+    this.byLocator.clear();
   }
 
   /** A reference for a value (the same one for the same remote object at one stop). */
@@ -57,12 +62,8 @@ export class MemoryReferences {
 
   /** The readMemory response body for `memoryReference` + `offset`, at most `count` (≤ MAX_READ_BYTES) bytes. */
   async read(agent: AgentClient, reference: string, offset: number, count: number): Promise<DebugProtocol.ReadMemoryResponse['body']> {
-    const entry = this.entries.get(reference);
-    if (!entry) throw new Error(`${reference} is not a memory reference of this session`);
-    entry.pin ??= await this.pin(agent, entry);
     const asked = Math.max(0, Math.min(count, MAX_READ_BYTES));
-    const page = await agent.call((a, pin, from, n) => a.memoryRead(pin, from, n), entry.pin, offset, asked);
-    if ('error' in page) throw new Error(page.error);
+    const page = await this.page(agent, reference, offset, asked);
     const returned = Buffer.from(page.data, 'base64').length;
     // Bytes asked for past the end of the buffer are unreadable; a request cut at the cap is not.
     const past = Math.max(0, offset + asked - page.byteLength);
@@ -71,6 +72,26 @@ export class MemoryReferences {
       data: page.data,
       ...(past > 0 ? { unreadableBytes: Math.min(past, asked - returned) } : {}),
     };
+  }
+
+  /** Bytes of a value of this stop found by `locator` (the inspector's byte view), with the buffer's length and dtype. */
+  bytes(agent: AgentClient, locator: MemoryLocator, offset: number, count: number): Promise<MemoryPage> {
+    const key = JSON.stringify(locator);
+    let reference = this.byLocator.get(key);
+    if (!reference) {
+      reference = this.create(locator);
+      this.byLocator.set(key, reference);
+    }
+    return this.page(agent, reference, offset, Math.max(0, Math.min(count, MAX_READ_BYTES)));
+  }
+
+  private async page(agent: AgentClient, reference: string, offset: number, count: number): Promise<MemoryPage> {
+    const entry = this.entries.get(reference);
+    if (!entry) throw new Error(`${reference} is not a memory reference of this session`);
+    entry.pin ??= await this.pin(agent, entry);
+    const page = await agent.call((a, pin, from, n) => a.memoryRead(pin, from, n), entry.pin, offset, count);
+    if ('error' in page) throw new Error(page.error);
+    return page;
   }
 
   private async pin(agent: AgentClient, entry: Entry): Promise<number> {
@@ -83,13 +104,19 @@ export class MemoryReferences {
       });
     } else if (locator.kind === 'input') {
       pinned = await agent.call(
-        (a, id, index) => {
-          const values = a.values(id, 'inputs');
-          return values && index < values.length ? a.memoryPin(values[index]) : { error: `input ${index} of invocation ${id} is not under way` };
+        (a, id, side, index) => {
+          const values = a.values(id, side);
+          return values && index < values.length ? a.memoryPin(values[index]) : { error: `${side.slice(0, -1)} ${index} of invocation ${id} is not there` };
         },
         locator.id,
+        locator.side ?? 'inputs',
         locator.index,
       );
+    } else if (locator.kind === 'data') {
+      pinned = await agent.call((a, index) => {
+        const values = a.dataValues();
+        return values && index < values.length ? a.memoryPin(values[index]) : { error: 'the program is not stopped at a data breakpoint' };
+      }, locator.index);
     } else {
       pinned = await agent.call(
         (a, side, index) => {

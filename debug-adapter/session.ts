@@ -96,7 +96,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private readonly stepping = new Stepping(this.controller, this.stack, this.client.sendEvent, () => this.resumed(), this.positions);
   private readonly breakpoints = new BreakpointRequests(this.controller, this.positions);
   private readonly evaluations = new EvaluateRequests(this.controller, this.evaluator, this.store, this.stack, this.positions);
-  private readonly customHandlers = customRequestHandlers(this.controller, this.evaluator, this.stack);
+  private readonly customHandlers = customRequestHandlers(this.controller, this.evaluator, this.stack, this.store.memory);
   /** Requests (by seq) already answered while their handler still runs: guardHandlers' record. */
   private readonly answered = new Set<number>();
 

@@ -1,6 +1,7 @@
 /**
  * The `tensorData` request (extension-protocol.ts): a slice of an invocation's input or output, or
- * of any expression whose value is a tensor, NdArray or typed array.
+ * of any expression whose value is a tensor, NdArray or typed array; and `tensorBytes`, the bytes
+ * of an invocation's or node's value (memory.ts).
  */
 import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from './agent-client.js';
@@ -10,9 +11,12 @@ import {
   type NodeDataArguments,
   type NodeInfoArguments,
   type NodeInfoResponseBody,
+  type TensorBytesArguments,
+  type TensorBytesResponseBody,
   type TensorDataArguments,
   type TensorDataResponseBody,
 } from './extension-protocol.js';
+import type { MemoryReferences } from './memory.js';
 
 /** At most this many values in one answer. */
 const MAX_COUNT = 1_000_000;
@@ -89,4 +93,29 @@ export async function nodeInfo(args: Partial<NodeInfoArguments> | undefined, age
   const info = await agent.call((a, g, n) => a.nodeInfo(g, n), args.graph, args.node);
   if (!info) throw new Error(`node ${args.node} did not run in the latest watched run of ${args.graph}`);
   return info;
+}
+
+/** The `tensorBytes` request: bytes of an invocation's or the paused node's input or output, as stored. */
+export async function tensorBytes(
+  args: Partial<TensorBytesArguments> | undefined,
+  agent: AgentClient,
+  memory: MemoryReferences,
+): Promise<TensorBytesResponseBody> {
+  const offset = Number(args?.offset ?? 0);
+  const count = Number(args?.count ?? 256);
+  if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(count) || count < 0) {
+    throw new Error(`tensorBytes needs a byte offset and count that are whole numbers ≥ 0 (got offset ${args?.offset}, count ${args?.count})`);
+  }
+  const side = args?.side === 'inputs' ? 'inputs' : 'outputs';
+  const index = Number(args?.index ?? 0);
+  if (args && 'node' in args && typeof args.node === 'string') {
+    // A data breakpoint stop: input 0 is the old value, outputs 0 and 1 the new value and the change.
+    if (args.graph === DATA_BREAKPOINT_GRAPH) return memory.bytes(agent, { kind: 'data', index: side === 'inputs' ? 0 : 1 + index }, offset, count);
+    const live = await agent.call((a, g, n) => a.nodeInfo(g, n)?.live === true, String(args.graph), args.node);
+    if (!live) throw new Error(`node ${args.node} of ${args.graph} is not the node the program is stopped at`);
+    return memory.bytes(agent, { kind: 'node', side, index }, offset, count);
+  }
+  const id = Number((args as Partial<InvocationDataArguments> | undefined)?.invocationId);
+  if (!Number.isInteger(id)) throw new Error('tensorBytes needs an invocationId, or a graph and a node');
+  return memory.bytes(agent, { kind: 'input', id, side, index }, offset, count);
 }

@@ -15,13 +15,16 @@ import {
   type DataBreakpointEventBody,
   GRAPH_NODE_EVENT,
   TENSOR_CALLBACK_EVENT,
+  TENSOR_BYTES_REQUEST,
   TENSOR_DATA_REQUEST,
+  type TensorBytesArguments,
+  type TensorBytesResponseBody,
   type GraphNodeEventBody,
   type TensorCallbackEventBody,
   type TensorDataArguments,
   type TensorDataResponseBody,
 } from '../debug-adapter/extension-protocol.js';
-import type { HostMessage, WebviewMessage } from '../media/src/protocol.js';
+import type { HostMessage, SliceOwner, WebviewMessage } from '../media/src/protocol.js';
 import { DEBUG_TYPE } from './config-resolution.js';
 import { dataBreakpointNode } from './data-breakpoint-node.js';
 import { inspectorHtml } from './inspector-html.js';
@@ -159,6 +162,17 @@ export class InspectorPanel {
     void this.panel.webview.postMessage(message);
   }
 
+  /** A custom request to the session a stop belongs to: its answer's body, or why there is none. */
+  private async ask(sessionId: string, command: string, args: unknown): Promise<{ body: unknown } | { error: string }> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return { error: 'The debug session of this stop has ended.' };
+    try {
+      return { body: await session.customRequest(command, args) };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  }
+
   private async receive(message: WebviewMessage): Promise<void> {
     switch (message.type) {
       case 'ready':
@@ -170,23 +184,24 @@ export class InspectorPanel {
         void vscode.window.setStatusBarMessage(`Tensor copied as ${message.format ?? 'JSON'}`, 3000);
         return;
       case 'tensorData': {
-        const session = this.sessions.get(message.sessionId);
-        if (!session) {
-          this.post({ type: 'tensorData', requestId: message.requestId, error: 'The debug session of this stop has ended.' });
-          return;
-        }
-        try {
-          const { side, index, start, count } = message;
-          const args: TensorDataArguments =
-            'invocationId' in message
-              ? { invocationId: message.invocationId, side, index, start, count }
-              : { graph: message.graph, node: message.node, side, index, start, count };
-          const slice = (await session.customRequest(TENSOR_DATA_REQUEST, args)) as TensorDataResponseBody;
-          this.post({ type: 'tensorData', requestId: message.requestId, slice });
-        } catch (err) {
-          this.post({ type: 'tensorData', requestId: message.requestId, error: (err as Error).message });
-        }
+        const { side, index, start, count } = message;
+        const args: TensorDataArguments = { ...ownerOf(message), side, index, start, count };
+        const answer = await this.ask(message.sessionId, TENSOR_DATA_REQUEST, args);
+        this.post({ type: 'tensorData', requestId: message.requestId, ...('error' in answer ? answer : { slice: answer.body as TensorDataResponseBody }) });
+        return;
+      }
+      case 'tensorBytes': {
+        const { side, index, offset, count } = message;
+        const args: TensorBytesArguments = { ...ownerOf(message), side, index, offset, count };
+        const answer = await this.ask(message.sessionId, TENSOR_BYTES_REQUEST, args);
+        this.post({ type: 'tensorBytes', requestId: message.requestId, ...('error' in answer ? answer : { bytes: answer.body as TensorBytesResponseBody }) });
+        return;
       }
     }
   }
+}
+
+/** Whose value a webview's request is about: an invocation's, or the paused node's. */
+function ownerOf(request: SliceOwner): { invocationId: number } | { graph: string; node: string } {
+  return 'invocationId' in request ? { invocationId: request.invocationId } : { graph: request.graph, node: request.node };
 }

@@ -1,13 +1,15 @@
 /**
- * Messages with the panel: `tensorData` requests matched to their answers by requestId, with a
- * time limit, and the other host messages passed on.
+ * Messages with the panel: `tensorData` and `tensorBytes` requests matched to their answers by
+ * requestId, with a time limit, and the other host messages passed on.
  */
-import type { HostMessage, SliceRequest, TensorSlice, WebviewMessage } from './protocol.js';
+import type { BytesRequest, HostMessage, SliceRequest, TensorBytes, TensorSlice, WebviewMessage } from './protocol.js';
 
-export type { SliceRequest };
+export type { BytesRequest, SliceRequest };
+
+type Answer = Extract<HostMessage, { type: 'tensorData' | 'tensorBytes' }>;
 
 interface Pending {
-  readonly resolve: (slice: TensorSlice) => void;
+  readonly resolve: (answer: Answer) => void;
   readonly reject: (error: Error) => void;
   readonly timer: ReturnType<typeof setTimeout>;
 }
@@ -22,27 +24,38 @@ export class HostChannel {
     private readonly timeoutMs = 30_000,
   ) {}
 
-  requestSlice(request: SliceRequest): Promise<TensorSlice> {
+  async requestSlice(request: SliceRequest): Promise<TensorSlice> {
+    const answer = await this.request((requestId) => ({ type: 'tensorData', requestId, ...request }));
+    if (answer.type === 'tensorData' && answer.slice && Array.isArray(answer.slice.values)) return answer.slice;
+    throw new Error(answer.error ?? 'the debugger sent no values');
+  }
+
+  async requestBytes(request: BytesRequest): Promise<TensorBytes> {
+    const answer = await this.request((requestId) => ({ type: 'tensorBytes', requestId, ...request }));
+    if (answer.type === 'tensorBytes' && answer.bytes && typeof answer.bytes.data === 'string') return answer.bytes;
+    throw new Error(answer.error ?? 'the debugger sent no bytes');
+  }
+
+  private request(message: (requestId: number) => WebviewMessage): Promise<Answer> {
     const requestId = this.nextId++;
-    return new Promise<TensorSlice>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(requestId);
         reject(new Error(`no answer from the debugger after ${Math.round(this.timeoutMs / 1000)} s`));
       }, this.timeoutMs);
       this.pending.set(requestId, { resolve, reject, timer });
-      this.post({ type: 'tensorData', requestId, ...request });
+      this.post(message(requestId));
     });
   }
 
-  /** Settles the request a `tensorData` answer is for; true when the message was one. */
+  /** Settles the request an answer is for; true when the message was one. */
   settle(message: HostMessage): boolean {
-    if (message.type !== 'tensorData') return false;
+    if (message.type !== 'tensorData' && message.type !== 'tensorBytes') return false;
     const p = this.pending.get(message.requestId);
     if (!p) return true;
     this.pending.delete(message.requestId);
     clearTimeout(p.timer);
-    if (message.slice && Array.isArray(message.slice.values)) p.resolve(message.slice);
-    else p.reject(new Error(message.error ?? 'the debugger sent no values'));
+    p.resolve(message);
     return true;
   }
 
@@ -65,7 +78,8 @@ export function asHostMessage(data: unknown): HostMessage | undefined {
     const i = data as { sessionId?: unknown; event?: unknown };
     return typeof i.sessionId === 'string' && i.event && typeof i.event === 'object' ? (data as HostMessage) : undefined;
   }
-  if (m.type === 'tensorData') return typeof (data as { requestId?: unknown }).requestId === 'number' ? (data as HostMessage) : undefined;
+  if (m.type === 'tensorData' || m.type === 'tensorBytes')
+    return typeof (data as { requestId?: unknown }).requestId === 'number' ? (data as HostMessage) : undefined;
   if (m.type === 'sessionEnded' || m.type === 'sessionStarted')
     return typeof (data as { sessionId?: unknown }).sessionId === 'string' ? (data as HostMessage) : undefined;
   return undefined;

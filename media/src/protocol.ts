@@ -59,6 +59,16 @@ export type SliceRequest = { readonly sessionId: string } & (
   | Readonly<Required<adapter.NodeDataArguments>>
 );
 
+/** The adapter's `tensorBytes` response body: base64 bytes from `offset` of a buffer `byteLength` long. */
+export type TensorBytes = Frozen<adapter.TensorBytesResponseBody>;
+export type WireBytesFit = Holds<adapter.TensorBytesResponseBody extends TensorBytes ? true : false>;
+
+/** Bytes of an input or output (the `tensorBytes` arguments, either kind), and the session to ask. */
+export type BytesRequest = { readonly sessionId: string } & (
+  | Readonly<Omit<Required<adapter.InvocationDataArguments>, 'start' | 'count'>>
+  | Readonly<Omit<Required<adapter.NodeDataArguments>, 'start' | 'count'>>
+) & { readonly offset: number; readonly count: number };
+
 /** Extension host → webview. */
 export type HostMessage =
   /** A stop in a callback: shown, and added to the session's history. */
@@ -70,6 +80,8 @@ export type HostMessage =
   | { readonly type: 'node'; readonly sessionId: string; readonly event: NodeStopEvent; readonly live: boolean }
   /** The answer to a `tensorData` request. */
   | { readonly type: 'tensorData'; readonly requestId: number; readonly slice?: TensorSlice; readonly error?: string }
+  /** The answer to a `tensorBytes` request. */
+  | { readonly type: 'tensorBytes'; readonly requestId: number; readonly bytes?: TensorBytes; readonly error?: string }
   /** The debug session the shown invocations belong to has ended: their data cannot be fetched any more. */
   | { readonly type: 'sessionEnded'; readonly sessionId: string }
   /** A new debug session started: the last session's stop is no longer what the program is doing. */
@@ -79,5 +91,6 @@ export type HostMessage =
 export type WebviewMessage =
   | { readonly type: 'ready' }
   | ({ readonly type: 'tensorData'; readonly requestId: number } & SliceRequest)
+  | ({ readonly type: 'tensorBytes'; readonly requestId: number } & BytesRequest)
   /** Put this text (a tensor as JSON, or in `format`: 'NumPy', 'CSV') on the clipboard. */
   | { readonly type: 'copy'; readonly text: string; readonly format?: string };

@@ -2,8 +2,8 @@
  * Values of one tensor, fetched by slices: only the ranges that cover what is shown, answered
  * from the summary's preview when it covers them, and kept in a small cache.
  */
-import type { HostChannel } from './messaging.js';
-import type { Side, SliceOwner, TensorInfo } from './protocol.js';
+import type { BytesRequest, HostChannel } from './messaging.js';
+import type { Side, SliceOwner, TensorBytes, TensorInfo } from './protocol.js';
 import type { Value } from './format.js';
 import { coveringRanges, type Matrix, type Region } from './slicing.js';
 
@@ -99,6 +99,12 @@ export class TensorData {
   }
 
   /** Flat values [start, start+count), from the preview, the cache or the debugger. */
+  /** Bytes of the value as stored, from `offset` (the byte view). */
+  bytes(source: TensorSource, offset: number, count: number): Promise<TensorBytes> {
+    if (!source.fetchable) return Promise.reject(new Error(source.unavailable ?? 'its bytes can only be read while the program is stopped here'));
+    return this.channel.requestBytes({ sessionId: source.sessionId, ...source.owner, side: source.side, index: source.index, offset, count } as BytesRequest);
+  }
+
   range(source: TensorSource, start: number, count: number): Promise<readonly Value[]> {
     const preview = source.info.preview as readonly Value[] | undefined;
     const end = Math.min(start + count, source.info.size);

@@ -4,6 +4,7 @@
  * once; the grid and charts are swapped in when the page's values have arrived, so paging does
  * not flash.
  */
+import { BYTES_PER_PAGE, renderBytes } from './byte-view.js';
 import { tensorAsJson, tensorAsText } from './copy.js';
 import { button, h, numberInput, replaceChildren, select } from './dom.js';
 import { formatCount, formatShape, type TensorStats } from './format.js';
@@ -46,6 +47,9 @@ export class TensorView {
   /** Renders with values (or a final error), counted for tests and benchmarks: data-renders. */
   private renders = 0;
   private copyStatus = h('span', { className: 'copy-status', attrs: { role: 'status' } });
+  /** The byte offset shown when the selected tensor is shown as bytes (the Bytes toggle). */
+  private bytesAt: number | undefined;
+  private lastModel: TensorViewModel | undefined;
 
   constructor(
     private readonly data: TensorData,
@@ -63,10 +67,12 @@ export class TensorView {
       return;
     }
     this.element.hidden = false;
+    this.lastModel = model;
     if (model.id !== this.shownId) {
       this.dataArea.replaceChildren(h('p', { className: 'note loading' }, 'Loading values…'));
       this.copyStatus = h('span', { className: 'copy-status', attrs: { role: 'status' } });
       this.shownId = model.id;
+      this.bytesAt = undefined;
     }
     const { info, view, pageRows, pageCols } = model;
     replaceChildren(
@@ -82,10 +88,20 @@ export class TensorView {
         disabled: info.size === 0,
       }),
       button('CSV', () => void this.copyAs(model, 'csv'), { className: 'copy-as copy-csv', dataset: { focusId: 'copy-csv' }, disabled: info.size === 0 }),
+      button(this.bytesAt === undefined ? 'Bytes' : 'Values', () => this.toggleBytes(), {
+        className: 'show-bytes',
+        dataset: { focusId: 'show-bytes' },
+        disabled: info.size === 0 || info.disposed,
+      }),
       this.copyStatus,
     );
     this.element.dataset.state = 'loading';
     this.problem.textContent = '';
+    if (this.bytesAt !== undefined) {
+      this.element.dataset.display = 'bytes';
+      this.showBytes(model, this.bytesAt, token);
+      return;
+    }
     // An image-shaped tensor opens as an image; its grid is a toggle away.
     const image = info.size > 0 && !info.disposed ? imageLayout(info.shape, info.dtype) : undefined;
     const tooLarge = image && image.size > MAX_IMAGE_VALUES ? `Too large to draw as an image (${formatCount(image.size)} values)` : undefined;
@@ -134,6 +150,31 @@ export class TensorView {
           renderHistogram(region),
         );
         this.shown(started, region.problem, grid, charts);
+      },
+      (err: unknown) => this.failed(token, err),
+    );
+  }
+
+  private toggleBytes(): void {
+    this.bytesAt = this.bytesAt === undefined ? 0 : undefined;
+    if (this.lastModel) this.show(this.lastModel);
+  }
+
+  /** A page of the tensor's bytes as stored, from `offset`. */
+  private showBytes(model: TensorViewModel, offset: number, token: number): void {
+    this.controls.replaceChildren();
+    const started = performance.now();
+    this.data.bytes(model.source, offset, BYTES_PER_PAGE).then(
+      (page) => {
+        if (token !== this.token) return;
+        this.shown(
+          started,
+          undefined,
+          renderBytes(page, (next) => {
+            this.bytesAt = next;
+            this.show(model);
+          }),
+        );
       },
       (err: unknown) => this.failed(token, err),
     );

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { TENSOR_BYTES_REQUEST, type TensorBytesResponseBody, type TensorCallbackEventBody } from '../../debug-adapter/extension-protocol.js';
 import { fixture, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
 
@@ -113,6 +114,32 @@ describe('readMemory', () => {
       assert.equal(big.bytes.length, 1 << 20, 'at most 1 MiB per answer');
       assert.equal(big.body?.unreadableBytes ?? 0, 0, 'bytes left out by the cap are not unreadable: the client asks again');
       assert.deepEqual(big.bytes.subarray(0, 8), bytesOf(new Float32Array([0, 1])));
+    }),
+  );
+});
+
+describe('tensorBytes (the inspector’s byte view)', () => {
+  test("an invocation's inputs by id, side and index: the bytes as stored, the buffer's length and dtype; bad arguments said", T, () =>
+    withSession(async (s) => {
+      await stopIn(s, BYTES, '@inspect-body');
+      const event = (await s.waitFor('tensorCallback')) as DebugProtocol.Event & { body: TensorCallbackEventBody };
+      const invocationId = event.body.invocation.id;
+      const bytes = (args: object) => s.dc.customRequest(TENSOR_BYTES_REQUEST, args) as Promise<DebugProtocol.Response & { body: TensorBytesResponseBody }>;
+
+      const x = (await bytes({ invocationId, side: 'inputs', index: 0, offset: 0, count: 256 })).body;
+      assert.equal(x.byteLength, 16);
+      assert.equal(x.dtype, 'float32');
+      assert.deepEqual(Buffer.from(x.data, 'base64'), bytesOf(new Float32Array([1, -2, 0.1, Number.NaN])));
+      const ids = (await bytes({ invocationId, side: 'inputs', index: 1, offset: 4, count: 4 })).body;
+      assert.equal(ids.offset, 4);
+      assert.equal(Buffer.from(ids.data, 'base64').toString('hex'), '00010000');
+      assert.equal(ids.dtype, 'int32');
+
+      await assert.rejects(bytes({ invocationId, side: 'inputs', index: 7, offset: 0, count: 8 }), /input 7 of invocation \d+ is not there/);
+      await assert.rejects(bytes({ invocationId, side: 'inputs', index: 0, offset: -1, count: 8 }), /whole numbers ≥ 0/);
+      await assert.rejects(bytes({ side: 'inputs', index: 0, offset: 0, count: 8 }), /needs an invocationId, or a graph and a node/);
+      await s.dc.continueRequest({ threadId: THREAD });
+      await s.terminated();
     }),
   );
 });

@@ -958,7 +958,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
   const topFrame = async () => (await callStackRows().first().innerText()).replace(/\s+/g, ' ').trim();
 
   step(
-    '15. the Debug Terminal runs `node parity.ts` under the debugger: completions, Restart Frame, View Binary Data, a data breakpoint on a layer kernel during model.fit',
+    '15. the Debug Terminal runs `node parity.ts` under the debugger: completions, Restart Frame, View Binary Data and the byte view, a data breakpoint on a layer kernel during model.fit',
     async () => {
       await open('esm-project/parity.ts');
       await breakpointAt(PARITY_BREAK);
@@ -1017,6 +1017,16 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       log(`  View Binary Data: ${(await page.locator('.notification-toast').allInnerTexts()).join(' | ').replace(/\s+/g, ' ') || '(no notification)'}`);
       await shot('view-binary-data');
       await runCommand('Notifications: Clear All Notifications');
+      // The same bytes in the inspector's byte view, which needs no extension.
+      const insp = await webviewWith('button.show-bytes');
+      await insp.locator('button.show-bytes').click();
+      const firstRow = insp.locator('table.bytes tbody tr').first();
+      await firstRow.waitFor({ timeout: 15_000 });
+      const cells = (await firstRow.locator('td').allInnerTexts()).map((t) => t.trim());
+      log(`  inspector bytes of x: ${cells.join(' | ')}`);
+      assert.deepEqual(cells, ['00000000', '00 00 80 3f  00 00 00 40  00 00 40 40  00 00 80 40', '1  2  3  4']);
+      await shot('inspector-bytes');
+      await insp.locator('button.show-bytes').click();
 
       // A data breakpoint on the dense layer's kernel from the Variables view; model.fit's optimizer step stops.
       for (let i = 0; i < 3 && !(await topFrame()).includes(`parity.ts ${PARITY_MODEL}:`); i++) {

@@ -38,13 +38,15 @@ export function nodeFixtureKey(sessionId: string, graph: string, node: string, s
   return `${sessionId}/${graph}:${node}/${side}/${index}`;
 }
 
-/** Answers `tensorData` from the fixtures. Plain JS: it is served inline with the page's nonce. */
+/** Answers `tensorData` and `tensorBytes` from the fixtures. Plain JS: it is served inline with the page's nonce. */
 function answerScript(fixtures: Fixtures): string {
   // JSON inside a <script>: "<" escaped so a fixture's text cannot close the element.
   const data = JSON.stringify(fixtures).replace(/</g, '\\u003c');
   return `(() => {
   const fixtures = ${data};
+  const typed = { float32: Float32Array, int32: Int32Array, bool: Uint8Array, float64: Float64Array };
   window.__answer = (req) => {
+    if (req.type === 'tensorBytes') return answerBytes(req);
     if (req.type !== 'tensorData') return;
     const owner = req.invocationId !== undefined ? String(req.invocationId) : req.graph + ':' + req.node;
     const of = req.invocationId !== undefined ? 'in invocation ' + req.invocationId : 'of node ' + req.node;
@@ -58,6 +60,22 @@ function answerScript(fixtures: Fixtures): string {
       const values = [];
       for (let i = start; i < end; i++) values.push(f.values ? f.values[i] : f.affine.offset + f.affine.scale * i);
       message = { type: 'tensorData', requestId: req.requestId, slice: { info: f.info, start, values } };
+    }
+    setTimeout(() => window.postMessage(message, '*'), 0);
+  };
+  // The bytes of a fixture's values as its dtype stores them (little-endian, as on x86 and ARM).
+  const answerBytes = (req) => {
+    const owner = req.invocationId !== undefined ? String(req.invocationId) : req.graph + ':' + req.node;
+    const f = fixtures[req.sessionId + '/' + owner + '/' + req.side + '/' + req.index];
+    const Typed = f && typed[f.info.dtype];
+    let message;
+    if (!Typed) {
+      message = { type: 'tensorBytes', requestId: req.requestId, error: f ? 'a ' + f.info.dtype + ' tensor has no byte buffer' : 'no tensor' };
+    } else {
+      const all = new Typed(f.info.size);
+      for (let i = 0; i < f.info.size; i++) all[i] = f.values ? f.values[i] : f.affine.offset + f.affine.scale * i;
+      const bytes = new Uint8Array(all.buffer).subarray(req.offset, req.offset + req.count);
+      message = { type: 'tensorBytes', requestId: req.requestId, bytes: { offset: req.offset, byteLength: all.byteLength, dtype: f.info.dtype, data: btoa(String.fromCharCode(...bytes)) } };
     }
     setTimeout(() => window.postMessage(message, '*'), 0);
   };
