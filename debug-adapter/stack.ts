@@ -96,12 +96,12 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
       subtle,
     });
   }
-  // A data breakpoint stops in the code that assigned the variable, TF.js's optimizer mostly, below
-  // no frame of the program's (model.fit awaits): that frame is shown plainly, so VS Code selects
-  // it and shows its Data Breakpoint scope, as a JS debugger stops where a watched value is written.
+  // A data breakpoint stops in the code that assigned the variable, TF.js's optimizer mostly. With no
+  // frame of the program's on the stack (model.fit awaits), that frame is shown plainly, so VS Code
+  // selects it and shows its Data Breakpoint scope, as a JS debugger stops where a value is written.
   // VS Code keeps one Source per file, its hint the last frame's: no frame of that file deemphasizes it.
   const writer = paused.data ? js.findIndex((f) => f.source?.path) : -1;
-  if (writer >= 0 && !js.slice(0, writer + 1).some((f) => !f.subtle)) {
+  if (writer >= 0 && !js.some((f) => !f.subtle)) {
     const file = js[writer]!.source!.path;
     js[writer] = { ...js[writer]!, subtle: false };
     for (const [i, f] of js.entries()) if (f.source?.path === file) js[i] = { ...f, plainSource: true };
