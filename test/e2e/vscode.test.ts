@@ -1005,6 +1005,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
 
       // View Binary Data on the tensor input: VS Code offers it (memoryReference + readMemory) and
       // opens its Hex Editor, which it installs from the marketplace first (not reachable here).
+      await runCommand('Notifications: Clear All Notifications');
       const x = variableRows()
         .filter({ hasText: /^\s*x =/ })
         .first();
@@ -1048,8 +1049,11 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       await page.locator('.debug-breakpoints .monaco-list-row', { hasText: "tf.Variable 'dense_Dense1/kernel'" }).waitFor({ timeout: 10_000 });
       await page.keyboard.press('F5');
       await page.locator('.pane', { hasText: 'Paused on data breakpoint' }).first().waitFor({ timeout: 30_000 });
-      const dataScope = variableRows().filter({ hasText: /^\s*Data Breakpoint/ });
-      await dataScope.first().waitFor({ timeout: 10_000 });
+      // The scope's rows come after the scope itself: wait for them.
+      await variableRows()
+        .filter({ hasText: /^\s*new value =/ })
+        .first()
+        .waitFor({ timeout: 15_000 });
       const shown = (await variableRows().allInnerTexts()).map((v) => v.replace(/\s+/g, ' ').trim());
       log(`  data stop: ${await topFrame()} · ${shown.slice(0, 6).join(' | ')}`);
       assert.ok(
