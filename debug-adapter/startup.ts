@@ -14,7 +14,7 @@ import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
 import { TERMINAL_BRIDGE_EVENT, terminalExitCode, terminalTargetOf, type TerminalBridgeEventBody, type TerminalTarget } from './debuggee/terminal-protocol.js';
 import { mark } from './debuggee/timeline.js';
 import { hasDebuggerStatement } from './debugger-statements.js';
-import { NODE_INFO_REQUEST, TENSOR_DATA_REQUEST } from './extension-protocol.js';
+import { NODE_INFO_REQUEST, TENSOR_BYTES_REQUEST, TENSOR_DATA_REQUEST } from './extension-protocol.js';
 import { ConfigurationError, filtersOf, planLaunch, type AttachArguments, type LaunchArguments } from './launch-config.js';
 import { adapterPaths } from './paths.js';
 import { delay, type Program } from './program.js';
@@ -43,6 +43,7 @@ const AFTER_HANDSHAKE = new Set([
   'variables',
   'exceptionInfo',
   TENSOR_DATA_REQUEST,
+  TENSOR_BYTES_REQUEST,
   NODE_INFO_REQUEST,
 ]);
 /** How long a terminal's process has to connect its bridge once the extension was told the socket. */
