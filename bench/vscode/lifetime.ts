@@ -12,6 +12,11 @@ export interface Lifetime {
   readonly startMs: number;
   readonly exitMs: number;
   readonly ms: number;
+  /**
+   * The process's own CPU time (user + system, all its threads), as last read before it was gone:
+   * a zombie's final figure, or at most one 2 ms poll short of it.
+   */
+  readonly cpuMs: number;
 }
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -67,14 +72,16 @@ export function watchLifetime(program: string, self = process.pid): { done: Prom
     // Ticks are counted from boot; /proc/stat's boot time can be off in a VM restored from a
     // snapshot, so this process's own start is the reference (performance.timeOrigin).
     const startMs = selfOriginMs + (Number(fields[19]) - selfStartTicks) * TICK_MS;
+    let cpuMs = 0;
     for (;;) {
       const f = statFields(pid);
+      if (f) cpuMs = (Number(f[11]) + Number(f[12])) * TICK_MS;
       if (!f || f[0] === 'Z' || f[0] === 'X') break;
       if (stopped) return undefined;
       await sleep(2);
     }
     const exitMs = Date.now();
-    return { pid, startMs, exitMs, ms: exitMs - startMs };
+    return { pid, startMs, exitMs, ms: exitMs - startMs, cpuMs };
   })();
   return {
     done,

@@ -91,6 +91,11 @@ interface Samples {
   reach: number[];
   /** The callback loop's own time, as the program measured it. */
   loop: Record<Debugger | 'plain', Record<BusyVariant, number[]>>;
+  /**
+   * The program's own CPU time, start → exit (user + system, all its threads): against its wall
+   * time, it tells work the program did from time it waited for a core.
+   */
+  cpu: Record<Debugger | 'plain', Record<BusyVariant, number[]>>;
   /** CPU ms other processes used during each debugged 10,000-callback run (F5 → session gone), the top 4 by name. */
   otherCpu: Record<string, number[]>;
 }
@@ -105,6 +110,7 @@ function emptySamples(): Samples {
     plain: [],
     reach: [],
     loop: { ours: variants(), 'js-debug': variants(), plain: variants() },
+    cpu: { ours: variants(), 'js-debug': variants(), plain: variants() },
     otherCpu: {},
   };
 }
@@ -396,6 +402,7 @@ async function busySessions(d: Driver, dbg: Debugger, p: Programs, samples: Samp
       const plain = await plainRun(p, workspace);
       samples.plain.push(plain.ms);
       samples.loop.plain.none.push(plain.loopMs);
+      samples.cpu.plain.none.push(plain.cpuMs);
     } catch (err) {
       plainFailures.push((err as Error).message.split('\n')[0]!);
     }
@@ -409,6 +416,7 @@ async function busySessions(d: Driver, dbg: Debugger, p: Programs, samples: Samp
     const life = await watch.done;
     if (!life) throw new Error(`${dbg}, breakpoint ${variant}: the program's process was not seen (no node process running ${p.busy})`);
     samples.busy[dbg][variant].push(life.ms);
+    samples.cpu[dbg][variant].push(life.cpuMs);
     // What else ran meanwhile, on 2 cores: VS Code's processes (the debuggee's own CPU is its own).
     for (const [name, cpuMs] of cpuUsedBetween(cpuBefore, cpuTimes(), [life.pid, process.pid]).slice(0, 4)) {
       const key = `${dbg}, breakpoint ${variant}: ${name}`;
@@ -426,7 +434,7 @@ async function busySessions(d: Driver, dbg: Debugger, p: Programs, samples: Samp
 }
 
 /** The busy program run plainly; its process start → exit, timed as the debugged runs are. */
-async function plainRun(p: Programs, workspace: string): Promise<{ ms: number; loopMs: number }> {
+async function plainRun(p: Programs, workspace: string): Promise<{ ms: number; loopMs: number; cpuMs: number }> {
   const before = busyLines(p.busyOut);
   const watch = watchLifetime(p.busy);
   const child = spawn(process.execPath, [...p.nodeArgs, p.busy], {
@@ -453,7 +461,7 @@ async function plainRun(p: Programs, workspace: string): Promise<{ ms: number; l
   const life = await watch.done;
   if (code !== 0) throw new Error(`the plain run exited with ${code}:\n${stderr.slice(-2000)}`);
   if (!life) throw new Error('the plain run exited before its process was seen');
-  return { ms: life.ms, loopMs: lastLoopMs(p.busyOut, before, 'plain run') };
+  return { ms: life.ms, loopMs: lastLoopMs(p.busyOut, before, 'plain run'), cpuMs: life.cpuMs };
 }
 
 /** The interactive program run plainly: process start → its callback's first line, as the program measured it. */
@@ -606,6 +614,7 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
     '| breakpoint, never hit | ours | js-debug | ours / plain | js-debug / plain | ours / js-debug | loop alone: ours / plain | js-debug / plain | F5 → session gone: ours | js-debug |',
     '|---|---|---|---|---|---|---|---|---|---|',
   );
+  const busyKeys = Object.keys(BUSY_VARIANTS) as BusyVariant[];
   for (const [key, { label }] of Object.entries(BUSY_VARIANTS) as [BusyVariant, { label: string }][]) {
     const a = s(samples.busy.ours[key]);
     const b = s(samples.busy['js-debug'][key]);
@@ -618,6 +627,15 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
       `| ${label} | ${fmt(a)} | ${fmt(b)} | ${ratio(a, plain)} | ${ratio(b, plain)} | ${ratio(a, b)} | ${ratio(la, plainLoop)} | ${ratio(lb, plainLoop)} | ${fmt(sa)} | ${fmt(sb)} |`,
     );
   }
+  const plainCpu = s(samples.cpu.plain.none);
+  const cpuOf = (dbg: Debugger) => Object.fromEntries(busyKeys.map((key) => [key, s(samples.cpu[dbg][key])]));
+  const cpuText = (dbg: Debugger) => busyKeys.map((key) => `${key} ${fmt(s(samples.cpu[dbg][key]))} (${ratio(s(samples.cpu[dbg][key]), plainCpu)})`).join(', ');
+  stats['busy-cpu'] = { plain: plainCpu, ours: cpuOf('ours'), 'js-debug': cpuOf('js-debug') };
+  lines.push(
+    '',
+    `The program's own CPU time (user + system, all its threads), start → exit: plain ${fmt(plainCpu)}; ours ${cpuText('ours')}; js-debug ${cpuText('js-debug')}. ` +
+      'Where wall time grows more than CPU time, the program waited for a core.',
+  );
   lines.push('', 'CPU other processes used during each debugged 10,000-callback run (F5 → session gone; medians):', '');
   for (const [key, ms] of Object.entries(samples.otherCpu)
     .sort((a, b) => (stat(b[1])?.median ?? 0) - (stat(a[1])?.median ?? 0))
