@@ -5,9 +5,12 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BACKEND_CHOICES, BACKEND_NAMES, parseChoice, type BackendChoice, type BackendName } from './backend-choice.js';
 import { coverMissingKernels } from './kernel-fallback.js';
-import { buildDir, hasBuild, nativeRoot, readRecord } from './native/cache.js';
+import { packageDir, readRecord } from './native/cache.js';
+import { installedNativeCopies, setupNativeBuild, withoutBinding } from './native/installed.js';
+import { SERVING_NATIVE_KEY } from './loader/one-engine.js';
 import { requireBuiltNative } from './native/load.js';
 import { tf } from './tf.js';
 
@@ -102,53 +105,75 @@ async function activate(backend: BackendName, options: SelectBackendOptions): Pr
 
 /**
  * tfjs-node registers the 'tensorflow' backend when required. Tried in order: the project's, the
- * runtime's, then the one `tfjs-callbacks setup-native` built (runtime/native). Every require is
- * guarded (it is optional); a copy that is installed but fails is said even when a later one loads.
+ * runtime's, then the one `tfjs-callbacks setup-native` built (runtime/native). A copy installed
+ * without its binding is named and never loaded; a copy that fails to load is named with its whole
+ * message, and the kernels it registered are taken back before the next is tried, so that two
+ * copies never register into one engine.
  */
 async function activateNative(projectDir: string): Promise<Attempt> {
   // TensorFlow's INFO lines ("This TensorFlow binary is optimized…", oneDNN) would open every
   // run's output; warnings and errors still show. TF_CPP_MIN_LOG_LEVEL=0 brings them back.
   process.env.TF_CPP_MIN_LOG_LEVEL ??= '1';
-  const requirers = [
-    { where: 'the project', load: (pkg: string) => createRequire(path.join(projectDir, 'noop.js'))(pkg) },
-    { where: 'the runtime', load: (pkg: string) => createRequire(import.meta.url)(pkg) },
-  ];
   const problems: string[] = [];
-  const loaded = async (pkg: string, where: string): Promise<Attempt> => {
+  const loaded = async (pkg: string, where: string, dir: string): Promise<Attempt> => {
     if (!(await tf.setBackend('tensorflow'))) return { ok: false, why: `${pkg} from ${where} loaded but its backend did not initialize` };
+    recordServingNative(dir);
     const failed = problems.length ? `; ${problems.join('; ')}` : '';
     return {
       ok: true,
       reason: `native TensorFlow from ${pkg}${pkg.endsWith('-gpu') ? ' (GPU build: CUDA when present)' : ' (CPU)'}${where === 'the project' ? '' : ` in ${where}`}${failed}`,
     };
   };
-  for (const pkg of ['@tensorflow/tfjs-node-gpu', '@tensorflow/tfjs-node']) {
-    for (const { where, load } of requirers) {
-      try {
-        load(pkg);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code !== 'MODULE_NOT_FOUND') problems.push(`${pkg} in ${where} is installed but failed to load (${(err as Error).message.split('\n')[0]})`);
-        continue;
-      }
-      return loaded(pkg, where);
+  const attempt = (where: string, load: () => void): boolean => {
+    try {
+      load();
+      return true;
+    } catch (err) {
+      problems.push(`${where} failed to load: ${oneLine(err)}`);
+      takeBackNativeKernels();
+      return false;
     }
+  };
+  for (const copy of installedNativeCopies(projectDir, fileURLToPath(import.meta.url))) {
+    if (!copy.hasBinding) {
+      problems.push(withoutBinding(copy));
+      continue;
+    }
+    if (attempt(`${copy.pkg} in ${copy.where}`, () => createRequire(path.join(copy.dir, 'noop.js'))(copy.dir))) return loaded(copy.pkg, copy.where, copy.dir);
   }
-  const build = buildDir(nativeRoot(), tfjsVersion());
-  if (hasBuild(build)) {
+  const build = setupNativeBuild(tfjsVersion());
+  if (build) {
     const record = readRecord(build)!;
     const where = `setup-native's build (TensorFlow ${record.tensorflow.version}, ${build})`;
-    try {
-      requireBuiltNative(build, createRequire(import.meta.url).resolve('@tensorflow/tfjs'));
-      return loaded('@tensorflow/tfjs-node', where);
-    } catch (err) {
-      problems.push(`${where} failed to load (${(err as Error).message.split('\n')[0]}): run \`tfjs-callbacks setup-native\` again`);
+    if (attempt(where, () => requireBuiltNative(build, createRequire(import.meta.url).resolve('@tensorflow/tfjs')))) {
+      return loaded('@tensorflow/tfjs-node', where, packageDir(build));
     }
+    problems[problems.length - 1] += ': run `tfjs-callbacks setup-native` again';
   }
   return {
     ok: false,
     why: problems.length ? problems.join('; ') : '@tensorflow/tfjs-node is not installed (`tfjs-callbacks setup-native` builds it from a TensorFlow you have)',
   };
+}
+
+/** An error's whole message on one line (a loader's message spans lines; none of it is dropped). */
+function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err))
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** Unregisters what a tfjs-node that failed to load registered (it registers its kernels before it looks for its binding). */
+function takeBackNativeKernels(): void {
+  for (const kernel of tf.getKernelsForBackend('tensorflow')) tf.unregisterKernel(kernel.kernelName, 'tensorflow');
+  if (tf.findBackendFactory('tensorflow')) tf.removeBackend('tensorflow');
+}
+
+/** Where the tfjs-node that serves the 'tensorflow' backend is: a program's own require of tfjs-node gets it (runtime/loader). */
+function recordServingNative(dir: string): void {
+  (globalThis as Record<symbol, unknown>)[SERVING_NATIVE_KEY] = dir;
 }
 
 /** The engine's TensorFlow.js version: the tfjs-node to build and load is the same one. */
@@ -157,11 +182,35 @@ export function tfjsVersion(): string {
 }
 
 async function activateWasm(): Promise<Attempt> {
-  await import('@tensorflow/tfjs-backend-wasm');
-  if (!(await tf.setBackend('wasm'))) return { ok: false, why: 'the WebAssembly module did not initialize' };
+  const started = await withoutEmscriptenHandlers(async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    return tf.setBackend('wasm');
+  });
+  if (!started) return { ok: false, why: 'the WebAssembly module did not initialize' };
   const { servedByCpu } = coverMissingKernels('wasm');
   const cover = servedByCpu.length > 0 ? `; the ${servedByCpu.length} kernels it lacks (${servedByCpu.slice(0, 3).join(', ')}, …) run on cpu` : '';
   return { ok: true, reason: `WebAssembly with SIMD, 1 thread (Node has no wasm threads here)${cover}` };
+}
+
+/**
+ * Runs `start` and takes back the process handlers it added: the wasm backend's Emscripten module
+ * adds an 'uncaughtException' handler that rethrows (Node then exits with code 7 and prints a line
+ * of the module's minified source instead of the error) and an 'unhandledRejection' one that
+ * throws. A program's errors must end it as they would without the runtime: code 1, its own error.
+ */
+async function withoutEmscriptenHandlers<T>(start: () => Promise<T>): Promise<T> {
+  const emitter: NodeJS.EventEmitter = process;
+  const events = ['uncaughtException', 'unhandledRejection'];
+  const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
+  try {
+    return await start();
+  } finally {
+    for (const event of events) {
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+      }
+    }
+  }
 }
 
 async function activateCpu(): Promise<Attempt> {

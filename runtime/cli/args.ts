@@ -8,11 +8,18 @@ import { parseArgs } from 'node:util';
 import { parseChoice, type BackendChoice } from '../backend-choice.js';
 import { isModelTarget } from '../graph-model/model-path.js';
 
-export const USAGE = `Usage: tfjs-callbacks run <program.ts|program.js|model.json> [options]
+export const USAGE = `Usage: tfjs-callbacks run [options] <program.ts|program.js> [options] [--] [program arguments]
+       tfjs-callbacks run [options] <model.json> [options]
        tfjs-callbacks setup-native [--python <python> | --wheel <tensorflow.whl>] [--undo]
 
 Runs a TensorFlow.js program or graph model and prints one line per graph-callback invocation
 (node, input/output dtypes and shapes, ✓/✗ against Tout, time) and a summary.
+
+A program runs as \`node program.js args\` would: in a process of its own, with process.argv[1] its
+path, require.main its module, its own exit code. After the program, the options below are read
+up to the first argument that is not one of them (or up to --): that argument and all that follow
+go to the program. So \`run train.js --epochs 5\` passes --epochs 5 to train.js, and
+\`run train.js --backend cpu -- --backend x\` gives --backend x to it.
 
 Options:
   --callbacks <module>   for a model.json: module exporting the callbacks, by name, node name or token
@@ -20,7 +27,7 @@ Options:
                          (default: seeded values shaped like the model's placeholders)
   --backend <name>       auto (default), tensorflow, wasm or cpu; also TFJS_BACKEND
   --trace <file.json>    also write the invocations as JSON (for the editor)
-  -h, --help             this text
+  -h, --help             this text (before the program; after it, --help is the program's)
 
 setup-native builds the native TensorFlow backend (@tensorflow/tfjs-node's binding) against a
 TensorFlow you already have: a Python environment's tensorflow/tensorflow-cpu (--python, default
@@ -33,16 +40,62 @@ export interface RunArgs {
   readonly target: string;
   readonly targetPath: string;
   readonly isModel: boolean;
+  /** What the program gets as process.argv.slice(2). */
+  readonly programArgs: readonly string[];
   readonly callbacks?: string;
   readonly inputs?: string;
   readonly backend?: BackendChoice;
   readonly trace?: string;
 }
 
+/** The CLI's own options, each taking a value. */
+const VALUE_OPTIONS = ['callbacks', 'inputs', 'backend', 'trace'] as const;
+type ValueOption = (typeof VALUE_OPTIONS)[number];
+
+/**
+ * Splits `run`'s arguments into the CLI's and the program's: before the target everything is the
+ * CLI's; after it, the CLI's options up to the first argument that is not one (or `--`), and the
+ * rest is the program's, unchanged.
+ */
+function splitAtProgram(argv: readonly string[]): { cli: string[]; program: string[] } {
+  const cli: string[] = [];
+  let i = 0;
+  let target: string | undefined;
+  // Up to and including the target (the first positional after the command).
+  let positionals = 0;
+  for (; i < argv.length && target === undefined; i++) {
+    const arg = argv[i]!;
+    cli.push(arg);
+    if (arg === '--') break;
+    if (!arg.startsWith('-') || arg === '-') {
+      if (++positionals === 2) target = arg;
+    } else if (takesValue(arg) && !arg.includes('=') && i + 1 < argv.length) {
+      cli.push(argv[++i]!);
+    }
+  }
+  if (target === undefined) return { cli: [...cli, ...argv.slice(i)], program: [] };
+  // After the target: our options, then the program's arguments.
+  while (i < argv.length) {
+    const arg = argv[i]!;
+    if (arg === '--') return { cli, program: argv.slice(i + 1) };
+    if (!takesValue(arg)) break;
+    cli.push(arg);
+    if (!arg.includes('=') && i + 1 < argv.length) cli.push(argv[++i]!);
+    i += 1;
+  }
+  return { cli, program: argv.slice(i) };
+}
+
+function takesValue(arg: string): boolean {
+  const name = arg.split('=')[0]!;
+  return name.startsWith('--') && (VALUE_OPTIONS as readonly string[]).includes(name.slice(2) as ValueOption);
+}
+
 /** The run's arguments, or 'help'; throws UsageError (or Node's ERR_PARSE_ARGS_*) for bad usage. */
 export function parseCliArgs(argv: string[]): RunArgs | 'help' {
+  const { cli, program } = splitAtProgram(argv);
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: cli,
     allowPositionals: true,
     options: {
       callbacks: { type: 'string' },
@@ -61,6 +114,7 @@ export function parseCliArgs(argv: string[]): RunArgs | 'help' {
   if (!existsSync(targetPath)) throw new UsageError(`${target} does not exist.`);
   const isModel = isModelTarget(targetPath);
   if (!isModel && (values.callbacks || values.inputs)) throw new UsageError('--callbacks and --inputs apply to a model.json target.');
+  if (isModel && program.length) throw new UsageError(`A model.json takes no program arguments (got ${program.join(' ')}).`);
   if (values.callbacks && !existsSync(path.resolve(values.callbacks))) throw new UsageError(`--callbacks ${values.callbacks} does not exist.`);
   if (values.inputs && !existsSync(path.resolve(values.inputs))) throw new UsageError(`--inputs ${values.inputs} does not exist.`);
   let backend: BackendChoice | undefined;
@@ -73,6 +127,7 @@ export function parseCliArgs(argv: string[]): RunArgs | 'help' {
     target,
     targetPath,
     isModel,
+    programArgs: program,
     ...(values.callbacks ? { callbacks: values.callbacks } : {}),
     ...(values.inputs ? { inputs: values.inputs } : {}),
     ...(backend ? { backend } : {}),

@@ -64,11 +64,20 @@ export function summarize(invocations: readonly CallbackInvocation[]): TraceSumm
   };
 }
 
+/**
+ * The run's summary line: ✓ when callbacks ran and all matched, ✗ when one failed or the run did,
+ * ⚠ when no callback ran at all (nothing the user asked the CLI to check was checked), with a
+ * second line saying so.
+ */
 export function formatSummary(s: TraceSummary, backend: string, runFailed = false): string {
   const ok = s.toutMismatches === 0 && s.errors === 0 && !runFailed;
-  return (
-    `${ok ? '✓' : '✗'} ${s.invocations} callback invocation${s.invocations === 1 ? '' : 's'} of ${s.callbacks} callback${s.callbacks === 1 ? '' : 's'}` +
+  const mark = !ok ? '✗' : s.invocations === 0 ? '⚠' : '✓';
+  const line =
+    `${mark} ${s.invocations} callback invocation${s.invocations === 1 ? '' : 's'} of ${s.callbacks} callback${s.callbacks === 1 ? '' : 's'}` +
     ` · ${s.toutMismatches} Tout mismatch${s.toutMismatches === 1 ? '' : 'es'} · ${s.errors} error${s.errors === 1 ? '' : 's'}` +
-    ` · ${s.reused} reused · ${s.nonFinite} with NaN/Inf outputs · ${s.callbackMs.toFixed(1)} ms in callbacks · backend ${backend}`
-  );
+    ` · ${s.reused} reused · ${s.nonFinite} with NaN/Inf outputs · ${s.callbackMs.toFixed(1)} ms in callbacks · backend ${backend}`;
+  return s.invocations === 0 && !runFailed ? `${line}\n  ${NO_CALLBACK_RAN}` : line;
 }
+
+export const NO_CALLBACK_RAN =
+  'no graph callback ran: the run called no numpyFunction, pyFunction or pyFunc and ran no callback node (is that work behind a flag, or in a function nothing calls?)';

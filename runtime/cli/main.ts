@@ -9,11 +9,12 @@
  *
  * Builds the native TensorFlow backend from a TensorFlow the user has (runtime/native/setup.ts).
  *
- * Where the native backend may load, `run` goes on in a child process (filtered-stderr.ts).
+ * A program runs in a child process, as `node program.js args` would run it (child-process.ts); a
+ * model runs here, or in a child whose stderr is filtered where the native backend may load.
  *
  * This entry imports no TensorFlow.js: it reads the arguments, points module resolution at the
- * program's project (runtime/loader), and only then loads the runtime (run.ts), so that the
- * runtime and the program share the project's one copy of each @tensorflow package.
+ * project (runtime/loader), and only then loads the runtime (run.ts), so that the runtime and the
+ * project share the project's one copy of each @tensorflow package.
  */
 import { parseCliArgs, parseSetupArgs, projectDirOf, USAGE, UsageError } from './args.js';
 
@@ -25,9 +26,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const projectDir = process.env.TFJS_CALLBACKS_PROJECT_DIR ?? projectDirOf(args);
-  // On the native backend the run goes on in a child whose stderr is read without TensorFlow's startup lines.
-  const { wantsFilteredChild, runInFilteredChild } = await import('./filtered-stderr.js');
-  if (wantsFilteredChild(args.backend, projectDir)) return runInFilteredChild(process.argv.slice(1));
+  const { programCommand, programEnv, runChild, wantsFilteredStderr } = await import('./child-process.js');
+  const filterStderr = wantsFilteredStderr(args.backend, projectDir);
+  if (!args.isModel) return runChild(programCommand(args), programEnv(args, projectDir), filterStderr);
+  // On the native backend the model's run goes on in a child whose stderr is read without TensorFlow's startup lines.
+  if (filterStderr) return runChild([...process.execArgv, ...process.argv.slice(1)], process.env, true);
   // The program's own selectBackend() call must see the same choice.
   if (args.backend) process.env.TFJS_BACKEND = args.backend;
   process.env.TFJS_CALLBACKS_PROJECT_DIR ??= projectDir;

@@ -18,6 +18,8 @@ export interface ResolveHookData {
   readonly packageDir: string;
   /** Directory whose node_modules hold the program's tfjs (its project). */
   readonly projectDir: string;
+  /** setup-native's cache (runtime/native/cache.ts): its tfjs-node is ours too, and uses the project's engine. */
+  readonly nativeRoot: string;
 }
 
 export const RUNTIME_SPECIFIERS = ['tfjs-callback-debugger/runtime', 'tfjs-callback-debugger'];
@@ -30,6 +32,17 @@ export function isInPackage(parent: string, dir: string): boolean {
   const file = parent.startsWith('file:') ? fileURLToPath(parent) : parent;
   return file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }
+
+/**
+ * Whether `parent` (a file URL or path) is this package's or setup-native's build's: their
+ * @tensorflow imports look in the program's project first, so that there is one engine.
+ */
+export function isOurs(parent: string, data: Pick<ResolveHookData, 'packageDir' | 'nativeRoot'>): boolean {
+  return isInPackage(parent, data.packageDir) || isInPackage(parent, data.nativeRoot);
+}
+
+/** Where runtime/backend.ts records the folder of the tfjs-node it loaded for the 'tensorflow' backend. */
+export const SERVING_NATIVE_KEY = Symbol.for('tfjs-callback-debugger.runtime.native');
 
 /** The native backend's packages: a program that requires one that is not installed is told how to get it. */
 const NATIVE = ['@tensorflow/tfjs-node', '@tensorflow/tfjs-node-gpu'];

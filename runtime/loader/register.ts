@@ -7,11 +7,13 @@
  * the working directory).
  */
 import { existsSync } from 'node:fs';
-import Module, { register } from 'node:module';
+import Module, { createRequire, register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { READ_LIMITS, readBoundedTextSync } from '../bounded-read.js';
-import { isInPackage, notInstalledMessage, RUNTIME_SPECIFIERS, type ResolveHookData } from './one-engine.js';
+import { nativeRoot } from '../native/cache.js';
+import { NATIVE_PACKAGES, nativeRedirect } from '../native/installed.js';
+import { isOurs, notInstalledMessage, RUNTIME_SPECIFIERS, SERVING_NATIVE_KEY, type ResolveHookData } from './one-engine.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extension = path.extname(fileURLToPath(import.meta.url));
@@ -45,45 +47,70 @@ const data: ResolveHookData = {
   runtimeSpecifiers: RUNTIME_SPECIFIERS,
   packageDir,
   projectDir,
+  nativeRoot: nativeRoot(),
 };
-register(new URL(`./resolve-hooks${extension}`, import.meta.url), { data });
+
+// Once per process: the CLI's program process and the Debug Terminal's bootloader may both preload it.
+const LOADED_KEY = Symbol.for('tfjs-callback-debugger.loader.registered');
+const alreadyLoaded = !!(globalThis as Record<symbol, unknown>)[LOADED_KEY];
+(globalThis as Record<symbol, unknown>)[LOADED_KEY] = true;
+if (!alreadyLoaded) {
+  register(new URL(`./resolve-hooks${extension}`, import.meta.url), { data });
+  patchCommonJsResolution();
+}
 
 // CommonJS resolves through Module._resolveFilename, which ESM hooks do not reach in Node 20: the
-// runtime's name, and the @tensorflow packages this package's CommonJS tfjs builds require.
+// runtime's name, the @tensorflow packages this package's CommonJS tfjs builds require, and the
+// program's own require of tfjs-node (see nativeFor).
 type ResolveFilename = (request: string, parent: { filename?: string | null } | undefined, isMain: boolean, options?: unknown) => string;
-const moduleInternals = Module as unknown as { _resolveFilename: ResolveFilename };
-const original = moduleInternals._resolveFilename;
-const projectParent = {
-  filename: path.join(projectDir, 'noop.js'),
-  paths: (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(projectDir),
-};
-const packageParent = {
-  filename: path.join(packageDir, 'noop.js'),
-  paths: (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(packageDir),
-};
-moduleInternals._resolveFilename = function (request, parent, isMain, options) {
-  if (RUNTIME_SPECIFIERS.includes(request)) return runtimeForRequire;
-  if (!request.startsWith('@tensorflow/')) return original.call(this, request, parent, isMain, options);
-  const fromPackage = !!parent?.filename && isInPackage(parent.filename, packageDir);
-  try {
-    // This package's requires look in the program's project first; the program's own, as usual.
-    return original.call(this, request, fromPackage ? projectParent : parent, isMain, options);
-  } catch (err) {
+function patchCommonJsResolution(): void {
+  const moduleInternals = Module as unknown as { _resolveFilename: ResolveFilename; _nodeModulePaths(dir: string): string[] };
+  const original = moduleInternals._resolveFilename;
+  const projectParent = { filename: path.join(projectDir, 'noop.js'), paths: moduleInternals._nodeModulePaths(projectDir) };
+  const packageParent = { filename: path.join(packageDir, 'noop.js'), paths: moduleInternals._nodeModulePaths(packageDir) };
+  moduleInternals._resolveFilename = function (request, parent, isMain, options) {
+    if (RUNTIME_SPECIFIERS.includes(request)) return runtimeForRequire;
+    if (!request.startsWith('@tensorflow/')) return original.call(this, request, parent, isMain, options);
+    const fromPackage = !!parent?.filename && isOurs(parent.filename, data);
+    let resolved: string | undefined;
     try {
-      // Not there: the copy shipped with the runtime, else a message that says what to do.
-      return original.call(this, request, fromPackage ? parent : packageParent, isMain, options);
-    } catch {
-      const message = notInstalledMessage(request, projectDir);
-      if (!message) throw err;
-      throw Object.assign(new Error(message), { code: 'MODULE_NOT_FOUND' });
+      // This package's requires look in the program's project first; the program's own, as usual.
+      resolved = original.call(this, request, fromPackage ? projectParent : parent, isMain, options);
+    } catch (err) {
+      try {
+        // Not there: the copy shipped with the runtime, else a message that says what to do.
+        resolved = original.call(this, request, fromPackage ? parent : packageParent, isMain, options);
+      } catch {
+        const served = nativeFor(request, undefined);
+        if (served) return served;
+        const message = notInstalledMessage(request, projectDir);
+        if (!message) throw err;
+        throw Object.assign(new Error(message), { code: 'MODULE_NOT_FOUND' });
+      }
     }
+    return nativeFor(request, resolved) ?? resolved;
+  };
+}
+
+/**
+ * What a require of tfjs-node (or -gpu) gets instead of `resolved`: the copy the runtime loaded for
+ * the 'tensorflow' backend, when that is another; else setup-native's build when `resolved` cannot
+ * load (native/installed.ts `nativeRedirect`).
+ */
+function nativeFor(request: string, resolved: string | undefined): string | undefined {
+  if (!NATIVE_PACKAGES.includes(request as (typeof NATIVE_PACKAGES)[number])) return undefined;
+  const serving = (globalThis as Record<symbol, unknown>)[SERVING_NATIVE_KEY];
+  if (typeof serving === 'string') {
+    const main = createRequire(path.join(serving, 'noop.js')).resolve(serving);
+    return main === resolved ? undefined : main;
   }
-};
+  return nativeRedirect(request, resolved, projectDir);
+}
 
 // The debugger's launch: the runtime loads before the program, and the backend is chosen as the
 // CLI chooses it (the launch's `backend`, else auto), reported once; the program's own
 // selectBackend() then gets the same one.
-if (process.env.TFJS_CALLBACKS_PRELOAD_RUNTIME === '1') {
+if (!alreadyLoaded && process.env.TFJS_CALLBACKS_PRELOAD_RUNTIME === '1') {
   const runtime = (await import(data.runtimeEntry)) as typeof import('../index.js');
   runtime.announceBackend(await runtime.selectBackend({ quiet: true }), (line) => process.stdout.write(`${line}\n`));
 }

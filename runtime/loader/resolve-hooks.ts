@@ -5,8 +5,9 @@
  * such as the wasm backend) resolve to the program's own copy when its project has one: then
  * program and runtime share one TensorFlow.js engine.
  */
-import { pathToFileURL } from 'node:url';
-import { isInPackage, notInstalledMessage, type ResolveHookData } from './one-engine.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nativeRedirect } from '../native/installed.js';
+import { isOurs, notInstalledMessage, type ResolveHookData } from './one-engine.js';
 
 export type { ResolveHookData } from './one-engine.js';
 export { RUNTIME_SPECIFIERS } from './one-engine.js';
@@ -32,20 +33,26 @@ export async function resolve(specifier: string, context: ResolveContext, next: 
   if (data.runtimeSpecifiers.includes(specifier)) return next(context.conditions?.includes('require') ? data.runtimeForRequire : data.runtimeEntry, context);
   if (!specifier.startsWith('@tensorflow/')) return next(specifier, context);
   const original = { ...context, conditions: context.conditions && [...context.conditions] };
-  const fromPackage = !!context.parentURL && isInPackage(context.parentURL, data.packageDir);
+  const fromPackage = !!context.parentURL && isOurs(context.parentURL, data);
   // This package's imports look in the program's project first; the program's own, as usual.
   const first = fromPackage ? { ...context, parentURL: pathToFileURL(`${data.projectDir}/noop.js`).href } : context;
+  let resolved: { url: string; format?: string | null; shortCircuit?: boolean };
   try {
-    return await next(specifier, first);
+    resolved = await next(specifier, first);
   } catch (err) {
     // Not there: the copy shipped with the runtime (so a callbacks module can import
     // @tensorflow/tfjs in a folder that has none), else a message that says what to do.
     try {
-      return await next(specifier, fromPackage ? original : { ...original, parentURL: pathToFileURL(`${data.packageDir}/noop.js`).href });
+      resolved = await next(specifier, fromPackage ? original : { ...original, parentURL: pathToFileURL(`${data.packageDir}/noop.js`).href });
     } catch {
+      const served = nativeRedirect(specifier, undefined, data.projectDir);
+      if (served) return { url: pathToFileURL(served).href, format: 'commonjs', shortCircuit: true };
       const message = notInstalledMessage(specifier, data.projectDir);
       if (!message) throw err;
       throw Object.assign(new Error(message), { code: 'ERR_MODULE_NOT_FOUND' });
     }
   }
+  // A program's own import of a tfjs-node that cannot load (no binding) gets setup-native's build.
+  const served = resolved.url.startsWith('file:') ? nativeRedirect(specifier, fileURLToPath(resolved.url), data.projectDir) : undefined;
+  return served ? { url: pathToFileURL(served).href, format: 'commonjs', shortCircuit: true } : resolved;
 }

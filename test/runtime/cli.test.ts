@@ -13,11 +13,11 @@ const { dir: root, cleanup } = tempDir('cli-test-');
 after(cleanup);
 
 const BACKEND_LINE = '[tfjs-callbacks] backend:';
-const USAGE = 'Usage: tfjs-callbacks run <program.ts|program.js|model.json> [options]';
+const USAGE = 'Usage: tfjs-callbacks run [options] <program.ts|program.js> [options] [--] [program arguments]';
 
-/** The summary line: the last line starting with ✓ or ✗ followed by a count. */
+/** The summary line: the last line starting with ✓, ✗ or ⚠ followed by a count. */
 function summaryLine(stdout: string): string {
-  const lines = stdout.split('\n').filter((l) => /^[✓✗] \d+ callback invocations? of /.test(l));
+  const lines = stdout.split('\n').filter((l) => /^[✓✗⚠] \d+ callback invocations? of /.test(l));
   assert.ok(lines.length > 0, `no summary line in:\n${stdout}`);
   return lines.at(-1)!;
 }
@@ -258,8 +258,12 @@ describe('options and usage', () => {
       message: "tfjs-callbacks: Unknown command 'frobnicate' (commands: run, setup-native).",
     },
     { name: 'missing target file', args: ['run', 'examples/no-such-program.ts'], message: 'tfjs-callbacks: examples/no-such-program.ts does not exist.' },
-    { name: 'two targets', args: ['run', 'examples/main.ts', 'examples/log-huber.ts'], message: 'tfjs-callbacks: Nothing to run.' },
-    { name: 'an unknown option', args: ['run', 'examples/main.ts', '--bogus'], message: "tfjs-callbacks: Unknown option '--bogus'" },
+    { name: 'an unknown option before the program', args: ['run', '--bogus', 'examples/main.ts'], message: "tfjs-callbacks: Unknown option '--bogus'" },
+    {
+      name: 'program arguments after a model',
+      args: ['run', 'examples/models/standardize/model.json', '--epochs', '1'],
+      message: 'tfjs-callbacks: A model.json takes no program arguments (got --epochs 1).',
+    },
     {
       name: '--callbacks with a program target',
       args: ['run', 'examples/main.ts', '--callbacks', 'examples/callbacks/standardize.ts'],

@@ -1,0 +1,114 @@
+/**
+ * The CLI's work goes on in a child process:
+ * - a program runs as `node program.js args` would run it (process.argv[1] is its path, require.main
+ *   its module, its exit code the run's), preloaded with tsx, the runtime's loader and the CLI's
+ *   report (program-report.ts);
+ * - where the native backend may load, the child's stderr is read without TensorFlow's startup
+ *   lines (written from C++ to fd 2, runtime/tf-startup-logs.ts); otherwise it is the terminal's.
+ * Stdin and stdout are shared, so a program's prompts and output are as they would be.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nativeRoot } from '../native/cache.js';
+import { dropsTfStartupLines, filterTfStartupLines, STDERR_FILTERED_ENV } from '../tf-startup-logs.js';
+import type { RunArgs } from './args.js';
+import { PROGRAM_RUN_ENV, type ProgramRun } from './program-protocol.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ext = path.extname(fileURLToPath(import.meta.url));
+
+/** Whether the child's stderr is to be filtered: only when the native backend may load. */
+export function wantsFilteredStderr(backend: string | undefined, projectDir: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env[STDERR_FILTERED_ENV] || !dropsTfStartupLines(env)) return false;
+  const choice = backend ?? env.TFJS_BACKEND ?? 'auto';
+  if (choice !== 'auto' && choice !== 'tensorflow') return false;
+  return nativeMayLoad(projectDir, env);
+}
+
+/** A tfjs-node the runtime would try: the project's, the runtime's, or a setup-native build. */
+function nativeMayLoad(projectDir: string, env: NodeJS.ProcessEnv): boolean {
+  const resolvers = [createRequire(path.join(projectDir, 'noop.js')), createRequire(import.meta.url)];
+  for (const pkg of ['@tensorflow/tfjs-node', '@tensorflow/tfjs-node-gpu']) {
+    for (const resolver of resolvers) {
+      try {
+        resolver.resolve(`${pkg}/package.json`);
+        return true;
+      } catch {
+        // not there
+      }
+    }
+  }
+  const root = nativeRoot(env);
+  return existsSync(root) && readdirSync(root).some((name) => name.startsWith('tfjs-node-'));
+}
+
+/** `node <preloads> program args`: the program's process, as a plain node run would have it. */
+export function programCommand(args: RunArgs): string[] {
+  const preloads = [
+    pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+    pathToFileURL(path.join(here, '..', 'loader', `register${ext}`)).href,
+    pathToFileURL(path.join(here, `program-report${ext}`)).href,
+  ];
+  return [...preloads.flatMap((p) => ['--import', p]), args.targetPath, ...args.programArgs];
+}
+
+/** The program's environment: the run's settings for the preloads, the user's own unchanged. */
+export function programEnv(args: RunArgs, projectDir: string): NodeJS.ProcessEnv {
+  const run: ProgramRun = { target: args.target, targetPath: args.targetPath, ...(args.trace ? { trace: path.resolve(args.trace) } : {}) };
+  return {
+    ...process.env,
+    [PROGRAM_RUN_ENV]: JSON.stringify(run),
+    TFJS_CALLBACKS_PROJECT_DIR: projectDir,
+    // The loader loads the runtime and chooses the backend before the program, and says which.
+    TFJS_CALLBACKS_PRELOAD_RUNTIME: '1',
+    ...(args.backend ? { TFJS_BACKEND: args.backend } : {}),
+  };
+}
+
+/**
+ * Runs `node ...argv` with `env` and resolves with its exit code; a signal that ends the child ends
+ * this process the same way. Its stderr is filtered when `filterStderr`.
+ */
+export function runChild(argv: readonly string[], env: NodeJS.ProcessEnv, filterStderr: boolean): Promise<number> {
+  const child = spawn(process.execPath, argv, {
+    stdio: ['inherit', 'inherit', filterStderr ? 'pipe' : 'inherit'],
+    env: filterStderr ? { ...env, [STDERR_FILTERED_ENV]: '1' } : env,
+  });
+  // Ctrl+C reaches the child through the terminal's process group; this one waits for it.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  return new Promise((resolve) => {
+    let ended = !filterStderr;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    const done = (): void => {
+      if (!ended || !exit) return;
+      if (exit.signal) {
+        process.removeAllListeners(exit.signal);
+        process.kill(process.pid, exit.signal);
+      }
+      resolve(exit.code ?? 1);
+    };
+    if (filterStderr) {
+      filterTfStartupLines(
+        child.stderr!,
+        (text) => process.stderr.write(text),
+        () => {
+          ended = true;
+          done();
+        },
+      );
+    }
+    child.once('error', (err) => {
+      process.stderr.write(`tfjs-callbacks: could not start the program's process: ${err.message}\n`);
+      exit = { code: 1, signal: null };
+      ended = true;
+      done();
+    });
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      done();
+    });
+  });
+}

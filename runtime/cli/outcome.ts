@@ -1,0 +1,50 @@
+/**
+ * How a run ends on the CLI, for a model (run.ts) and a program (program-report.ts): the failure,
+ * with a hint where its own message does not say what to do, the summary line, and the trace.
+ */
+import type { BackendReport } from '../backend.js';
+import { formatSummary, summarize } from './format.js';
+import type { TraceRecorder } from './trace.js';
+
+/** Failures whose message says everything: no stack under them. */
+const SELF_EXPLAINED = ['InvalidArgumentError', 'UnboundCallbackError', 'UnsettledRunError', 'ModelFormatError', 'InputsError'];
+
+export interface Outcome {
+  readonly target: string;
+  readonly backend: BackendReport | undefined;
+  readonly traceFile: string | undefined;
+  readonly failure: Error | undefined;
+  /** Print the failure's stack (a program's uncaught error: Node printed it already). */
+  readonly withStack: boolean;
+  /** A program that ended with a non-zero code without an uncaught error (process.exit(1)). */
+  readonly exitCode?: number;
+}
+
+/** Prints the failure and the summary (writing with `print`, one line at a time) and writes the trace. */
+export function finish(recorder: TraceRecorder, outcome: Outcome, print: (line: string) => void): void {
+  const { failure, target } = outcome;
+  if (failure) {
+    print(`\n✗ ${target} failed: ${failure.name}: ${failure.message}`);
+    const hint = hintFor(failure);
+    if (hint) print(`  ${hint}`);
+    if (outcome.withStack && failure.stack && !SELF_EXPLAINED.includes(failure.name)) {
+      print(failure.stack.split('\n').slice(1, 8).join('\n'));
+    }
+  } else if (outcome.exitCode) {
+    print(`\n✗ ${target} exited with code ${outcome.exitCode}`);
+  }
+  const failed = failure !== undefined || !!outcome.exitCode;
+  print(`\n${formatSummary(summarize(recorder.invocations), outcome.backend?.backend ?? 'none', failed)}`);
+  if (outcome.traceFile) {
+    recorder.write(outcome.traceFile, target, outcome.backend, failure);
+    print(`trace written to ${outcome.traceFile}`);
+  }
+}
+
+/** What to do about failures whose own message does not say. */
+function hintFor(failure: Error): string | undefined {
+  if (/Top-level await is currently not supported with the "cjs" output format/.test(failure.message)) {
+    return 'The file is CommonJS (its package.json has no "type": "module"), as tsx and Node read it, and CommonJS has no top-level await: add "type": "module" to package.json, rename it to .mts, or wrap the code in an async function.';
+  }
+  return undefined;
+}

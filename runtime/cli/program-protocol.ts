@@ -1,0 +1,15 @@
+/**
+ * What the CLI hands the process that runs a program (program-report.ts, preloaded there): one
+ * JSON value in one environment variable, written by the CLI (child-process.ts) and read by the
+ * preload.
+ */
+export const PROGRAM_RUN_ENV = 'TFJS_CALLBACKS_CLI_RUN';
+
+export interface ProgramRun {
+  /** The program as the user named it, for messages. */
+  readonly target: string;
+  /** Its absolute path: the process whose process.argv[1] this is reports (not its forks of other scripts). */
+  readonly targetPath: string;
+  /** Where to write the trace JSON, if asked. */
+  readonly trace?: string;
+}
