@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { READ_LIMITS, readBoundedTextSync } from '../bounded-read.js';
 import { nativeRoot } from '../native/cache.js';
-import { NATIVE_PACKAGES, nativeRedirect } from '../native/installed.js';
+import { isNativePackage, nativeRedirect } from '../native/installed.js';
 import { isOurs, notInstalledMessage, RUNTIME_SPECIFIERS, SERVING_NATIVE_KEY, type ResolveHookData } from './one-engine.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -71,7 +71,8 @@ function patchCommonJsResolution(): void {
   moduleInternals._resolveFilename = function (request, parent, isMain, options) {
     if (RUNTIME_SPECIFIERS.includes(request)) return runtimeForRequire;
     if (!request.startsWith('@tensorflow/')) return original.call(this, request, parent, isMain, options);
-    const fromPackage = !!parent?.filename && isOurs(parent.filename, data);
+    // (tfjs-node itself is not: setup-native's build requires its own.)
+    const fromPackage = !isNativePackage(request) && !!parent?.filename && isOurs(parent.filename, data);
     let resolved: string | undefined;
     try {
       // This package's requires look in the program's project first; the program's own, as usual.
@@ -98,7 +99,7 @@ function patchCommonJsResolution(): void {
  * load (native/installed.ts `nativeRedirect`).
  */
 function nativeFor(request: string, resolved: string | undefined): string | undefined {
-  if (!NATIVE_PACKAGES.includes(request as (typeof NATIVE_PACKAGES)[number])) return undefined;
+  if (!isNativePackage(request)) return undefined;
   const serving = (globalThis as Record<symbol, unknown>)[SERVING_NATIVE_KEY];
   if (typeof serving === 'string') {
     const main = createRequire(path.join(serving, 'noop.js')).resolve(serving);

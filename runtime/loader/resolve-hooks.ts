@@ -6,7 +6,7 @@
  * program and runtime share one TensorFlow.js engine.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { nativeRedirect } from '../native/installed.js';
+import { isNativePackage, nativeRedirect } from '../native/installed.js';
 import { isOurs, notInstalledMessage, type ResolveHookData } from './one-engine.js';
 
 export type { ResolveHookData } from './one-engine.js';
@@ -33,7 +33,8 @@ export async function resolve(specifier: string, context: ResolveContext, next: 
   if (data.runtimeSpecifiers.includes(specifier)) return next(context.conditions?.includes('require') ? data.runtimeForRequire : data.runtimeEntry, context);
   if (!specifier.startsWith('@tensorflow/')) return next(specifier, context);
   const original = { ...context, conditions: context.conditions && [...context.conditions] };
-  const fromPackage = !!context.parentURL && isOurs(context.parentURL, data);
+  // (tfjs-node itself is not: setup-native's build requires its own.)
+  const fromPackage = !isNativePackage(specifier) && !!context.parentURL && isOurs(context.parentURL, data);
   // This package's imports look in the program's project first; the program's own, as usual.
   const first = fromPackage ? { ...context, parentURL: pathToFileURL(`${data.projectDir}/noop.js`).href } : context;
   let resolved: { url: string; format?: string | null; shortCircuit?: boolean };

@@ -13,6 +13,11 @@ import { buildDir, hasBuild, nativeRoot, napiVersionFor } from './cache.js';
 export const NATIVE_PACKAGES = ['@tensorflow/tfjs-node-gpu', '@tensorflow/tfjs-node'] as const;
 export type NativePackage = (typeof NATIVE_PACKAGES)[number];
 
+/** Whether `request` names tfjs-node or tfjs-node-gpu (the package, not a file in it). */
+export function isNativePackage(request: string): request is NativePackage {
+  return (NATIVE_PACKAGES as readonly string[]).includes(request);
+}
+
 export interface NativeCopy {
   readonly pkg: NativePackage;
   /** 'the project', 'the runtime', or setup-native's build. */
@@ -95,7 +100,7 @@ export function withoutBinding(copy: NativeCopy): string {
  * is missing or has no binding and a build for the project's tfjs is there. Undefined: leave it.
  */
 export function nativeRedirect(request: string, resolved: string | undefined, projectDir: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (!(NATIVE_PACKAGES as readonly string[]).includes(request)) return undefined;
+  if (!isNativePackage(request)) return undefined;
   if (resolved) {
     const dir = packageRootOf(resolved);
     if (dir && existsSync(bindingFile(dir))) return undefined;
