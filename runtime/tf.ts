@@ -3,6 +3,7 @@
  * the user's own copy (the launcher's loader maps it there when the runtime is bundled elsewhere),
  * so callbacks, models and the program share one engine.
  */
+import './engine-guard.js'; // first: where @tensorflow/tfjs comes from (plain node, symlinked installs)
 import * as tf from '@tensorflow/tfjs';
 
 export { tf };

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { FileReadError, READ_LIMITS, readBoundedText } from '../bounded-read.js';
 import { ModelFormatError } from '../errors.js';
-import { tf } from '../tf.js';
+import type { tf } from '../tf.js';
 import { describeCycle, findCycle } from './graph-cycles.js';
 import { checkModelJson, ModelFieldError } from './model-json-check.js';
 import { readWeightShards } from './weight-files.js';
@@ -67,11 +67,29 @@ export async function readModelFiles(modelJsonPath: string): Promise<ModelFiles>
   checkAcyclic(json, file);
   // tfjs requires versions; hand-written and some older converted models lack it.
   json.modelTopology.versions ??= {};
-  const artifacts = await tf.io.getModelArtifactsForJSON(json as unknown as tf.io.ModelJSON, async (manifest) => {
-    const joined = await readWeightShards(manifest, file);
-    return [allWeightSpecs(manifest), joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength) as ArrayBuffer];
-  });
-  return { path: file, json, text, artifacts };
+  return { path: file, json, text, artifacts: await modelArtifacts(json as unknown as tf.io.ModelJSON, file) };
+}
+
+/**
+ * model.json and its weights as the ModelArtifacts a GraphModel loads: what
+ * tf.io.getModelArtifactsForJSON builds, written out because TF.js before 3.8 lacks it.
+ */
+async function modelArtifacts(json: tf.io.ModelJSON, file: string): Promise<tf.io.ModelArtifacts> {
+  const artifacts: tf.io.ModelArtifacts = {
+    modelTopology: json.modelTopology,
+    format: json.format,
+    generatedBy: json.generatedBy,
+    convertedBy: json.convertedBy,
+  };
+  for (const key of ['trainingConfig', 'signature', 'userDefinedMetadata', 'modelInitializer', 'initializerSignature'] as const) {
+    if (json[key] != null) Object.assign(artifacts, { [key]: json[key] });
+  }
+  if (json.weightsManifest != null) {
+    const joined = await readWeightShards(json.weightsManifest, file);
+    artifacts.weightSpecs = allWeightSpecs(json.weightsManifest);
+    artifacts.weightData = joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength) as ArrayBuffer;
+  }
+  return artifacts;
 }
 
 function checkFields(json: ModelJson, file: string): void {

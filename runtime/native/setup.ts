@@ -10,7 +10,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildDir, hasBuild, napiVersionFor, nativeRoot, packageDir, readRecord, recordFile, type NativeBuildRecord } from './cache.js';
 import { fromPython, fromWheel, LIBRARIES, NativeSetupError, type FoundTensorFlow } from './find-tensorflow.js';
 
@@ -49,7 +49,8 @@ export async function setupNative(options: SetupOptions): Promise<SetupResult> {
       `setup-native builds on Linux only (this is ${process.platform}). On macOS and Windows, npm install @tensorflow/tfjs-node uses its prebuilt binary.`,
     );
   }
-  const version = tfjsVersion(options.projectDir ?? process.cwd());
+  const projectDir = path.resolve(options.projectDir ?? process.cwd());
+  const version = tfjsVersion(projectDir);
   const root = nativeRoot(options.env);
   const build = buildDir(root, version);
   mkdirSync(build, { recursive: true });
@@ -70,7 +71,7 @@ export async function setupNative(options: SetupOptions): Promise<SetupResult> {
   const previous = readRecord(build);
   if (previous && hasBuild(build) && previous.tensorflow.libDir === tf.libDir && previous.tensorflow.version === tf.version) {
     say(`reusing the build of ${previous.builtAt} against this TensorFlow (${build})`);
-    const check = runCheck(root, options.env);
+    const check = runCheck(root, projectDir, options.env);
     return { build, record: previous, seconds: (Date.now() - started) / 1000, diskMiB: diskUsage(build) / 2 ** 20, check };
   }
   if (!existsSync(path.join(pkg, 'binding.gyp')) || readVersion(pkg) !== version) {
@@ -95,7 +96,7 @@ export async function setupNative(options: SetupOptions): Promise<SetupResult> {
     buildSeconds,
   };
   writeFileSync(recordFile(build), `${JSON.stringify(record, null, 2)}\n`);
-  const check = runCheck(root, options.env);
+  const check = runCheck(root, projectDir, options.env);
   return { build, record, seconds: (Date.now() - started) / 1000, diskMiB: diskUsage(build) / 2 ** 20, check };
 }
 
@@ -225,19 +226,26 @@ function nodeDir(node: string): string[] {
 }
 
 /** Loads the build the way the runtime will, in a child process, and compares a matMul with cpu. */
-function runCheck(root: string, env: NodeJS.ProcessEnv | undefined): NativeCheck {
+/**
+ * The check, in a child that runs as a program of the project would (the loader, so the engine is
+ * the project's tfjs, for which the build was made). Its failure carries the loader's whole message.
+ */
+function runCheck(root: string, projectDir: string, env: NodeJS.ProcessEnv | undefined): NativeCheck {
   const here = fileURLToPath(import.meta.url);
-  const script = path.join(path.dirname(here), `check${path.extname(here)}`);
-  const result = spawnSync(process.execPath, [...process.execArgv, script], {
+  const ext = path.extname(here);
+  const script = path.join(path.dirname(here), `check${ext}`);
+  const register = pathToFileURL(path.join(path.dirname(here), '..', 'loader', `register${ext}`)).href;
+  const result = spawnSync(process.execPath, [...process.execArgv, '--import', register, script], {
+    cwd: projectDir,
     encoding: 'utf8',
     timeout: 120_000,
-    env: { ...(env ?? process.env), TFJS_CALLBACKS_NATIVE_DIR: root, TFJS_BACKEND: 'tensorflow' },
+    env: { ...(env ?? process.env), TFJS_CALLBACKS_NATIVE_DIR: root, TFJS_BACKEND: 'tensorflow', TFJS_CALLBACKS_PROJECT_DIR: projectDir },
   });
   const last = result.stdout?.trim().split('\n').at(-1) ?? '';
-  if (result.status !== 0 || !last.startsWith('{')) {
-    throw new NativeSetupError(`The binding built but does not load: ${lastLines(`${result.stderr ?? ''}`, 3) || last}`);
-  }
-  return JSON.parse(last) as NativeCheck;
+  const answer = last.startsWith('{') ? (JSON.parse(last) as NativeCheck | { error: string }) : undefined;
+  if (result.status === 0 && answer && !('error' in answer)) return answer;
+  const why = answer && 'error' in answer ? answer.error : (result.stderr ?? '').trim() || `the check exited with code ${result.status}`;
+  throw new NativeSetupError(`The binding built but does not load: ${why}`);
 }
 
 function lastLines(text: string | undefined, n: number): string {

@@ -229,6 +229,8 @@ if (!tf.findBackend('tensorflow')) {
 module.exports = tf;
 `,
     );
+    // Where tfjs-node's loader finds its binding: a copy without it is never loaded (runtime/native/installed.ts).
+    writeFile(project, 'node_modules/@tensorflow/tfjs-node/lib/napi-v8/tfjs_binding.node', '');
     return project;
   }
 
@@ -262,24 +264,47 @@ module.exports = tf;
     assert.match(outcome.reports[0]!.reason, /^TFJS_BACKEND: native TensorFlow/);
   });
 
-  test('a tfjs-node that is installed but fails to load is reported as such, and auto falls back to wasm', () => {
+  test('a tfjs-node installed without its binding is named with the missing file, never loaded, and auto falls back to wasm', () => {
+    const project = path.join(root, 'unbuilt-tfjs-node');
+    writeFile(
+      project,
+      'node_modules/@tensorflow/tfjs-node/package.json',
+      JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-unbuilt', main: 'index.js' }),
+    );
+    // What a copy installed with --ignore-scripts has: no lib/napi-v8/tfjs_binding.node. Loading it would register kernels, then throw.
+    writeFile(project, 'node_modules/@tensorflow/tfjs-node/index.js', `globalThis.__unbuiltLoaded = true;\nthrow new Error('loaded');\n`);
+    const { outcome } = select([{ quiet: true }], {}, project);
+    const report = outcome.reports[0]!;
+    assert.equal(report.backend, 'wasm');
+    assert.equal(report.skipped.length, 1);
+    assert.match(
+      report.skipped[0]!.why,
+      /^@tensorflow\/tfjs-node in the project is installed without its native binding \(.*node_modules\/@tensorflow\/tfjs-node\/lib\/napi-v8\/tfjs_binding\.node is missing/,
+    );
+    assert.doesNotMatch(report.skipped[0]!.why, /loaded/);
+  });
+
+  test('a tfjs-node whose binding is there but fails to load is reported with its whole message, and auto falls back to wasm', () => {
     const project = path.join(root, 'broken-tfjs-node');
     writeFile(
       project,
       'node_modules/@tensorflow/tfjs-node/package.json',
       JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-broken', main: 'index.js' }),
     );
-    // What a copy installed with --ignore-scripts does: the native addon is missing.
+    writeFile(project, 'node_modules/@tensorflow/tfjs-node/lib/napi-v8/tfjs_binding.node', '');
     writeFile(
       project,
       'node_modules/@tensorflow/tfjs-node/index.js',
-      `throw new Error('The Node.js native addon module (tfjs_binding.node) can not be found at path: lib/napi-v8/tfjs_binding.node');\n`,
+      `throw new Error('libtensorflow.so.2: cannot open shared object file\\nat the end: the whole reason');\n`,
     );
     const { outcome } = select([{ quiet: true }], {}, project);
     const report = outcome.reports[0]!;
     assert.equal(report.backend, 'wasm');
     assert.equal(report.skipped.length, 1);
-    assert.match(report.skipped[0]!.why, /^@tensorflow\/tfjs-node in the project is installed but failed to load \(.*tfjs_binding\.node/);
+    assert.equal(
+      report.skipped[0]!.why,
+      '@tensorflow/tfjs-node in the project failed to load: libtensorflow.so.2: cannot open shared object file at the end: the whole reason',
+    );
   });
 
   test("the project's broken tfjs-node is said even when setup-native's build loads in its place", {
@@ -304,7 +329,7 @@ module.exports = tf;
     assert.deepEqual(outcome.sum, [4, 6]);
     assert.match(
       report.reason,
-      /^auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build \(TensorFlow 2\.\d+\.\d+, .*\); @tensorflow\/tfjs-node in the project is installed but failed to load \(.*tfjs_binding\.node/,
+      /^auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build \(TensorFlow 2\.\d+\.\d+, .*\); @tensorflow\/tfjs-node in the project is installed without its native binding \(.*tfjs_binding\.node is missing/,
     );
   });
 });
