@@ -30,6 +30,8 @@ export function startLanguageClient(context: vscode.ExtensionContext): LanguageC
       { scheme: 'file', language: 'javascript' },
       // The server decides which of these is a model (runtime/graph-model/model-path.ts).
       { scheme: 'file', language: 'json', pattern: '**/*model.json' },
+      // Its tfjs dependency gets a warning when the runtime does not support the installed version.
+      { scheme: 'file', language: 'json', pattern: '**/package.json' },
     ],
     synchronize: { configurationSection: SETTINGS_SECTION },
     initializationOptions,

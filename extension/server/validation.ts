@@ -1,6 +1,7 @@
 /**
  * Publishes diagnostics: for graph programs the static Tout checks plus the last run's failures,
- * for model.json the unbound callback nodes plus the last run's failures. An edited document is
+ * for model.json the unbound callback nodes plus the last run's failures, and for both programs
+ * and package.json an unsupported TensorFlow.js in the project (tfjs-checks). An edited document is
  * validated at once (the edits in between coalesce); the documents that depend on it (other
  * programs, model.json files bound from a callbacks module) a little later.
  */
@@ -14,6 +15,7 @@ import { checkModel, isModelJson } from './model-checks.js';
 import { pathKey, uriToPath } from './positions.js';
 import { matchTrace, SCRIPT_LANGUAGES, type ProgramAnalyzer } from './program-analysis.js';
 import type { Settings } from './settings.js';
+import { packageJsonDiagnostics, isPackageJson, programTfjsDiagnostics } from './tfjs-checks.js';
 import type { TraceStore } from './trace-store.js';
 
 const DEPENDENTS_DELAY_MS = 250;
@@ -88,14 +90,21 @@ export class Validator {
       const version = doc.version;
       const diagnostics = await this.modelDiagnostics(doc);
       if (this.documents.get(uri)?.version === version) this.publish(doc, diagnostics);
+      return;
     }
+    if (isPackageJson(doc.uri, doc.languageId)) this.publish(doc, packageJsonDiagnostics(doc));
   }
 
   /** undefined when the document is not a graph program. */
   programDiagnostics(doc: TextDocument): Diagnostic[] | undefined {
     const analysis = this.analyzer.analyze(doc);
     if (!analysis) return undefined;
-    return [...analysis.diagnostics, ...lastRunProgramDiagnostics(analysis, matchTrace(analysis, this.traces))];
+    const file = uriToPath(doc.uri);
+    return [
+      ...(file ? programTfjsDiagnostics(file, analysis.sourceFile) : []),
+      ...analysis.diagnostics,
+      ...lastRunProgramDiagnostics(analysis, matchTrace(analysis, this.traces)),
+    ];
   }
 
   async modelDiagnostics(doc: TextDocument): Promise<Diagnostic[]> {

@@ -9,6 +9,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { after } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
   CodeLensRequest,
@@ -49,6 +50,17 @@ export const WAIT_MS = 60_000;
 
 export function lspFixture(...parts: string[]): string {
   return path.join(repoRoot, 'test', 'fixtures', 'lsp', ...parts);
+}
+
+/**
+ * A fresh folder inside the repository, removed after the test file's tests: .scratch/ is
+ * git-ignored, and a program there gets the repository's tsconfig (the runtime's types resolve).
+ */
+export function scratchFolder(prefix: string): string {
+  fs.mkdirSync(path.join(repoRoot, '.scratch'), { recursive: true });
+  const dir = fs.mkdtempSync(path.join(repoRoot, '.scratch', prefix));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 export function uriOf(file: string): string {

@@ -10,13 +10,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { generateProgram } from '../fixtures/lsp/generate.js';
-import { repoRoot } from '../fixtures/spawn.js';
-import { LspClient, lspFixture, messages, WAIT_MS } from '../helpers/lsp.js';
+import { LspClient, lspFixture, messages, scratchFolder, WAIT_MS } from '../helpers/lsp.js';
 
 const SOURCE = 'tfjs-callbacks';
-// Inside the repository (.scratch/ is git-ignored), so the tsconfig resolves the runtime's types.
-fs.mkdirSync(path.join(repoRoot, '.scratch'), { recursive: true });
-const scratch = fs.mkdtempSync(path.join(repoRoot, '.scratch', 'lsp-test-'));
+const scratch = scratchFolder('lsp-test-');
 let client: LspClient;
 
 before(async () => {
@@ -24,7 +21,6 @@ before(async () => {
 });
 after(async () => {
   await client?.stop();
-  fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 async function openFixture(name: string): Promise<{ uri: string; diagnostics: Diagnostic[] }> {
