@@ -127,23 +127,40 @@ export interface BackendCheckOptions {
  */
 export function backendPackageProblem(name: string, coreVersion: string, options: BackendCheckOptions): string | undefined {
   const pkg = installedPackage(name, options.projectDir) ?? (options.runtimeDir ? installedPackage(name, options.runtimeDir) : undefined);
-  if (!pkg) return undefined;
+  return pkg ? backendCopyProblem(pkg, coreVersion, options) : undefined;
+}
+
+/** backendPackageProblem for a copy already found (packageAt): the native backend's loop over its copies. */
+export function backendCopyProblem(pkg: InstalledPackage, coreVersion: string, options: BackendCheckOptions): string | undefined {
   const core = parseVersion(coreVersion);
   if (!core) return `the engine's tfjs-core version ${JSON.stringify(coreVersion)} cannot be read`;
   const nodeMajor = Number((options.nodeVersion ?? process.versions.node).split('.')[0]);
-  if (name === '@tensorflow/tfjs-backend-wasm' && nodeMajor >= 18 && compare(core, WASM_ON_NODE_18) < 0) {
+  if (pkg.name === '@tensorflow/tfjs-backend-wasm' && nodeMajor >= 18 && compare(core, WASM_ON_NODE_18) < 0) {
     return (
-      `no ${name} for tfjs-core ${coreVersion} starts on Node ${nodeMajor} (it fetches its .wasm with fetch(): tensorflow/tfjs#6857, fixed in 3.21.0); ` +
+      `no ${pkg.name} for tfjs-core ${coreVersion} starts on Node ${nodeMajor} (it fetches its .wasm with fetch(): tensorflow/tfjs#6857, fixed in 3.21.0); ` +
       `upgrade to @tensorflow/tfjs@${RECOMMENDED_TFJS} (or ${LAST_3X}) for wasm`
     );
   }
   const own = pkg.version === undefined ? undefined : parseVersion(pkg.version);
-  if (!own) return `${name} (${path.dirname(pkg.manifest)}) has no readable version (${pkg.problem})`;
+  if (!own) return `${pkg.name} (${path.dirname(pkg.manifest)}) has no readable version (${pkg.problem})`;
   if (own.major === core.major && own.minor === core.minor) return undefined;
   return (
-    `${name} ${pkg.version} (${ownerOf(pkg.manifest)}) is built for tfjs-core ${own.major}.${own.minor}, not this project's ${coreVersion}: ` +
-    `\`npm install ${name}@${coreVersion}\` in ${options.projectDir} to use it`
+    `${pkg.name} ${pkg.version} (${ownerOf(pkg.manifest)}) is built for tfjs-core ${own.major}.${own.minor}, not this project's ${coreVersion}: ` +
+    `\`npm install ${pkg.name}@${coreVersion}\` in ${options.projectDir} to use it`
   );
+}
+
+/** The package in folder `dir` (its package.json's name and version). */
+export function packageAt(dir: string): InstalledPackage {
+  const manifest = path.join(dir, 'package.json');
+  let name = path.basename(dir);
+  try {
+    const json = JSON.parse(readBoundedTextSync(manifest, { maxBytes: READ_LIMITS.json, what: 'package.json' })) as { name?: unknown } | null;
+    if (typeof json?.name === 'string') name = json.name;
+  } catch {
+    // readManifest says why.
+  }
+  return readManifest(name, manifest);
 }
 
 /** The first tfjs whose own wasm backend starts on Node 18 and later. */

@@ -10,9 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
+  backendCopyProblem,
   backendPackageProblem,
   checkProjectTfjs,
   isSupportedTfjs,
+  packageAt,
   RECOMMENDED_TFJS,
   SUPPORTED_TFJS,
   SUPPORTED_TFJS_RANGE,
@@ -165,6 +167,17 @@ describe('a backend package joining the engine', () => {
   test("the project's own comes first: a 3.21 project with its 3.21 wasm fits, though 4.22 is shipped", () => {
     const dir = project('wasm-first', { [WASM]: '3.21.1' });
     assert.equal(backendPackageProblem(WASM, '3.21.0', { projectDir: dir, runtimeDir: runtime }), undefined);
+  });
+
+  test('a copy already found (the native backend looks in several places): the same rule, by its folder', () => {
+    const dir = project('node-copy', { '@tensorflow/tfjs-node': '4.22.0' });
+    const copy = packageAt(path.join(dir, 'node_modules', '@tensorflow', 'tfjs-node'));
+    assert.deepEqual([copy.name, copy.version], ['@tensorflow/tfjs-node', '4.22.0']);
+    assert.equal(backendCopyProblem(copy, '4.22.0', { projectDir: dir }), undefined);
+    assert.equal(
+      backendCopyProblem(copy, '3.18.0', { projectDir: dir }),
+      `@tensorflow/tfjs-node 4.22.0 (${path.dirname(copy.manifest)}) is built for tfjs-core 4.22, not this project's 3.18.0: \`npm install @tensorflow/tfjs-node@3.18.0\` in ${dir} to use it`,
+    );
   });
 
   test('before 3.21 no wasm starts on Node 18+ (tensorflow/tfjs#6857): said instead of the install that would not help', () => {
