@@ -17,4 +17,9 @@ function projectDir(): string {
   return process.argv[1] ? path.dirname(path.resolve(process.argv[1])) : process.cwd();
 }
 
-patchCommonJsResolution({ packageDir: packageRoot(path.dirname(fileURLToPath(import.meta.url))), projectDir: projectDir(), nativeRoot: nativeRoot() });
+patchCommonJsResolution({
+  packageDir: packageRoot(path.dirname(fileURLToPath(import.meta.url))),
+  projectDir: projectDir(),
+  nativeRoot: nativeRoot(),
+  serveNative: false,
+});

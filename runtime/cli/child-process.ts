@@ -45,10 +45,15 @@ function nativeMayLoad(projectDir: string, env: NodeJS.ProcessEnv): boolean {
   return existsSync(root) && readdirSync(root).some((name) => name.startsWith('tfjs-node-'));
 }
 
-/** `node <preloads> program args`: the program's process, as a plain node run would have it. */
+/**
+ * `node <preloads> program args`: the program's process, as a plain node run would have it. tsx
+ * (~200 ms) only where TypeScript runs: a TypeScript program, or this runtime from its sources; a
+ * JavaScript program is read by Node itself, as `node program.js` reads it.
+ */
 export function programCommand(args: RunArgs): string[] {
+  const typescript = ext === '.ts' || /\.[cm]?tsx?$/.test(args.targetPath);
   const preloads = [
-    pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+    ...(typescript ? [pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : []),
     pathToFileURL(path.join(here, '..', 'loader', `register${ext}`)).href,
     pathToFileURL(path.join(here, `program-report${ext}`)).href,
   ];

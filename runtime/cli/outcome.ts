@@ -14,7 +14,7 @@ export interface Outcome {
   readonly backend: BackendReport | undefined;
   readonly traceFile: string | undefined;
   readonly failure: Error | undefined;
-  /** Print the failure's stack (a program's uncaught error: Node printed it already). */
+  /** Print the failure's whole message and stack (false for a program's uncaught error: Node printed them already). */
   readonly withStack: boolean;
   /** A program that ended with a non-zero code without an uncaught error (process.exit(1)). */
   readonly exitCode?: number;
@@ -24,7 +24,9 @@ export interface Outcome {
 export function finish(recorder: TraceRecorder, outcome: Outcome, print: (line: string) => void): void {
   const { failure, target } = outcome;
   if (failure) {
-    print(`\n✗ ${target} failed: ${failure.name}: ${failure.message}`);
+    // A program's uncaught error Node has printed whole: its first line says which.
+    const message = outcome.withStack ? failure.message : failure.message.split('\n')[0];
+    print(`\n✗ ${target} failed: ${failure.name}: ${message}`);
     const hint = hintFor(failure);
     if (hint) print(`  ${hint}`);
     if (outcome.withStack && failure.stack && !SELF_EXPLAINED.includes(failure.name)) {

@@ -2,8 +2,8 @@
  * CommonJS resolution for one engine. Module._resolveFilename, which ESM hooks do not reach in Node
  * 20, is patched so that: the runtime's own name resolves (under the loader); every @tensorflow
  * package required from inside this package (the tfjs build the runtime imports, the wasm backend
- * it ships, their own requires) is the project's copy when the project has one; and a program's
- * require of tfjs-node gets the copy that can load (native/installed.ts). Used by the loader
+ * it ships, their own requires) is the project's copy when the project has one; and, under the
+ * loader, a program's require of tfjs-node gets the copy that can load (native/installed.ts). Used by the loader
  * (register.ts) and, where a program runs under plain node, by the runtime itself (engine-guard.ts):
  * a runtime installed through a symlink (`npm install <folder>`) would otherwise resolve its
  * @tensorflow imports from the folder's own node_modules, a second engine.
@@ -24,6 +24,8 @@ export interface CommonJsResolution {
   readonly nativeRoot: string;
   /** What `require('tfjs-callback-debugger/runtime')` gets, under the loader; plain node resolves it itself. */
   readonly runtimeForRequire?: string;
+  /** Answer a require of tfjs-node with the copy that can load (under the loader; plain node keeps its own answer). */
+  readonly serveNative: boolean;
 }
 
 type ResolveFilename = (request: string, parent: { filename?: string | null } | undefined, isMain: boolean, options?: unknown) => string;
@@ -53,14 +55,14 @@ export function patchCommonJsResolution(options: CommonJsResolution): void {
         // Not there: the copy shipped with the runtime, else a message that says what to do.
         resolved = original.call(this, request, fromPackage ? parent : packageParent, isMain, resolveOptions);
       } catch {
-        const served = nativeFor(request, undefined, projectDir);
+        const served = options.serveNative ? nativeFor(request, undefined, projectDir) : undefined;
         if (served) return served;
         const message = notInstalledMessage(request, projectDir);
         if (!message) throw err;
         throw Object.assign(new Error(message), { code: 'MODULE_NOT_FOUND' });
       }
     }
-    return nativeFor(request, resolved, projectDir) ?? resolved;
+    return (options.serveNative && nativeFor(request, resolved, projectDir)) || resolved;
   };
 }
 

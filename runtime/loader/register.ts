@@ -37,7 +37,7 @@ const alreadyLoaded = !!(globalThis as Record<symbol, unknown>)[LOADED_KEY];
 (globalThis as Record<symbol, unknown>)[LOADED_KEY] = true;
 if (!alreadyLoaded) {
   register(new URL(`./resolve-hooks${extension}`, import.meta.url), { data });
-  patchCommonJsResolution({ packageDir, projectDir, nativeRoot: data.nativeRoot, runtimeForRequire });
+  patchCommonJsResolution({ packageDir, projectDir, nativeRoot: data.nativeRoot, runtimeForRequire, serveNative: true });
 }
 
 // The debugger's launch: the runtime loads before the program, and the backend is chosen as the
