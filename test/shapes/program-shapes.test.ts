@@ -169,7 +169,9 @@ for (const shape of SHAPES) {
       const started = performance.now();
       const s = await Session.start();
       try {
-        await s.launch({ program: file, args: shape.args, cwd: project.dir }, (dc) => dc.setBreakpointsRequest({ source: { path: file }, breakpoints: [{ line }] }));
+        await s.launch({ program: file, args: shape.args, cwd: project.dir }, (dc) =>
+          dc.setBreakpointsRequest({ source: { path: file }, breakpoints: [{ line }] }),
+        );
         const stops: DebugProtocol.StoppedEvent[] = [];
         const stoppedLines: number[] = [];
         for (let stop = await s.nextStop(); stop; stop = await s.nextStop()) {
@@ -205,8 +207,14 @@ for (const shape of SHAPES) {
         const native = { TFJS_CALLBACKS_NATIVE_DIR: nativeRoot() };
         const cli = run(project, [cliOf(project), 'run', shape.program], native);
         assert.equal(cli.status, 0, `${cli.stdout}\n${cli.stderr}`);
-        assert.match(cli.stdout, /^\[tfjs-callbacks\] backend: tensorflow \(auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build/m);
-        assert.match(cli.stdout, /^@tensorflow\/tfjs-node-gpu in the project is installed without its native binding|tfjs-node-gpu in the project is installed without its native binding/m);
+        assert.match(
+          cli.stdout,
+          /^\[tfjs-callbacks\] backend: tensorflow \(auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build/m,
+        );
+        assert.match(
+          cli.stdout,
+          /^@tensorflow\/tfjs-node-gpu in the project is installed without its native binding|tfjs-node-gpu in the project is installed without its native binding/m,
+        );
         assert.match(cli.stdout, /^backend tensorflow: 2,4,6$/m);
         assert.match(cli.stdout, /^✓ 1 callback invocation of 1 callback · /m);
         assert.doesNotMatch(`${cli.stdout}${cli.stderr}`, FOREIGN);
