@@ -11,6 +11,7 @@ import { coverMissingKernels } from './kernel-fallback.js';
 import { packageDir, readRecord } from './native/cache.js';
 import { installedNativeCopies, setupNativeBuild, withoutBinding } from './native/installed.js';
 import { SERVING_NATIVE_KEY } from './loader/one-engine.js';
+import { backendCopyProblem, backendPackageProblem, packageAt } from './tfjs-version.js';
 import { requireBuiltNative } from './native/load.js';
 import { tf } from './tf.js';
 
@@ -94,9 +95,11 @@ async function selectForced(backend: BackendName, source: string, options: Selec
 }
 
 async function activate(backend: BackendName, options: SelectBackendOptions): Promise<Attempt> {
+  // The loader names the program's project; a program's own call, the working directory.
+  const projectDir = options.projectDir ?? process.env.TFJS_CALLBACKS_PROJECT_DIR ?? process.cwd();
   try {
-    if (backend === 'tensorflow') return await activateNative(options.projectDir ?? process.cwd());
-    if (backend === 'wasm') return await activateWasm();
+    if (backend === 'tensorflow') return await activateNative(projectDir);
+    if (backend === 'wasm') return await activateWasm(projectDir);
     return await activateCpu();
   } catch (err) {
     return { ok: false, why: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
@@ -135,6 +138,12 @@ async function activateNative(projectDir: string): Promise<Attempt> {
     }
   };
   for (const copy of installedNativeCopies(projectDir, fileURLToPath(import.meta.url))) {
+    // A tfjs-node of another TF.js version than the engine's registers kernels it lacks.
+    const otherVersion = backendCopyProblem(packageAt(copy.dir), tf.version_core, { projectDir });
+    if (otherVersion) {
+      problems.push(otherVersion);
+      continue;
+    }
     if (!copy.hasBinding) {
       problems.push(withoutBinding(copy));
       continue;
@@ -181,7 +190,14 @@ export function tfjsVersion(): string {
   return tf.version.tfjs;
 }
 
-async function activateWasm(): Promise<Attempt> {
+async function activateWasm(projectDir: string): Promise<Attempt> {
+  // The wasm backend this engine would load (the project's, else the one shipped with the runtime)
+  // must be built for its TF.js version: another registers kernels this engine lacks.
+  const mismatch = backendPackageProblem('@tensorflow/tfjs-backend-wasm', tf.version_core, {
+    projectDir,
+    runtimeDir: path.dirname(fileURLToPath(import.meta.url)),
+  });
+  if (mismatch) return { ok: false, why: mismatch };
   const started = await withoutEmscriptenHandlers(async () => {
     await import('@tensorflow/tfjs-backend-wasm');
     return tf.setBackend('wasm');

@@ -26,6 +26,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const projectDir = process.env.TFJS_CALLBACKS_PROJECT_DIR ?? projectDirOf(args);
+  const unsupported = await unsupportedTfjs(projectDir);
+  if (unsupported) return unsupported;
   const { programCommand, programEnv, runChild, wantsFilteredStderr } = await import('./child-process.js');
   const filterStderr = wantsFilteredStderr(args.backend, projectDir);
   if (!args.isModel) return runChild(programCommand(args), programEnv(args, projectDir), filterStderr);
@@ -45,6 +47,8 @@ async function setupNativeCommand(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  const unsupported = await unsupportedTfjs(process.cwd());
+  if (unsupported) return unsupported;
   const { setupNative, undoNative, describeSetup, NativeSetupError } = await import('../native/setup.js');
   if (args.undo) {
     const removed = undoNative({});
@@ -64,6 +68,15 @@ async function setupNativeCommand(argv: string[]): Promise<number> {
     console.error(`tfjs-callbacks setup-native: ${err.message}`);
     return 1;
   }
+}
+
+/** A project on a TF.js version the runtime does not support is told so at once, before anything loads: exit code 1. */
+async function unsupportedTfjs(projectDir: string): Promise<number | undefined> {
+  const { checkProjectTfjs } = await import('../tfjs-version.js');
+  const tfjs = checkProjectTfjs(projectDir);
+  if (tfjs.ok) return undefined;
+  console.error(`tfjs-callbacks: ${tfjs.message}`);
+  return 1;
 }
 
 // run.ts reports a program or callback that stalls; this catches a stall anywhere else (loading

@@ -11,6 +11,7 @@ import { BACKEND_CHOICES, describeBackend, type BackendReport } from '../../runt
 import { tempDir } from '../fixtures/callback-models.js';
 import { linesStartingWith, repoRoot, runNode, runtimeEntryUrl, tsxImport, writeFile, type NodeResult } from '../fixtures/spawn.js';
 import { nativeLoads } from '../helpers/backends.js';
+import { TFJS_VERSION } from '../helpers/projects.js';
 import { nativeRoot } from '../../runtime/native/cache.js';
 
 const { dir: root, cleanup } = tempDir('backend-test-');
@@ -213,7 +214,7 @@ describe('a tfjs-node in the project is preferred (stand-in package)', () => {
     writeFile(
       project,
       'node_modules/@tensorflow/tfjs-node/package.json',
-      JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-stand-in', main: 'index.js' }),
+      JSON.stringify({ name: '@tensorflow/tfjs-node', version: TFJS_VERSION, main: 'index.js' }),
     );
     writeFile(
       project,
@@ -269,7 +270,7 @@ module.exports = tf;
     writeFile(
       project,
       'node_modules/@tensorflow/tfjs-node/package.json',
-      JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-unbuilt', main: 'index.js' }),
+      JSON.stringify({ name: '@tensorflow/tfjs-node', version: TFJS_VERSION, main: 'index.js' }),
     );
     // What a copy installed with --ignore-scripts has: no lib/napi-v8/tfjs_binding.node. Loading it would register kernels, then throw.
     writeFile(project, 'node_modules/@tensorflow/tfjs-node/index.js', `globalThis.__unbuiltLoaded = true;\nthrow new Error('loaded');\n`);
@@ -289,7 +290,7 @@ module.exports = tf;
     writeFile(
       project,
       'node_modules/@tensorflow/tfjs-node/package.json',
-      JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-broken', main: 'index.js' }),
+      JSON.stringify({ name: '@tensorflow/tfjs-node', version: TFJS_VERSION, main: 'index.js' }),
     );
     writeFile(project, 'node_modules/@tensorflow/tfjs-node/lib/napi-v8/tfjs_binding.node', '');
     writeFile(
@@ -314,7 +315,7 @@ module.exports = tf;
     writeFile(
       project,
       'node_modules/@tensorflow/tfjs-node/package.json',
-      JSON.stringify({ name: '@tensorflow/tfjs-node', version: '0.0.0-broken', main: 'index.js' }),
+      JSON.stringify({ name: '@tensorflow/tfjs-node', version: TFJS_VERSION, main: 'index.js' }),
     );
     writeFile(
       project,
