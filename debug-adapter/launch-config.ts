@@ -13,6 +13,8 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** The graph program (TS runs through tsx with source maps, or JS). */
   program?: string;
   args?: string[];
+  /** Node's options before the program (`-r @babel/register`, `--import ./setup.mjs`, `--loader ts-node/esm`), as `node <runtimeArgs> <program>`. */
+  runtimeArgs?: string[];
   cwd?: string;
   env?: Record<string, string | null>;
   backend?: BackendOption;
@@ -42,6 +44,8 @@ export interface LaunchPlan {
   /** The script node runs: the program, or the runtime CLI for a model. */
   readonly entry: string;
   readonly args: readonly string[];
+  /** Node's options of the user's, before the entry. */
+  readonly runtimeArgs: readonly string[];
   readonly env: Record<string, string>;
   /** Variables the configuration removes (`null`): an empty string given is kept as one. */
   readonly envRemoved: readonly string[];
@@ -112,12 +116,32 @@ export function planLaunch(args: LaunchArguments, cliEntry: string): LaunchPlan 
     const callbacks = args.callbacks ? mustExist(resolve(args.callbacks), 'callbacks') : undefined;
     if (callbacks) cliArgs.push('--callbacks', callbacks);
     if (args.inputs) cliArgs.push('--inputs', mustExist(resolve(args.inputs), 'inputs'));
-    return { cwd, entry: cliEntry, args: cliArgs, env, envRemoved: removed, stopOnEntry: false, filters, userCode: callbacks ? [callbacks] : [] };
+    return {
+      cwd,
+      entry: cliEntry,
+      args: cliArgs,
+      runtimeArgs: args.runtimeArgs ?? [],
+      env,
+      envRemoved: removed,
+      stopOnEntry: false,
+      filters,
+      userCode: callbacks ? [callbacks] : [],
+    };
   }
   if (!args.program) throw new ConfigurationError('Set "program" to the graph program to debug (or "model" to a model.json).');
   if (args.callbacks || args.inputs) throw new ConfigurationError('"callbacks" and "inputs" apply to a "model" launch.');
   const entry = mustExist(resolve(args.program), 'program');
-  return { cwd, entry, args: args.args ?? [], env, envRemoved: removed, stopOnEntry: args.stopOnEntry ?? false, filters, userCode: [entry] };
+  return {
+    cwd,
+    entry,
+    args: args.args ?? [],
+    runtimeArgs: args.runtimeArgs ?? [],
+    env,
+    envRemoved: removed,
+    stopOnEntry: args.stopOnEntry ?? false,
+    filters,
+    userCode: [entry],
+  };
 }
 
 /** The launch arguments JSON can get wrong: a wrong type here would fail later and less clearly (a string `args` spread into letters). */
@@ -125,8 +149,11 @@ function checkTypes(args: LaunchArguments): void {
   for (const key of ['program', 'cwd', 'model', 'callbacks', 'inputs', 'backend'] as const) {
     if (args[key] !== undefined && typeof args[key] !== 'string') throw new ConfigurationError(`"${key}" must be a string, not ${JSON.stringify(args[key])}.`);
   }
-  if (args.args !== undefined && (!Array.isArray(args.args) || args.args.some((a) => typeof a !== 'string'))) {
-    throw new ConfigurationError(`"args" must be a list of strings, not ${JSON.stringify(args.args)}.`);
+  for (const key of ['args', 'runtimeArgs'] as const) {
+    const list = args[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((a) => typeof a !== 'string'))) {
+      throw new ConfigurationError(`"${key}" must be a list of strings, not ${JSON.stringify(list)}.`);
+    }
   }
   if (args.env !== undefined && (typeof args.env !== 'object' || args.env === null || Array.isArray(args.env))) {
     throw new ConfigurationError(`"env" must be an object of variable names to strings (null removes one), not ${JSON.stringify(args.env)}.`);

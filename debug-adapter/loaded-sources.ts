@@ -2,7 +2,8 @@
  * Loaded Scripts (`loadedSources` and `loadedSource` events), as js-debug lists them: the
  * program's own modules first, by their original paths (a .ts file through its source map), then
  * what node_modules holds, named by package (`@tensorflow/tfjs-core/dist/…`) and deemphasized.
- * Never the runtime, its loader, the adapter's agent or bridge, Node's internals or WebAssembly.
+ * Never the runtime, its loader, the adapter's own files (agent, bridge, bootloader), Node's internals
+ * or WebAssembly.
  */
 import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -14,7 +15,8 @@ const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
 /** The Loaded Scripts entry for an original file, or undefined for one that is not shown. */
 export function loadedSource(file: string): DebugProtocol.Source | undefined {
-  const internal = [adapterPaths.runtimeDir, adapterPaths.runtimeSourceDir].some((dir) => file.startsWith(dir + path.sep));
+  // The adapter's own files load in the debuggee too: its bootloader reads paths.ts.
+  const internal = [adapterPaths.runtimeDir, adapterPaths.runtimeSourceDir, ...adapterPaths.adapterDirs].some((dir) => file.startsWith(dir + path.sep));
   if (internal || isAgentFile(file) || !path.isAbsolute(file)) return undefined;
   const at = file.lastIndexOf(NODE_MODULES);
   if (at < 0) return { name: path.basename(file), path: file };

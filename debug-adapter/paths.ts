@@ -13,14 +13,20 @@ export const adapterPaths = {
   /** True when running from TypeScript sources through tsx. */
   fromSource: ext === '.ts',
   bridge: path.join(here, 'debuggee', `bridge${ext}`),
+  /** The debuggee's bootloader (`node --require`), CommonJS: .cjs when built, .cts from source. */
+  boot: path.join(here, 'debuggee', `boot${ext === '.ts' ? '.cts' : '.cjs'}`),
   agent: path.join(here, 'debuggee', `agent${ext}`),
   runtimeDir: path.join(here, '..', 'runtime'),
+  /** The adapter's own folder, and its TypeScript sources (where the built files' maps point). */
+  adapterDirs: ext === '.ts' ? [here] : [here, path.join(here, '..', '..', 'debug-adapter')],
   /** The runtime's TypeScript sources, which the built runtime's source maps point to. */
   runtimeSourceDir: path.join(here, ...(ext === '.ts' ? ['..'] : ['..', '..']), 'runtime'),
   register: path.join(here, '..', 'runtime', 'loader', `register${ext}`),
   cli: path.join(here, '..', 'runtime', 'cli', `main${ext}`),
   /** tsx's loader entry, for `node --import`. */
   tsx: pathToFileURL(require.resolve('tsx')).href,
+  /** tsx's CommonJS hooks, for `node --require` (the bootloader from source is a .cts). */
+  tsxCjs: require.resolve('tsx/cjs'),
 } as const;
 
 export function fileUrl(file: string): string {

@@ -150,7 +150,7 @@ export class Startup {
   }
 
   /**
-   * A Debug Terminal's process (terminal-boot.ts): the bridge socket goes to the extension in an
+   * A Debug Terminal's process (debuggee/boot-program.ts): the bridge socket goes to the extension in an
    * event, the process loads the bridge and waits there, and the handshake is a launch's.
    */
   private async attachTerminal(response: DebugProtocol.AttachResponse, terminal: TerminalTarget): Promise<void> {

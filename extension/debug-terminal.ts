@@ -16,7 +16,7 @@ export const DEBUG_TERMINAL_PROFILE = 'tfjsCallbacks.debugTerminal';
 const TERMINAL_NAME = 'TF.js Callbacks Debug Terminal';
 
 export function registerDebugTerminal(context: vscode.ExtensionContext): void {
-  const bootloader = context.asAbsolutePath('dist/debug-adapter/debuggee/terminal-boot.js');
+  const bootloader = context.asAbsolutePath('dist/debug-adapter/debuggee/boot.cjs');
   /** Sessions started for a process, waiting for their adapter's bridge socket (by TerminalTarget id). */
   const waiting = new Map<string, (bridgeSocket: string) => void>();
 

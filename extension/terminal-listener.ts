@@ -1,14 +1,13 @@
 /**
  * The extension's side of the Debug Terminal, free of the vscode API (debug-terminal.ts is the glue,
  * and the tests drive this module directly): a Unix socket in a fresh 0700 directory, where each
- * Node process of a debug terminal that runs a program (terminal-boot.ts) asks for a session, and
+ * Node process of a debug terminal that runs a program (debuggee/boot.cts) asks for a session, and
  * the terminal's environment that points its processes here. Nothing listens on the network.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createLineFramer } from '../debug-adapter/debuggee/line-framer.js';
 import {
   parseTerminalRequest,
@@ -25,7 +24,7 @@ export type StartTerminalSession = (request: TerminalDebugRequest) => Promise<st
 
 /** A request line is a few hundred bytes; this bounds what a broken client can make us hold. */
 const MAX_REQUEST_CHARS = 64 * 1024;
-/** The reply leaves before the process's own wait (terminal-boot.ts) runs out. */
+/** The reply leaves before the process's own wait (boot-program.ts) runs out. */
 const SESSION_WAIT_MS = TERMINAL_REQUEST_TIMEOUT_MS - 1000;
 
 export class DebugTerminalListener {
@@ -84,10 +83,13 @@ export class DebugTerminalListener {
   }
 }
 
-/** NODE_OPTIONS with `--import <bootloader>` after what it held (a file URL: its spaces are %20; quoted if it still needs it). */
+/**
+ * NODE_OPTIONS with `--require <bootloader>` after what it held (quoted when the path needs it). A
+ * `--require`, not an `--import`: on Node 20 any `--import` sends every entry point through the ES
+ * module loader, past the CommonJS require hooks of babel-node, ts-node and @babel/register.
+ */
 export function terminalNodeOptions(bootloader: string, existing: string | undefined): string {
-  const url = pathToFileURL(bootloader).href;
-  const flag = `--import=${/[\s"'\\]/.test(url) ? `"${url.replace(/["\\]/g, '\\$&')}"` : url}`;
+  const flag = `--require=${/[\s"'\\]/.test(bootloader) ? `"${bootloader.replace(/["\\]/g, '\\$&')}"` : bootloader}`;
   return existing?.trim() ? `${existing} ${flag}` : flag;
 }
 

@@ -1,71 +1,144 @@
 /**
- * The Debug Terminal's bootloader: `NODE_OPTIONS=--import <this>` in the terminal, so it runs first
- * in every Node process started there. A process that runs a user's program asks the extension
- * (the socket TERMINAL_SOCKET_ENV names) for a `tfjs-callbacks` session, gets the adapter's bridge
- * socket back, and then imports what a launch preloads (launcher.ts `bridgePreloads`): the bridge,
- * tsx, the runtime's loader, and the bridge's `?hold`, so the program waits until the adapter has
- * set its breakpoints. Every other process (npm, npx, yarn, pnpm, tsx's CLI, anything under
- * node_modules, `node -e`, the REPL) only pays for this module's load and a few checks.
+ * What the bootloader (boot.cts) does once a process is about to start a program to debug, before
+ * Node starts it. A Debug Terminal's process asks the extension (the socket TERMINAL_SOCKET_ENV
+ * names) for a `tfjs-callbacks` session and gets the adapter's bridge socket back; a launch's has
+ * it already. Then it imports what a launch preloads (launcher.ts `bridgePreloads`): the bridge,
+ * tsx (only where nothing of the user's compiles the program: `loadsTsx`), the runtime's loader,
+ * and the bridge's `?hold`, so the program waits until the adapter has set its breakpoints.
  *
- * Nothing here may break a command: when the extension does not answer, the process says so once
- * on stderr and runs undebugged, with tsx and the runtime's loader still (its children, which lose
- * the variable, stay quiet).
+ * Nothing here may break a terminal's command: when the extension does not answer, the process
+ * says so once on stderr and runs undebugged, with tsx and the runtime's loader still (its
+ * children, which lose the variable, stay quiet).
  */
-import { realpathSync, statSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
+import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { isMainThread } from 'node:worker_threads';
 import { SOCKET_ENV } from './bridge-protocol.js';
+import { bridgePreloads } from './launcher.js';
 import { EXIT_CODE_FILE, TERMINAL_REQUEST_TIMEOUT_MS, TERMINAL_SOCKET_ENV, type TerminalDebugReply, type TerminalDebugRequest } from './terminal-protocol.js';
+import { adapterPaths, fileUrl } from '../paths.js';
 
-/** The runtime's CLI as a project installs it: it runs the program in its own process, so it is debugged. */
-const RUNTIME_CLI = path.join(path.sep, 'node_modules', 'tfjs-callback-debugger', 'dist', 'runtime', 'cli', 'main.js');
-
-/** Options that make node run no script file of its own: the script path is then not argv[1]. */
-const NO_SCRIPT_FLAGS = new Set([
-  '-e',
-  '--eval',
-  '-p',
-  '--print',
-  '-i',
-  '--interactive',
-  '-c',
-  '--check',
-  '--test',
-  '--run',
-  '-v',
-  '--version',
-  '-h',
-  '--help',
-]);
-
-/**
- * The program this process runs, when it is a user's program worth a session; else undefined.
- * Exported for the tests of the rule.
- */
-export function programToDebug(argv: readonly string[], execArgv: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
-  if (!env[TERMINAL_SOCKET_ENV] || env[SOCKET_ENV]) return undefined; // no terminal, or a launch's debuggee already
-  const script = argv[1];
-  if (!script || execArgv.some((a) => NO_SCRIPT_FLAGS.has(a.split('=')[0]!))) return undefined;
-  let real: string;
-  try {
-    if (!statSync(script).isFile()) return undefined;
-    real = realpathSync(script); // `/usr/bin/npm` is a link to …/node_modules/npm/bin/npm-cli.js
-  } catch {
-    return undefined;
-  }
-  return isToolScript(real) ? undefined : script;
+export interface ProgramToBoot {
+  /** The program's file, absolute. */
+  readonly program: string;
+  /** A launch's debuggee (its bridge socket is in the environment), else a Debug Terminal's process. */
+  readonly launch: boolean;
+  /** Started by a runner's own runMain (babel-node, ts-node), not as the process's entry point. */
+  readonly viaRunner: boolean;
 }
 
+export async function bootProgram({ program, launch, viaRunner }: ProgramToBoot): Promise<void> {
+  // From the TypeScript sources the bridge itself needs tsx.
+  const tsx =
+    adapterPaths.fromSource ||
+    loadsTsx({
+      program,
+      viaRunner,
+      execArgv: process.execArgv,
+      nodeOptions: process.env.NODE_OPTIONS,
+      requireHooks: Object.keys((Module as unknown as { _extensions: Record<string, unknown> })._extensions),
+    });
+  if (launch) return preload({ bridge: true, tsx });
+  const socketPath = process.env[TERMINAL_SOCKET_ENV]!;
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const reply: TerminalDebugReply =
+    major > 20 || (major === 20 && minor >= 19)
+      ? await ask(socketPath, { version: 1, pid: process.pid, program, args: process.argv.slice(2), cwd: process.cwd() })
+      : { ok: false, reason: `the debugger needs Node.js 20.19 or newer, and this is ${process.version}` };
+  // The program's packages are looked up beside it, as a launch does (launcher.ts).
+  process.env.TFJS_CALLBACKS_PROJECT_DIR ??= path.dirname(program);
+  if (!reply.ok) {
+    process.stderr.write(`tfjs-callbacks debug terminal: ${reply.reason}. ${path.basename(program)} runs without the debugger.\n`);
+    // Its children would fail the same way: they run undebugged without a word.
+    delete process.env[TERMINAL_SOCKET_ENV];
+    // As it would run debugged, less the bridge: a .ts program still runs (tsx), the runtime still resolves.
+    return preload({ bridge: false, tsx });
+  }
+  const exitCodeFile = path.join(path.dirname(reply.bridgeSocket), EXIT_CODE_FILE);
+  process.once('exit', (code) => {
+    try {
+      writeFileSync(exitCodeFile, String(code));
+    } catch {
+      // The session is gone already.
+    }
+  });
+  process.env[SOCKET_ENV] = reply.bridgeSocket;
+  await preload({ bridge: true, tsx });
+}
+
+/** The file extensions tsx runs that Node 20 does not. */
+const TYPESCRIPT = new Set(['.ts', '.tsx', '.mts', '.cts']);
+/** Node's options that load a module of the user's before the program (a compiler, a loader, a setup file). */
+const PRELOAD_FLAGS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader']);
+
 /**
- * Package managers and tools, not programs: anything installed in a node_modules folder (npm, npx,
- * node-gyp, tsx's CLI, which starts the program in a child that is debugged), corepack's and
- * yarn's own copies; except this package's runtime CLI (`tfjs-callbacks run program.ts`).
+ * Whether the program runs through tsx here. tsx is what lets `node main.ts` run in the Debug
+ * Terminal; but where the user's own compiler runs the program (babel-node, ts-node, `-r
+ * @babel/register`, `--loader ts-node/esm`), tsx's hooks, registered after theirs, would compile
+ * it in their place, and the program would not run as it does without the debugger. So: not when
+ * tsx is loaded already, nor for a program a runner starts, nor when the command line or
+ * NODE_OPTIONS preloads modules of the user's (the bootloader's own is not one); then only a
+ * TypeScript file no require hook takes, with no `--import`/`--loader` of the user's, still gets it.
+ * Exported for the tests of the rule.
  */
-export function isToolScript(real: string): boolean {
-  if (real.endsWith(RUNTIME_CLI)) return false;
-  const parts = real.split(path.sep);
-  return parts.includes('node_modules') || parts.includes('corepack') || real.includes(`${path.sep}.yarn${path.sep}releases${path.sep}`);
+export function loadsTsx(o: {
+  readonly program: string;
+  readonly viaRunner: boolean;
+  readonly execArgv: readonly string[];
+  readonly nodeOptions: string | undefined;
+  /** The extensions CommonJS require hooks serve now (`Module._extensions`' keys). */
+  readonly requireHooks: readonly string[];
+}): boolean {
+  const options = [...o.execArgv, ...splitNodeOptions(o.nodeOptions ?? '')];
+  if (o.viaRunner || tsxIn(options)) return false;
+  const preloads = preloadsIn(options).filter((p) => !isBootloader(p.module));
+  if (preloads.length === 0) return true;
+  const ext = path.extname(o.program);
+  return TYPESCRIPT.has(ext) && !o.requireHooks.includes(ext) && preloads.every((p) => p.flag === '-r' || p.flag === '--require');
+}
+
+/** Whether tsx is already loaded by the command line (`--import tsx`, tsx's CLI child's loader). */
+function tsxIn(options: readonly string[]): boolean {
+  return options.some((a) => /(^|[/\\=])tsx([/\\]|$)/.test(a));
+}
+
+function isBootloader(module: string): boolean {
+  return /[/\\]debuggee[/\\]boot\.c[jt]s$/.test(module);
+}
+
+/** The preload options among Node's options, with their modules. */
+export function preloadsIn(options: readonly string[]): { flag: string; module: string }[] {
+  const out: { flag: string; module: string }[] = [];
+  for (let i = 0; i < options.length; i++) {
+    const option = options[i]!;
+    const eq = option.indexOf('=');
+    const flag = option.startsWith('--') && eq > 0 ? option.slice(0, eq) : option;
+    if (!PRELOAD_FLAGS.has(flag)) continue;
+    const module = flag === option ? options[++i] : option.slice(eq + 1);
+    if (module !== undefined) out.push({ flag, module });
+  }
+  return out;
+}
+
+/** NODE_OPTIONS split as Node splits it: on spaces, double quotes group, a backslash escapes inside them. */
+export function splitNodeOptions(text: string): string[] {
+  const out: string[] = [];
+  let current: string | undefined;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted && c === '\\' && i + 1 < text.length) current = (current ?? '') + text[++i];
+    else if (c === '"') {
+      quoted = !quoted;
+      current ??= '';
+    } else if (!quoted && /\s/.test(c)) {
+      if (current !== undefined) out.push(current);
+      current = undefined;
+    } else current = (current ?? '') + c;
+  }
+  if (current !== undefined) out.push(current);
+  return out;
 }
 
 /** One request, one reply, over the extension's socket. */
@@ -101,53 +174,12 @@ function ask(socketPath: string, request: TerminalDebugRequest): Promise<Termina
   });
 }
 
-/** Whether tsx is already loaded by the command line (`--import tsx`, tsx's CLI child's loader). */
-function tsxLoaded(execArgv: readonly string[]): boolean {
-  return execArgv.some((a) => /(^|[/\\=])tsx([/\\]|$)/.test(a));
-}
-
-async function boot(): Promise<void> {
-  const socketPath = process.env[TERMINAL_SOCKET_ENV];
-  const program = isMainThread ? programToDebug(process.argv, process.execArgv, process.env) : undefined;
-  if (!socketPath || !program) return;
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  const reply: TerminalDebugReply =
-    major > 20 || (major === 20 && minor >= 19)
-      ? await ask(socketPath, { version: 1, pid: process.pid, program, args: process.argv.slice(2), cwd: process.cwd() })
-      : { ok: false, reason: `the debugger needs Node.js 20.19 or newer, and this is ${process.version}` };
-  // The program's packages are looked up beside it, as a launch does (launcher.ts).
-  process.env.TFJS_CALLBACKS_PROJECT_DIR ??= path.dirname(program);
-  if (!reply.ok) {
-    process.stderr.write(`tfjs-callbacks debug terminal: ${reply.reason}. ${path.basename(program)} runs without the debugger.\n`);
-    // Its children would fail the same way: they run undebugged without a word.
-    delete process.env[TERMINAL_SOCKET_ENV];
-    // As it would run debugged, less the bridge: a .ts program still runs (tsx), the runtime still resolves.
-    await preload(false);
-    return;
-  }
-  const exitCodeFile = path.join(path.dirname(reply.bridgeSocket), EXIT_CODE_FILE);
-  process.once('exit', (code) => {
-    try {
-      writeFileSync(exitCodeFile, String(code));
-    } catch {
-      // The session is gone already.
-    }
-  });
-  process.env[SOCKET_ENV] = reply.bridgeSocket;
-  await preload(true);
-}
-
-/** Imports what a launch preloads (launcher.ts `bridgePreloads`), the bridge's parts only `withBridge`. */
-async function preload(withBridge: boolean): Promise<void> {
-  const { bridgePreloads } = await import('./launcher.js');
-  const { adapterPaths, fileUrl } = await import('../paths.js');
+/** Imports what a launch preloads (launcher.ts `bridgePreloads`): the bridge's parts only with `bridge`, tsx only with `tsx`. */
+async function preload(o: { readonly bridge: boolean; readonly tsx: boolean }): Promise<void> {
   const bridge = fileUrl(adapterPaths.bridge);
-  const skipTsx = tsxLoaded(process.execArgv);
   for (const entry of bridgePreloads()) {
-    if (skipTsx && entry === adapterPaths.tsx) continue;
-    if (!withBridge && entry.startsWith(bridge)) continue;
+    if (!o.tsx && entry === adapterPaths.tsx) continue;
+    if (!o.bridge && entry.startsWith(bridge)) continue;
     await import(entry);
   }
 }
-
-await boot();

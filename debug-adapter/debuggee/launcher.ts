@@ -1,8 +1,10 @@
 /**
  * Starts the debuggee in a process group of its own, and beside it a watchdog that kills that
  * group if the adapter dies:
- *   node --import bridge --import tsx --import register --import bridge?hold <program> <args>
- * The bridge's worker boots while tsx loads; `?hold` waits for the adapter's go.
+ *   node --require boot.cjs <runtimeArgs> <program> <args>
+ * Before Node starts the program, the bootloader (boot.cts) imports the bridge, tsx, the runtime's
+ * loader and the bridge's `?hold` (`bridgePreloads`): the bridge's worker boots while tsx loads;
+ * `?hold` waits for the adapter's go.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,7 +29,8 @@ export interface Debuggee {
 
 /**
  * What a debuggee imports before its program, in order: the bridge, tsx, the runtime's loader,
- * and the bridge again with `?hold`. Also the Debug Terminal's bootloader's list (terminal-boot.ts).
+ * and the bridge again with `?hold`: the bootloader's list (boot-program.ts), for a launch and in
+ * the Debug Terminal, which leaves tsx out where the user's own compiler runs the program.
  */
 export function bridgePreloads(): string[] {
   const bridge = fileUrl(adapterPaths.bridge);
@@ -37,8 +40,12 @@ export function bridgePreloads(): string[] {
     : [bridge, adapterPaths.tsx, fileUrl(adapterPaths.register), `${bridge}?hold`];
 }
 
+/** Node's options that load the bootloader (from source, tsx's CommonJS hooks first: it is a .cts). */
+export function bootOptions(): string[] {
+  return adapterPaths.fromSource ? ['--require', adapterPaths.tsxCjs, '--require', adapterPaths.boot] : ['--require', adapterPaths.boot];
+}
+
 export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
-  const preloads = bridgePreloads();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...plan.env,
@@ -54,7 +61,7 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
     [STDERR_FILTERED_ENV]: '1',
   };
   for (const k of plan.envRemoved) delete env[k];
-  const child = spawn(process.execPath, [...preloads.flatMap((p) => ['--import', p]), plan.entry, ...plan.args], {
+  const child = spawn(process.execPath, [...bootOptions(), ...plan.runtimeArgs, plan.entry, ...plan.args], {
     cwd: plan.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

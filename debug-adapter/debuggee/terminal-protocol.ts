@@ -1,8 +1,9 @@
 /**
  * What crosses the three boundaries of the Debug Terminal ("TF.js Callbacks: Create Debug
  * Terminal"): one definition, imported by the bootloader in each Node process of the terminal
- * (terminal-boot.ts), the extension's listener (extension/terminal-listener.ts, its vscode glue
- * extension/debug-terminal.ts) and the adapter (session.ts).
+ * (boot-program.ts; boot.cts keeps a checked copy of the variable's name), the extension's
+ * listener (extension/terminal-listener.ts, its vscode glue extension/debug-terminal.ts) and the
+ * adapter (session.ts).
  *
  *   bootloader ──TerminalDebugRequest──▶ extension (a Unix socket in a 0700 directory)
  *   extension ── startDebugging({ request: 'attach', terminal }) ──▶ adapter

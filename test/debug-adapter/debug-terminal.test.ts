@@ -1,126 +1,26 @@
 /**
- * The Debug Terminal without VS Code: this file plays the extension (extension/terminal-listener.ts,
- * the module the extension's glue uses, and the real adapter, dist/debug-adapter/main.js, attached
- * with the configuration the extension builds), and programs run with the terminal's environment
- * (NODE_OPTIONS loading the built bootloader), as a shell in that terminal would start them.
+ * The Debug Terminal without VS Code (test/helpers/terminal.ts plays the extension): which
+ * processes get a session, what they show, and how a program runs when none can be had. Programs
+ * run with the user's own preloads and compilers: preloads.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
-import type { DebugClient } from '@vscode/debugadapter-testsupport';
-import type { DebugProtocol } from '@vscode/debugprotocol';
-import { isToolScript } from '../../debug-adapter/debuggee/terminal-boot.js';
-import {
-  TERMINAL_BRIDGE_EVENT,
-  TERMINAL_SOCKET_ENV,
-  type TerminalBridgeEventBody,
-  type TerminalDebugRequest,
-} from '../../debug-adapter/debuggee/terminal-protocol.js';
+import { describe, test } from 'node:test';
+import { isToolScript } from '../../debug-adapter/debuggee/boot.cjs';
+import { TERMINAL_SOCKET_ENV } from '../../debug-adapter/debuggee/terminal-protocol.js';
 import { DebugTerminalListener, terminalConfiguration, terminalNodeOptions } from '../../extension/terminal-listener.js';
 import { resolveConfiguration, UNTRUSTED_MESSAGE } from '../../extension/config-resolution.js';
 import { cleanEnv } from '../fixtures/spawn.js';
-import { describeFrames, fixture, root, Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
+import { describeFrames, fixture, root, THREAD, useDebugAdapter } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
+import { BOOT_LINE, BOOTLOADER, FakeExtension, runInTerminal, runToEnd, tempDir, useDebugTerminal, waitUntil } from '../helpers/terminal.js';
 
 useDebugAdapter();
+useDebugTerminal();
 
-const BOOTLOADER = path.join(root, 'dist', 'debug-adapter', 'debuggee', 'terminal-boot.js');
 const NUMPY = fixture('numpy-program.ts');
 const T = { timeout: 90_000 };
-const BOOT_LINE = /^tfjs-callbacks debug terminal: /;
-
-const programs = new Set<ChildProcess>();
-const sessions = new Set<Session>();
-const temps: string[] = [];
-after(async () => {
-  for (const p of programs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
-  for (const s of sessions) await s.close().catch(() => {});
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** The extension's side: the listener, and for each request a real adapter attached as the extension attaches it. */
-class FakeExtension {
-  readonly requests: TerminalDebugRequest[] = [];
-  readonly sessions: Session[] = [];
-  private constructor(
-    readonly listener: DebugTerminalListener,
-    private readonly configure: (dc: DebugClient) => Promise<unknown>,
-  ) {}
-
-  static async start(configure: (dc: DebugClient) => Promise<unknown> = async () => {}): Promise<FakeExtension> {
-    let self: FakeExtension | undefined;
-    const listener = await DebugTerminalListener.start((request) => self!.startSession(request));
-    self = new FakeExtension(listener, configure);
-    return self;
-  }
-
-  /** What debug-terminal.ts does with vscode.debug.startDebugging: the bridge socket from the adapter's event. */
-  private async startSession(request: TerminalDebugRequest): Promise<string> {
-    this.requests.push(request);
-    const s = await Session.start();
-    sessions.add(s);
-    this.sessions.push(s);
-    const id = randomUUID();
-    const bridge = s.dc.waitForEvent(TERMINAL_BRIDGE_EVENT);
-    void s.waitFor('initialized').then(async () => {
-      await this.configure(s.dc);
-      await s.dc.configurationDoneRequest();
-    });
-    await s.dc.initializeRequest();
-    s.dc.attachRequest(terminalConfiguration(request, id) as unknown as DebugProtocol.AttachRequestArguments).catch(() => {});
-    const body = (await bridge).body as TerminalBridgeEventBody;
-    assert.equal(body.id, id, 'the event names the session the extension started');
-    return body.bridgeSocket;
-  }
-
-  env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-    return cleanEnv({ ...this.listener.terminalEnv(BOOTLOADER, undefined), TFJS_BACKEND: 'cpu', ...extra });
-  }
-
-  async dispose(): Promise<void> {
-    for (const s of this.sessions) await s.close().catch(() => {});
-    this.listener.dispose();
-  }
-}
-
-interface Run {
-  readonly child: ChildProcess;
-  readonly exited: Promise<number | null>;
-  stdout(): string;
-  stderr(): string;
-}
-
-/** A command as the terminal's shell starts it: its output is the terminal's. */
-function runInTerminal(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root): Run {
-  const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  programs.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
-}
-
-function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
-
-/** Continues from every stop until the session ends; returns the stops' reasons. */
-async function runToEnd(s: Session): Promise<string[]> {
-  const reasons: string[] = [];
-  for (let stop = await s.nextStop(); stop; stop = await s.nextStop()) {
-    reasons.push(stop.body.reason);
-    await s.dc.continueRequest({ threadId: THREAD });
-  }
-  return reasons;
-}
 
 describe('Debug Terminal', () => {
   test('node program.ts: breakpoints from the first line, a stop in a callback with its Callback scope, output in the terminal', T, async () => {
@@ -310,11 +210,11 @@ describe('Debug Terminal', () => {
   });
 
   test('NODE_OPTIONS keeps what it held, and a bootloader in a folder with spaces and quotes loads', T, async () => {
-    assert.equal(terminalNodeOptions('/opt/ext/boot.js', undefined), '--import=file:///opt/ext/boot.js');
-    assert.equal(terminalNodeOptions('/opt/my ext/boot.js', '--max-old-space-size=4096'), '--max-old-space-size=4096 --import=file:///opt/my%20ext/boot.js');
-    const dir = path.join(tempDir('tfjs-cb-term-spaces-'), `it's "my" ext`);
+    assert.equal(terminalNodeOptions('/opt/ext/boot.cjs', undefined), '--require=/opt/ext/boot.cjs');
+    assert.equal(terminalNodeOptions('/opt/my ext/boot.cjs', '--max-old-space-size=4096'), '--max-old-space-size=4096 --require="/opt/my ext/boot.cjs"');
+    const dir = path.join(tempDir('tfjs-cb-term-spaces-'), `it's "my" ext\\`);
     fs.mkdirSync(dir);
-    const boot = path.join(dir, 'boot.mjs');
+    const boot = path.join(dir, 'boot.cjs');
     fs.writeFileSync(boot, "console.log('boot loaded');\n");
     const run = runInTerminal(process.execPath, ['-e', "console.log('heap', v8.getHeapStatistics().heap_size_limit < 200 * 2 ** 20)"], {
       ...cleanEnv(),
@@ -420,12 +320,4 @@ async function debugProjectScript(options: { type: 'module' | 'commonjs'; script
 function median(xs: number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-async function waitUntil(check: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

@@ -106,6 +106,11 @@ describe('Caught exceptions', () => {
         assert.deepEqual([frames[0]!.name, frames[0]!.source?.path, frames[0]!.line], ['checked_sqrt', program, throwLine], where);
         assert.equal(stop.body.description, 'Paused on exception: RangeError: checked_sqrt: negative input');
         await s.dc.continueRequest({ threadId: THREAD });
+        // Node starts a CommonJS program itself (no --import of the debugger's sends it through the ES
+        // module loader, whose promise counted as a catcher): the CallbackError it dies of is uncaught.
+        const uncaught = await s.nextStop();
+        assert.match(uncaught?.body.description ?? s.summary(), /^Paused on uncaught exception: CallbackError: numpy_function callback 'pyfunc_0' raised/);
+        await s.dc.continueRequest({ threadId: THREAD });
         assert.equal(await s.nextStop(), undefined, s.summary());
         assert.equal(s.all('exited')[0]?.body.exitCode, 1);
       } finally {

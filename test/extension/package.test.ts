@@ -57,7 +57,8 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
       'out/server.cjs',
       'dist/debug-adapter/main.js',
       'dist/debug-adapter/debuggee/bridge.js',
-      'dist/debug-adapter/debuggee/terminal-boot.js',
+      'dist/debug-adapter/debuggee/boot.cjs',
+      'dist/debug-adapter/debuggee/boot-program.js',
       'dist/runtime/cli/main.js',
       'dist/runtime/loader/register.js',
       'dist/runtime/native/setup.js',
@@ -83,7 +84,7 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
   });
 
   test("the Debug Terminal's bootloader finds what it loads inside the .vsix: the launch's preloads, each there", async () => {
-    // terminal-boot.js imports launcher.js, which imports ../paths.js: a file the .vsix left out
+    // boot-program.js imports launcher.js, which imports ../paths.js: a file the .vsix left out
     // made every program in the terminal fail to start under the debugger.
     const launcher = (await import(pathToFileURL(path.join(extension, 'dist', 'debug-adapter', 'debuggee', 'launcher.js')).href)) as {
       bridgePreloads: () => string[];

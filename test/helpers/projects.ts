@@ -26,15 +26,20 @@ export function projectWithOwnTfjs(dir: string, type?: 'module' | 'commonjs'): v
     ...(type ? { type } : {}),
   };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+  npmInstall(dir, [`@tensorflow/tfjs@${TFJS_VERSION}`]);
+}
+
+/** `npm install <packages>` in the project `dir` (its package.json written), from npm's cache when it has them. */
+export function npmInstall(dir: string, packages: readonly string[]): void {
   const install = (mode: string) =>
-    spawnSync('npm', ['install', mode, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', `@tensorflow/tfjs@${TFJS_VERSION}`], {
+    spawnSync('npm', ['install', mode, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...packages], {
       cwd: dir,
       encoding: 'utf8',
       timeout: 300_000,
     });
   let result = install('--offline');
   if (result.status !== 0) result = install('--prefer-offline');
-  if (result.status !== 0) throw new Error(`npm install @tensorflow/tfjs@${TFJS_VERSION} failed in ${dir}:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0) throw new Error(`npm install ${packages.join(' ')} failed in ${dir}:\n${result.stdout}\n${result.stderr}`);
 }
 
 /** Lines tfjs prints when a second copy of it loads into the same process. */

@@ -36,10 +36,16 @@ describe('a program launch', () => {
     assert.equal(plan.cwd, app);
     assert.equal(plan.entry, path.join(app, 'main.ts'));
     assert.deepEqual(plan.args, ['--fast']);
+    assert.deepEqual(plan.runtimeArgs, []);
     assert.equal(plan.stopOnEntry, false);
     assert.deepEqual(plan.userCode, [path.join(app, 'main.ts')]);
     assert.deepEqual(plan.filters, { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false });
     assert.deepEqual(plan.env, {});
+  });
+
+  test("runtimeArgs are Node's options before the program, kept as given (node resolves them against cwd)", () => {
+    const plan = planLaunch({ program: path.join(app, 'main.ts'), runtimeArgs: ['-r', './setup.js', '--import', 'tsx'] }, CLI);
+    assert.deepEqual(plan.runtimeArgs, ['-r', './setup.js', '--import', 'tsx']);
   });
 
   test('a relative program resolves against cwd when one is given', () => {
@@ -76,6 +82,7 @@ describe('a program launch', () => {
     const program = path.join(app, 'main.ts');
     assert.match(refusal({ program, args: '--fast' as never }), /"args" must be a list of strings, not "--fast"/);
     assert.match(refusal({ program, args: ['a', 1] as never }), /"args" must be a list of strings/);
+    assert.match(refusal({ program, runtimeArgs: '-r @babel/register' as never }), /"runtimeArgs" must be a list of strings, not "-r @babel\/register"/);
     assert.match(refusal({ program: 42 as never }), /"program" must be a string, not 42/);
     assert.match(refusal({ program, cwd: ['.'] as never }), /"cwd" must be a string/);
     assert.match(refusal({ program, env: 'A=1' as never }), /"env" must be an object of variable names to strings/);

@@ -1,0 +1,101 @@
+/**
+ * The debuggee's bootloader, CommonJS on purpose: `node --require <this>` on a launch's command
+ * line (launcher.ts) and in the Debug Terminal's NODE_OPTIONS, so it runs first in every Node
+ * process started there.
+ *
+ * It takes the place Node leaves for this: `Module.runMain`, which starts a process's entry point
+ * (and which babel-node's and ts-node's CLIs call again, in their own process, to start the
+ * program once their compiler is registered). When runMain is about to start a program to debug,
+ * boot-program.ts gets its session and loads the bridge, tsx where needed, the runtime's loader
+ * and the bridge's hold; then Node's own runMain starts the program, deciding as it would without
+ * us. An `--import` of ours would not leave that decision alone: on Node 20 any `--import` sends
+ * every entry point through the ES module loader, past CommonJS require hooks (@babel/register,
+ * ts-node, anything built on `Module._extensions`), so a `.js` file with `import` syntax ran
+ * untranspiled (`ERR_MODULE_NOT_FOUND` for babel's extensionless `./agent`) and a `.ts` one failed.
+ *
+ * Every other process pays for this file, one property write and, where runMain starts a script,
+ * a stat of it: npm, npx, babel-node's and ts-node's CLIs, anything under node_modules (Node's
+ * runMain starts them unchanged), `node -e`, the REPL (which never call runMain).
+ */
+import Module from 'node:module';
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
+
+// Copies, checked against the ES modules that own them (this file cannot require those on every Node).
+/** A launch's debuggee: the adapter's bridge socket (bridge-protocol.ts). */
+const SOCKET_ENV: typeof import('./bridge-protocol.js', { with: { 'resolution-mode': 'import' }}).SOCKET_ENV = 'TFJS_CALLBACKS_DEBUG_SOCKET';
+/** A Debug Terminal's process: the extension's socket (terminal-protocol.ts). */
+const TERMINAL_SOCKET_ENV: typeof import('./terminal-protocol.js', { with: { 'resolution-mode': 'import' }}).TERMINAL_SOCKET_ENV =
+  'TFJS_CALLBACKS_TERMINAL_SOCKET';
+
+/** The runtime's CLI as a project installs it: it runs the program in its own process, so it is debugged. */
+const RUNTIME_CLI = path.join(path.sep, 'node_modules', 'tfjs-callback-debugger', 'dist', 'runtime', 'cli', 'main.js');
+
+/**
+ * The program a Debug Terminal's process is about to run, when it is a user's program worth a
+ * session; else undefined. `main` is what runMain starts.
+ */
+export function programToDebug(main: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (!env[TERMINAL_SOCKET_ENV] || env[SOCKET_ENV] || !main) return undefined; // no terminal, or a launch's debuggee already
+  const script = path.resolve(main);
+  let real: string;
+  try {
+    if (!statSync(script).isFile()) return undefined;
+    real = realpathSync(script); // `/usr/bin/npm` is a link to …/node_modules/npm/bin/npm-cli.js
+  } catch {
+    return undefined;
+  }
+  return isToolScript(real) ? undefined : script;
+}
+
+/**
+ * Package managers and tools, not programs: anything installed in a node_modules folder (npm, npx,
+ * node-gyp, tsx's CLI, which starts the program in a child that is debugged, babel-node's and
+ * ts-node's, which start it with runMain again), corepack's and yarn's own copies; except this
+ * package's runtime CLI (`tfjs-callbacks run program.ts`).
+ */
+export function isToolScript(real: string): boolean {
+  if (real.endsWith(RUNTIME_CLI)) return false;
+  const parts = real.split(path.sep);
+  return parts.includes('node_modules') || parts.includes('corepack') || real.includes(`${path.sep}.yarn${path.sep}releases${path.sep}`);
+}
+
+type RunMain = (this: unknown, main?: string) => unknown;
+
+function install(): void {
+  const launch = !!process.env[SOCKET_ENV];
+  if (!isMainThread || (!launch && !process.env[TERMINAL_SOCKET_ENV])) return;
+  const modules = Module as unknown as { runMain: RunMain };
+  const runMain = modules.runMain;
+  let calls = 0;
+  modules.runMain = function (this: unknown, main = process.argv[1]) {
+    calls++;
+    // A launch debugs what it starts; a terminal, the first program among what runMain starts.
+    const program = launch ? main && path.resolve(main) : programToDebug(main, process.env);
+    if (!program) return runMain.call(this, main);
+    modules.runMain = runMain;
+    // Outside the promise: an error the program throws as it starts is an uncaught exception, as without us.
+    void debug(program, launch, calls > 1).then(() => process.nextTick(() => runMain.call(this, main)));
+  };
+}
+
+/** Gets the program its session (boot-program.ts); a failure is said (and a terminal's program runs undebugged). */
+async function debug(program: string, launch: boolean, viaRunner: boolean): Promise<void> {
+  try {
+    // From the TypeScript sources (the adapter run by tsx), the ES modules need tsx first.
+    const fromSource = path.extname(__filename) === '.cts';
+    if (fromSource) await import(pathToFileURL(require.resolve('tsx')).href);
+    const url = pathToFileURL(path.join(__dirname, `boot-program.${fromSource ? 'ts' : 'js'}`)).href;
+    const { bootProgram } = (await import(url)) as typeof import('./boot-program.js', { with: { 'resolution-mode': 'import' }});
+    await bootProgram({ program, launch, viaRunner });
+  } catch (err) {
+    process.stderr.write(`tfjs-callbacks debugger: ${(err as Error).stack ?? err}\n`);
+    // A launch cannot go on without its bridge; a terminal's program runs as it would without us.
+    if (launch) process.exit(1);
+    process.stderr.write(`${path.basename(program)} runs without the debugger.\n`);
+  }
+}
+
+install();
