@@ -33,7 +33,8 @@ const FIXTURES = path.join(repoRoot, 'test', 'fixtures', 'shapes');
 interface Shape {
   readonly name: string;
   readonly spec: ProjectSpec;
-  /** The fixture folder's files copied into the project. */
+  /** The fixture folder (test/fixtures/shapes/<it>) whose files are copied into the project: the name, unless given. */
+  readonly fixture?: string;
   readonly program: string;
   readonly args: readonly string[];
   /** The marker of the line in the program's callback where the debugger is to stop. */
@@ -49,6 +50,16 @@ const SHAPES: readonly Shape[] = [
     spec: { dependencies: { '@tensorflow/tfjs': TFJS_VERSION }, withRuntime: true },
     program: 'train.js',
     args: ['--epochs', '2', '--batch_size', '2'],
+    breakAt: '@standardize',
+    exitCode: 0,
+  },
+  {
+    // The official examples pin TF.js 3.x: the same program on 3.18.
+    name: 'older-tfjs',
+    fixture: 'custom-layer',
+    spec: { dependencies: { '@tensorflow/tfjs': '3.18.0' }, withRuntime: true },
+    program: 'train.js',
+    args: ['--epochs', '2'],
     breakAt: '@standardize',
     exitCode: 0,
   },
@@ -136,9 +147,8 @@ for (const shape of SHAPES) {
     let plain: Run;
     before(() => {
       project = makeUserProject(path.join(root, shape.name), shape.spec);
-      for (const file of fs.readdirSync(path.join(FIXTURES, shape.name))) {
-        project.write(file, fs.readFileSync(path.join(FIXTURES, shape.name, file), 'utf8'));
-      }
+      const fixture = path.join(FIXTURES, shape.fixture ?? shape.name);
+      for (const file of fs.readdirSync(fixture)) project.write(file, fs.readFileSync(path.join(fixture, file), 'utf8'));
       plain = run(project, [shape.program, ...shape.args]);
     });
 

@@ -52,9 +52,18 @@ describe('the supported range', () => {
     for (const v of ['1.7.4', '2.8.6', '3.0.0-rc.1', '5.0.0', '5.0.0-alpha.1', '', 'latest', '4']) assert.equal(isSupportedTfjs(v), false, v);
   });
 
-  test('what it tells people to install is the tfjs the runtime ships with', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    assert.equal(RECOMMENDED_TFJS, manifest.dependencies['@tensorflow/tfjs']);
+  test('package.json declares the range (peer and own dependency); what it tells people to install is the tfjs the runtime ships with', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    assert.equal(manifest.peerDependencies['@tensorflow/tfjs'], SUPPORTED_TFJS_RANGE);
+    assert.equal(manifest.dependencies['@tensorflow/tfjs'], SUPPORTED_TFJS_RANGE);
+    // tfjs-node is the user's (or setup-native's): as a dependency of ours its install would download libtensorflow for every user.
+    assert.equal(manifest.optionalDependencies?.['@tensorflow/tfjs-node'], undefined);
+    const shipped = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', '@tensorflow', 'tfjs', 'package.json'), 'utf8')) as { version: string };
+    assert.equal(RECOMMENDED_TFJS, `^${shipped.version}`);
     assert.equal(isSupportedTfjs(RECOMMENDED_TFJS.slice(1)), true);
   });
 });
