@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BACKEND_CHOICES, type BackendChoice } from '../runtime/backend-choice.js';
+import { checkProjectTfjs } from '../runtime/tfjs-version.js';
 
 export type BackendOption = BackendChoice;
 
@@ -91,7 +92,19 @@ export function filtersOf(args: {
  * Resolves paths against cwd (without one: against the adapter's working directory, and cwd is the
  * program's folder) and checks that what must exist does. `cliEntry` runs models.
  */
+/**
+ * The launch to make, or a ConfigurationError saying what is wrong; a project on a TF.js version
+ * the runtime does not support is refused with the version, the range and what to do.
+ */
 export function planLaunch(args: LaunchArguments, cliEntry: string): LaunchPlan {
+  const plan = planFor(args, cliEntry);
+  // Where the program's packages are looked up (launcher.ts TFJS_CALLBACKS_PROJECT_DIR).
+  const tfjs = checkProjectTfjs(plan.userCode[0] ? path.dirname(plan.userCode[0]) : plan.cwd);
+  if (!tfjs.ok) throw new ConfigurationError(tfjs.message);
+  return plan;
+}
+
+function planFor(args: LaunchArguments, cliEntry: string): LaunchPlan {
   checkTypes(args);
   const base = path.resolve(args.cwd ?? process.cwd());
   const cwd = args.cwd !== undefined || !args.program ? base : path.dirname(path.resolve(base, args.program));

@@ -126,7 +126,10 @@ export class Startup {
   /** The program's stdout and stderr, into the Debug Console. */
   private forwardOutput(debuggee: Debuggee): void {
     debuggee.process.stdout?.on('data', (d: Buffer) => this.client.sendEvent(new OutputEvent(d.toString(), 'stdout')));
-    const toConsole = (text: string): void => this.client.sendEvent(new OutputEvent(text, 'stderr'));
+    const toConsole = (text: string): void => {
+      const program = withoutInspectorLines(text);
+      if (program) this.client.sendEvent(new OutputEvent(program, 'stderr'));
+    };
     const stderr = debuggee.process.stderr!; // piped (launcher.ts)
     if (debuggee.dropsTfStartupLines) filterTfStartupLines(stderr, toConsole);
     else stderr.on('data', (d: Buffer) => toConsole(d.toString()));
@@ -194,4 +197,13 @@ function closed(stream: NodeJS.ReadableStream | null): Promise<void> {
     stream.once('end', () => resolve());
     stream.once('close', () => resolve());
   });
+}
+
+/**
+ * Node's own lines about the debugger (it writes "Waiting for the debugger to disconnect..." as the
+ * process exits with a session attached, in one write): not the program's, so not shown, as
+ * VS Code's JavaScript debugger does not show them.
+ */
+export function withoutInspectorLines(text: string): string {
+  return text.replace(/(^|\n)(Waiting for the debugger to disconnect\.\.\.|Debugger attached\.)\r?\n/g, '$1');
 }

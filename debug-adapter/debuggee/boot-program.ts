@@ -18,6 +18,7 @@ import { SOCKET_ENV } from './bridge-protocol.js';
 import { bridgePreloads } from './launcher.js';
 import { EXIT_CODE_FILE, TERMINAL_REQUEST_TIMEOUT_MS, TERMINAL_SOCKET_ENV, type TerminalDebugReply, type TerminalDebugRequest } from './terminal-protocol.js';
 import { adapterPaths, fileUrl } from '../paths.js';
+import { checkProjectTfjs } from '../../runtime/tfjs-version.js';
 
 export interface ProgramToBoot {
   /** The program's file, absolute. */
@@ -40,6 +41,13 @@ export async function bootProgram({ program, launch, viaRunner }: ProgramToBoot)
       requireHooks: Object.keys((Module as unknown as { _extensions: Record<string, unknown> })._extensions),
     });
   if (launch) return preload({ bridge: true, tsx });
+  // A project on a TF.js version the runtime does not support runs as it would without us, told why once.
+  const tfjs = checkProjectTfjs(path.dirname(program));
+  if (!tfjs.ok) {
+    process.stderr.write(`tfjs-callbacks debug terminal: ${tfjs.message} ${path.basename(program)} runs without the debugger.\n`);
+    delete process.env[TERMINAL_SOCKET_ENV];
+    return;
+  }
   const socketPath = process.env[TERMINAL_SOCKET_ENV]!;
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const reply: TerminalDebugReply =

@@ -30,14 +30,20 @@ const SOCKET_ENV: typeof import('./bridge-protocol.js', { with: { 'resolution-mo
 const TERMINAL_SOCKET_ENV: typeof import('./terminal-protocol.js', { with: { 'resolution-mode': 'import' }}).TERMINAL_SOCKET_ENV =
   'TFJS_CALLBACKS_TERMINAL_SOCKET';
 
-/** The runtime's CLI as a project installs it: it runs the program in its own process, so it is debugged. */
+/**
+ * The runtime's CLI as a project installs it. It runs a model in its own process, which is then
+ * the one to debug; a program it runs in a child process of its own (as `node program.js` would),
+ * which is debugged itself, the CLI being a tool then.
+ */
 const RUNTIME_CLI = path.join(path.sep, 'node_modules', 'tfjs-callback-debugger', 'dist', 'runtime', 'cli', 'main.js');
+/** The same CLI beside this bootloader (a checkout's dist/, the extension's). */
+const OWN_CLI = path.join(__dirname, '..', '..', 'runtime', 'cli', 'main.js');
 
 /**
  * The program a Debug Terminal's process is about to run, when it is a user's program worth a
  * session; else undefined. `main` is what runMain starts.
  */
-export function programToDebug(main: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+export function programToDebug(main: string | undefined, env: NodeJS.ProcessEnv, argv: readonly string[] = process.argv): string | undefined {
   if (!env[TERMINAL_SOCKET_ENV] || env[SOCKET_ENV] || !main) return undefined; // no terminal, or a launch's debuggee already
   const script = path.resolve(main);
   let real: string;
@@ -47,7 +53,7 @@ export function programToDebug(main: string | undefined, env: NodeJS.ProcessEnv)
   } catch {
     return undefined;
   }
-  return isToolScript(real) ? undefined : script;
+  return isToolScript(real, argv) ? undefined : script;
 }
 
 /**
@@ -56,10 +62,24 @@ export function programToDebug(main: string | undefined, env: NodeJS.ProcessEnv)
  * ts-node's, which start it with runMain again), corepack's and yarn's own copies; except this
  * package's runtime CLI (`tfjs-callbacks run program.ts`).
  */
-export function isToolScript(real: string): boolean {
-  if (real.endsWith(RUNTIME_CLI)) return false;
+export function isToolScript(real: string, argv: readonly string[] = []): boolean {
+  if (real.endsWith(RUNTIME_CLI) || real === OWN_CLI) return !runsModel(argv.slice(2));
   const parts = real.split(path.sep);
   return parts.includes('node_modules') || parts.includes('corepack') || real.includes(`${path.sep}.yarn${path.sep}releases${path.sep}`);
+}
+
+/** The CLI options that take a value (runtime/cli/args.ts). */
+const CLI_VALUE_OPTIONS = ['--callbacks', '--inputs', '--backend', '--trace'];
+
+/** Whether CLI arguments (`run [options] <target> …`) name a model.json as the target. */
+export function runsModel(args: readonly string[]): boolean {
+  if (args[0] !== 'run') return false;
+  for (let i = 1; i < args.length; i++) {
+    const arg = args[i]!;
+    if (CLI_VALUE_OPTIONS.includes(arg)) i++;
+    else if (!arg.startsWith('-')) return /\.json$/i.test(arg);
+  }
+  return false;
 }
 
 type RunMain = (this: unknown, main?: string) => unknown;

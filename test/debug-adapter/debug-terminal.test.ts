@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { isToolScript } from '../../debug-adapter/debuggee/boot.cjs';
+import { isToolScript, runsModel } from '../../debug-adapter/debuggee/boot.cjs';
 import { TERMINAL_SOCKET_ENV } from '../../debug-adapter/debuggee/terminal-protocol.js';
 import { DebugTerminalListener, terminalConfiguration, terminalNodeOptions } from '../../extension/terminal-listener.js';
 import { resolveConfiguration, UNTRUSTED_MESSAGE } from '../../extension/config-resolution.js';
@@ -131,6 +131,14 @@ describe('Debug Terminal', () => {
     debugProjectScript({ type: 'commonjs', script: 'tsx main.ts', command: ['npx', 'tsx', 'main.ts'], withTsx: true }),
   );
 
+  test('tfjs-callbacks run main.ts: one session, for the program in the process the CLI starts for it, not for the CLI', T, () =>
+    debugProjectScript({
+      type: 'module',
+      script: 'tfjs-callbacks run main.ts',
+      command: ['node', path.join(root, 'dist', 'runtime', 'cli', 'main.js'), 'run', 'main.ts', '--backend', 'cpu'],
+    }),
+  );
+
   test('a process that runs no program (node -e) asks for nothing and costs a few ms', T, async () => {
     const ext = await FakeExtension.start();
     try {
@@ -247,12 +255,21 @@ describe('Debug Terminal', () => {
     ]) {
       assert.equal(isToolScript(tool), true, tool);
     }
-    for (const program of [
-      '/home/u/proj/main.ts',
-      '/home/u/proj/scripts/train.mjs',
-      '/home/u/proj/node_modules/tfjs-callback-debugger/dist/runtime/cli/main.js',
-    ]) {
+    for (const program of ['/home/u/proj/main.ts', '/home/u/proj/scripts/train.mjs']) {
       assert.equal(isToolScript(program), false, program);
+    }
+    // The runtime's CLI runs a model itself (debug it) and a program in a child of its own (debug that one).
+    const cli = '/home/u/proj/node_modules/tfjs-callback-debugger/dist/runtime/cli/main.js';
+    for (const args of [
+      ['run', 'model/model.json'],
+      ['run', '--backend', 'cpu', 'm.json', '--callbacks', 'cb.ts'],
+      ['run', '--trace', 't.json', 'models/x/model.json'],
+    ]) {
+      assert.equal(isToolScript(cli, ['node', cli, ...args]), false, args.join(' '));
+      assert.equal(runsModel(args), true, args.join(' '));
+    }
+    for (const args of [['run', 'train.js', '--epochs', '2'], ['run', '--trace', 't.json', 'train.ts'], ['setup-native'], []]) {
+      assert.equal(isToolScript(cli, ['node', cli, ...args]), true, args.join(' '));
     }
   });
 });

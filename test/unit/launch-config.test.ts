@@ -69,6 +69,17 @@ describe('a program launch', () => {
     assert.deepEqual(plan.envRemoved, ['GONE']);
   });
 
+  test('a project on a TF.js version the runtime does not support is refused, naming the version, the range and the fix', () => {
+    const old = path.join(dir, 'old-project');
+    fs.mkdirSync(path.join(old, 'node_modules', '@tensorflow', 'tfjs'), { recursive: true });
+    fs.writeFileSync(path.join(old, 'node_modules', '@tensorflow', 'tfjs', 'package.json'), JSON.stringify({ name: '@tensorflow/tfjs', version: '1.7.4' }));
+    fs.writeFileSync(path.join(old, 'main.js'), '');
+    assert.match(
+      refusal({ program: path.join(old, 'main.js') }),
+      /@tensorflow\/tfjs 1\.7\.4 .*does not support: it supports TensorFlow\.js >=3\.0\.0 <5\.0\.0 .*npm install @tensorflow\/tfjs@\^4\.22\.0/,
+    );
+  });
+
   test('what is missing or wrong is refused, saying what and what to do', () => {
     assert.match(refusal({}), /Set "program" to the graph program to debug \(or "model" to a model\.json\)/);
     assert.match(refusal({ program: 'nope.ts', cwd: app }), new RegExp(`program ${path.join(app, 'nope.ts')} does not exist`));
