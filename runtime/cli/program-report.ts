@@ -45,9 +45,11 @@ if (run) {
   addCallbackObserver(recorder);
   let uncaught: Error | undefined;
   process.on('uncaughtExceptionMonitor', (err) => {
+    // Fatal unless the program handles it itself (its 'uncaughtException' listener).
+    if (process.listenerCount('uncaughtException') > 0) return;
     uncaught ??= err instanceof Error ? err : Object.assign(new Error(String(err)), { name: 'Uncaught' });
   });
-  // A program that calls process.exit() during its top-level await ends it on purpose.
+  // A program that calls process.exit() ends it on purpose, whatever is still pending.
   let exitCalled = false;
   const exit = process.exit;
   process.exit = function (this: NodeJS.Process, ...args: Parameters<typeof exit>) {
@@ -58,7 +60,7 @@ if (run) {
     let failure = uncaught;
     const pending = recorder.pending();
     const unsettled = !uncaught && !exitCalled && topLevelAwaitPending();
-    if (unsettled || (code === 0 && pending.length > 0)) {
+    if (unsettled || (code === 0 && !exitCalled && pending.length > 0)) {
       failure = new UnsettledRunError(unsettledMessage(run.target, false, pending));
       // Node ends a pending top-level await with 13; a pending callback it would end with 0.
       if (!unsettled) process.exitCode = 1;

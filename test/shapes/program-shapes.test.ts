@@ -21,8 +21,7 @@ import { cleanEnv, repoRoot } from '../fixtures/spawn.js';
 import { nativeLoads } from '../helpers/backends.js';
 import { Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
-import { TFJS_VERSION } from '../helpers/projects.js';
-import { makeUserProject, type ProjectSpec, type UserProject } from '../helpers/user-projects.js';
+import { makeUserProject, TFJS_VERSION, type ProjectSpec, type UserProject } from '../helpers/projects.js';
 
 useDebugAdapter();
 const { dir: root, cleanup } = tempDir('program-shapes-');
@@ -82,10 +81,8 @@ const SHAPES: readonly Shape[] = [
   },
   {
     name: 'tfjs-node-direct',
-    spec: {
-      unbuilt: { '@tensorflow/tfjs-node': TFJS_VERSION, '@tensorflow/tfjs-node-gpu': TFJS_VERSION },
-      withRuntime: true,
-    },
+    // Installed without their install scripts (makeUserProject): no binding, as behind a firewall.
+    spec: { dependencies: { '@tensorflow/tfjs-node': TFJS_VERSION, '@tensorflow/tfjs-node-gpu': TFJS_VERSION }, withRuntime: true },
     program: 'main.js',
     args: [],
     breakAt: '@double',
@@ -159,7 +156,10 @@ for (const shape of SHAPES) {
 
     test("under the project's tfjs-callbacks run: the same exit code and program output, our lines only added", () => {
       const cli = run(project, [cliOf(project), 'run', shape.program, '--backend', 'cpu', ...shape.args]);
-      timings.push(`${shape.name}: CLI ${(cli.ms / plain.ms).toFixed(2)}x (${cli.ms.toFixed(0)} / ${plain.ms.toFixed(0)} ms)`);
+      const added = lines(cli.stdout).filter(isOurs).length;
+      timings.push(
+        `${shape.name}: CLI exit ${cli.status} (plain ${plain.status}), ${added} lines of ours, ${(cli.ms / plain.ms).toFixed(2)}x (${cli.ms.toFixed(0)} / ${plain.ms.toFixed(0)} ms)`,
+      );
       assert.equal(cli.status, plain.status, `${cli.stdout}\n${cli.stderr}`);
       assert.deepEqual(
         lines(cli.stdout).filter((l) => !isOurs(l)),
@@ -190,7 +190,10 @@ for (const shape of SHAPES) {
           await s.dc.continueRequest({ threadId: THREAD });
         }
         const exited = s.all('exited').at(-1) as DebugProtocol.ExitedEvent | undefined;
-        timings.push(`${shape.name}: debugger ${((performance.now() - started) / plain.ms).toFixed(2)}x (${stops.length} stops)`);
+        const added = lines(s.output('stdout')).filter(isOurs).length + lines(s.output('console')).length + lines(s.output('important')).length;
+        timings.push(
+          `${shape.name}: debugger exit ${exited?.body.exitCode} (plain ${plain.status}), ${added} lines of ours, ${((performance.now() - started) / plain.ms).toFixed(2)}x (${stops.length} stops)`,
+        );
         if (shape.name !== 'tfjs-node-direct') {
           assert.ok(
             stops.some((e, i) => e.body.reason === 'breakpoint' && stoppedLines[i] === line),
