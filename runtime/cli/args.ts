@@ -65,8 +65,9 @@ function splitAtProgram(argv: readonly string[]): { cli: string[]; program: stri
   let positionals = 0;
   for (; i < argv.length && target === undefined; i++) {
     const arg = argv[i]!;
+    // `run -- <program> args`: no more options of ours; the program and its arguments follow.
+    if (arg === '--' && positionals === 1 && i + 1 < argv.length) return { cli: [...cli, argv[i + 1]!], program: argv.slice(i + 2) };
     cli.push(arg);
-    if (arg === '--') break;
     if (!arg.startsWith('-') || arg === '-') {
       if (++positionals === 2) target = arg;
     } else if (takesValue(arg) && !arg.includes('=') && i + 1 < argv.length) {

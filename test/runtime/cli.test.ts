@@ -301,3 +301,45 @@ describe('options and usage', () => {
     assert.match(run.stderr, /npm install @tensorflow\/tfjs-node/);
   });
 });
+
+describe('a project on a TF.js version the runtime does not support', () => {
+  test('is refused at once: its version and where, the range, the npm install; exit 1, nothing run', () => {
+    const project = path.join(root, 'tfjs-1.7.4-project');
+    writeFile(project, 'node_modules/@tensorflow/tfjs/package.json', JSON.stringify({ name: '@tensorflow/tfjs', version: '1.7.4', main: 'index.js' }));
+    const program = writeFile(project, 'main.js', "console.log('ran');\n");
+    const run = runCli(['run', program], { cwd: project });
+    assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+    assert.equal(
+      run.stderr.trim(),
+      `tfjs-callbacks: This project has @tensorflow/tfjs 1.7.4 (${path.join(project, 'node_modules', '@tensorflow', 'tfjs')}), which tfjs-callback-debugger does not support: it supports TensorFlow.js >=3.0.0 <5.0.0 (3.x and 4.x). Upgrade it with \`npm install @tensorflow/tfjs@^4.22.0\` in ${project} (or @tensorflow/tfjs@^3.21.0, the last 3.x, a smaller step from 1.x).`,
+    );
+    assert.equal(run.stdout, '', 'nothing ran');
+  });
+});
+
+describe('a program runs as node runs it', () => {
+  test('require.main, process.argv and its flags, its exit code; options after the program up to the first unknown one are ours', () => {
+    const program = writeFile(
+      root,
+      'as-node/main.cjs',
+      [
+        'if (require.main === module) {',
+        "  console.log('argv ' + JSON.stringify(process.argv.slice(1).map((a, i) => (i === 0 ? require('node:path').basename(a) : a))));",
+        "  console.log('backend env ' + process.env.TFJS_BACKEND);",
+        '  process.exitCode = 3;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const run = runCli(['run', program, '--backend', 'cpu', '--epochs', '2', '--backend', 'x', '--', '-h']);
+    assert.equal(run.status, 3, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /^argv \["main\.cjs","--epochs","2","--backend","x","--","-h"\]$/m);
+    assert.match(run.stdout, /^backend env cpu$/m);
+    assert.match(run.stdout, /^✗ .*main\.cjs exited with code 3$/m);
+    const explicit = runCli(['run', program, '--', '--backend', 'cpu']);
+    assert.match(explicit.stdout, /^argv \["main\.cjs","--backend","cpu"\]$/m);
+    const before = runCli(['run', '--backend', 'cpu', '--', program, '--trace', 'x']);
+    assert.match(before.stdout, /^argv \["main\.cjs","--trace","x"\]$/m);
+    assert.match(before.stdout, /^backend env cpu$/m);
+  });
+});

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { tempDir } from '../fixtures/callback-models.js';
 import { repoRoot, runCli, writeFile } from '../fixtures/spawn.js';
+import { makeUserProject, SECOND_ENGINE } from '../helpers/projects.js';
 import { TF_PYTHON, TF_WHEEL } from '../helpers/tensorflow-python.js';
 
 const { dir, cleanup } = tempDir('setup-native-');
@@ -150,5 +151,30 @@ describe('setup-native: from a wheel file', { skip: TF_WHEEL ? false : 'no Tenso
     assert.match(run.stdout, /checked: backend 'tensorflow' loads \(TF_Version 2\.\d+\.\d+\)/);
     assert.match(run.stdout, /most of it TensorFlow's libraries, unpacked from the wheel/);
     fs.rmSync(wheelRoot, { recursive: true, force: true });
+  });
+});
+
+describe('setup-native in a project on another TF.js version', {
+  skip: TF_PYTHON ? false : 'no TensorFlow Python here (TFJS_TEST_TF_PYTHON, or scripts/setup-test-env.sh)',
+}, () => {
+  test('a TF.js 3.18 project whose tfjs-node has no binding: builds tfjs-node 3.18, checks it on the project’s engine, and the program’s own require gets it', {
+    timeout: 600_000,
+  }, () => {
+    const cache = path.join(dir, 'cache-3.18');
+    // The official examples' shape: tfjs and tfjs-node pinned to 3.18, tfjs-node's download failed.
+    const project = makeUserProject(path.join(dir, 'tfjs-3.18-project'), { dependencies: { '@tensorflow/tfjs': '3.18.0', '@tensorflow/tfjs-node': '3.18.0' } });
+    const main = project.write(
+      'main.js',
+      "const tf = require('@tensorflow/tfjs-node');\nconsole.log(`tfjs ${tf.version.tfjs} on ${tf.getBackend()}: ${tf.tensor1d([1, 2]).add(1).dataSync().join(',')}`);\n",
+    );
+    const setup = runCli(['setup-native', '--python', TF_PYTHON!], { cwd: project.dir, env: { TFJS_CALLBACKS_NATIVE_DIR: cache } });
+    assert.equal(setup.status, 0, `${setup.stdout}\n${setup.stderr}`);
+    assert.match(setup.stdout, /^✓ native backend ready: @tensorflow\/tfjs-node 3\.18\.0 built against TensorFlow 2\.\d+\.\d+/m);
+    assert.match(setup.stdout, /checked: backend 'tensorflow' loads/);
+    const run = runCli(['run', main], { cwd: project.dir, env: { TFJS_CALLBACKS_NATIVE_DIR: cache } });
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /^tfjs 3\.18\.0 on tensorflow: 2,3$/m);
+    assert.match(run.stdout, /@tensorflow\/tfjs-node in the project is installed without its native binding/);
+    assert.doesNotMatch(`${run.stdout}${run.stderr}`, SECOND_ENGINE);
   });
 });

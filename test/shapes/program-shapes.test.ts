@@ -21,7 +21,7 @@ import { cleanEnv, repoRoot } from '../fixtures/spawn.js';
 import { nativeLoads } from '../helpers/backends.js';
 import { Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
-import { makeUserProject, TFJS_VERSION, type ProjectSpec, type UserProject } from '../helpers/projects.js';
+import { makeUserProject, npmInstall, TFJS_VERSION, type ProjectSpec, type UserProject } from '../helpers/projects.js';
 
 useDebugAdapter();
 const { dir: root, cleanup } = tempDir('program-shapes-');
@@ -247,3 +247,26 @@ for (const shape of SHAPES) {
     }
   });
 }
+
+describe('the runtime installed from a folder (npm install <checkout>: a symlink)', () => {
+  test('plain node: one engine, the project’s, though the folder has its own @tensorflow packages', () => {
+    // npm's default for a folder is a link (npm test's environment sets install-links: undone here).
+    const project = makeUserProject(path.join(root, 'linked'), { dependencies: { '@tensorflow/tfjs': TFJS_VERSION } });
+    npmInstall(project.dir, ['--install-links=false', repoRoot]);
+    assert.ok(fs.lstatSync(path.join(project.dir, 'node_modules', 'tfjs-callback-debugger')).isSymbolicLink(), 'installed as a link');
+    project.write(
+      'prog.js',
+      [
+        "const tf = require('@tensorflow/tfjs');",
+        "const { numpyFunction, tf: runtimeTf } = require('tfjs-callback-debugger/runtime');",
+        "const y = numpyFunction((a) => a.map((v) => v * 2), [tf.tensor([1, 2, 3])], 'float32');",
+        'console.log(`one engine: ${tf.engine() === runtimeTf.engine()} ${Array.from(y.dataSync())}`);',
+        '',
+      ].join('\n'),
+    );
+    const plain = run(project, ['prog.js']);
+    assert.equal(plain.status, 0, plain.stderr);
+    assert.match(plain.stdout, /^one engine: true 2,4,6$/m);
+    assert.doesNotMatch(plain.stderr, /already registered|Platform node has already been set/, plain.stderr);
+  });
+});
