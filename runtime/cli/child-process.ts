@@ -8,11 +8,10 @@
  * Stdin and stdout are shared, so a program's prompts and output are as they would be.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { nativeRoot } from '../native/cache.js';
+import { installedNativeCopies, projectTfjsVersion, setupNativeBuild } from '../native/installed.js';
 import { dropsTfStartupLines, filterTfStartupLines, STDERR_FILTERED_ENV } from '../tf-startup-logs.js';
 import type { RunArgs } from './args.js';
 import { PROGRAM_RUN_ENV, type ProgramRun } from './program-protocol.js';
@@ -28,21 +27,11 @@ export function wantsFilteredStderr(backend: string | undefined, projectDir: str
   return nativeMayLoad(projectDir, env);
 }
 
-/** A tfjs-node the runtime would try: the project's, the runtime's, or a setup-native build. */
+/** A tfjs-node the runtime could load: the project's or the runtime's with its binding, or setup-native's build for the project's TF.js. */
 function nativeMayLoad(projectDir: string, env: NodeJS.ProcessEnv): boolean {
-  const resolvers = [createRequire(path.join(projectDir, 'noop.js')), createRequire(import.meta.url)];
-  for (const pkg of ['@tensorflow/tfjs-node', '@tensorflow/tfjs-node-gpu']) {
-    for (const resolver of resolvers) {
-      try {
-        resolver.resolve(`${pkg}/package.json`);
-        return true;
-      } catch {
-        // not there
-      }
-    }
-  }
-  const root = nativeRoot(env);
-  return existsSync(root) && readdirSync(root).some((name) => name.startsWith('tfjs-node-'));
+  if (installedNativeCopies(projectDir, fileURLToPath(import.meta.url)).some((copy) => copy.hasBinding)) return true;
+  const version = projectTfjsVersion(projectDir) ?? projectTfjsVersion(here);
+  return !!version && !!setupNativeBuild(version, env);
 }
 
 /**

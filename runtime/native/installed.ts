@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { installedPackage } from '../tfjs-version.js';
 import { buildDir, hasBuild, nativeRoot, napiVersionFor } from './cache.js';
 
 export const NATIVE_PACKAGES = ['@tensorflow/tfjs-node-gpu', '@tensorflow/tfjs-node'] as const;
@@ -75,12 +76,7 @@ export function installedNativeCopies(projectDir: string, runtimeFile: string): 
 
 /** The @tensorflow/tfjs version the project runs (undefined when it has none). */
 export function projectTfjsVersion(projectDir: string): string | undefined {
-  try {
-    const manifest = path.join(installedDir('@tensorflow/tfjs', path.join(projectDir, 'noop.js'))!, 'package.json');
-    return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-  } catch {
-    return undefined;
-  }
+  return installedPackage('@tensorflow/tfjs', projectDir)?.version;
 }
 
 /** setup-native's build for tfjs `version`, when one is finished. */

@@ -7,12 +7,12 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildDir, hasBuild, napiVersionFor, nativeRoot, packageDir, readRecord, recordFile, type NativeBuildRecord } from './cache.js';
 import { fromPython, fromWheel, LIBRARIES, NativeSetupError, type FoundTensorFlow } from './find-tensorflow.js';
+import { projectTfjsVersion } from './installed.js';
 
 export { NativeSetupError };
 
@@ -110,14 +110,9 @@ export function undoNative(options: Pick<SetupOptions, 'projectDir' | 'env'>): s
 
 /** The @tensorflow/tfjs version the project runs (else the runtime's own): tfjs-node must match it. */
 function tfjsVersion(projectDir: string): string {
-  for (const from of [path.join(projectDir, 'noop.js'), fileURLToPath(import.meta.url)]) {
-    try {
-      return (createRequire(from)('@tensorflow/tfjs/package.json') as { version: string }).version;
-    } catch {
-      // not there: the next
-    }
-  }
-  throw new NativeSetupError('No @tensorflow/tfjs found, in the project or with the runtime.');
+  const version = projectTfjsVersion(projectDir) ?? projectTfjsVersion(path.dirname(fileURLToPath(import.meta.url)));
+  if (!version) throw new NativeSetupError('No @tensorflow/tfjs found, in the project or with the runtime.');
+  return version;
 }
 
 function readVersion(pkg: string): string | undefined {
