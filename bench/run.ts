@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, printed as ratios against a baseline measured in the same run.
- * `npm run bench <part>` runs one part: runtime, debug, lsp, webview, nodes, graph or trace.
+ * `npm run bench <part>` runs one part: runtime, debug, session, timings, steps, lsp, webview, nodes, graph or trace.
  */
 import os from 'node:os';
 import { runtimeBenchmarks } from './runtime.bench.js';
@@ -12,6 +12,9 @@ type Print = (line: string) => void;
 const parts: Record<string, (print: Print) => Promise<void>> = {
   runtime: runtimeBenchmarks,
   debug: debugBenchmarks,
+  session: async (print) => (await import('./long-session.bench.js')).longSessionBenchmarks(print),
+  timings: async (print) => (await import('./test-timings.bench.js')).testTimingBenchmarks(print),
+  steps: async (print) => (await import('./steps.bench.js')).stepBenchmarks(print),
   lsp: async (print) => (await import('./lsp.bench.js')).lspBenchmarks(print),
   webview: webviewBenchmarks,
   nodes: nodeHookBenchmarks,

@@ -8,6 +8,7 @@
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp/connection.js';
 import { AGENT_KEY, AGENT_SOURCE_URL, type ActiveSnapshot, type DebugAgent } from './debuggee/agent-protocol.js';
+import { stopGroup } from './object-groups.js';
 
 /**
  * Names each script the adapter runs in the debuggee after the agent, which the debugger
@@ -91,6 +92,8 @@ export class AgentClient {
         const fn = await this.callRemote((agent, invocation) => agent.live(invocation)?.func, id);
         if (!fn.objectId) return undefined;
         const props = await this.cdp.send('Runtime.getProperties', { objectId: fn.objectId, ownProperties: true });
+        // Kept by value: the function itself is let go at once (a run that never stops makes many).
+        this.cdp.send('Runtime.releaseObject', { objectId: fn.objectId }).catch(() => {});
         return props.internalProperties?.find((p) => p.name === '[[FunctionLocation]]')?.value?.value as Protocol.Debugger.Location | undefined;
       })().catch(() => undefined);
       if (this.locations.size > 1000) this.locations.clear(); // invocation ids only grow; old ones never return
@@ -123,6 +126,8 @@ export class AgentClient {
       arguments: [{ value: AGENT_KEY }, ...args.map((value) => ({ value }))],
       returnByValue,
       silent: true,
+      // The global object has no group: what is made from it must not inherit that (object-groups.ts).
+      objectGroup: stopGroup(this.cdp),
     });
     if (r.exceptionDetails) {
       const message = r.exceptionDetails.exception?.description ?? r.exceptionDetails.text;
@@ -132,7 +137,7 @@ export class AgentClient {
     return r.result;
   }
 
-  /** The debuggee's global object, the target of calls that have none of their own. */
+  /** The debuggee's global object, the target of calls that have none of their own: in no group, it outlives every stop. */
   private global(): Promise<string> {
     this.globalObject ??= this.cdp.send('Runtime.evaluate', { expression: `globalThis\n${AGENT_CALL_TAG}` }).then((r) => {
       if (!r.result.objectId) throw new Error('the debuggee has no global object');

@@ -14,6 +14,7 @@
 import { agentExpression } from './agent-client.js';
 import type { CdpConnection } from './cdp/connection.js';
 import type { ActiveSnapshot } from './debuggee/agent-protocol.js';
+import { stopGroup } from './object-groups.js';
 
 export interface CallbackBinding {
   readonly name: string;
@@ -130,7 +131,8 @@ export async function withCallbackNames(
     const ask = bindings.filter((b) => !b.always && !defined.has(`${callFrameId}\u0000${b.name}`)).map((b) => b.name);
     if (ask.length > 0) {
       const checks = ask.map((n) => `(() => { try { return (void ${n}, true); } catch { return false; } })()`);
-      const r = await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression: `[${checks.join(', ')}]`, returnByValue: true, silent: true });
+      const expression = `[${checks.join(', ')}]`;
+      const r = await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression, returnByValue: true, silent: true, objectGroup: stopGroup(cdp) });
       const found = (r.result.value as boolean[] | undefined) ?? ask.map(() => true);
       ask.forEach((n, i) => defined.set(`${callFrameId}\u0000${n}`, found[i] === true));
     }

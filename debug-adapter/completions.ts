@@ -9,6 +9,7 @@ import type { Protocol } from 'devtools-protocol';
 import { callbackBindings, NODE_ATTRS } from './callback-scope.js';
 import type { CdpConnection } from './cdp/connection.js';
 import type { Evaluator } from './evaluator.js';
+import { stopGroup } from './object-groups.js';
 import type { StackFrameEntry } from './stack.js';
 
 /** The most items one answer holds (a global object has hundreds of names). */
@@ -92,7 +93,7 @@ async function memberItems(context: CompletionsContext, object: string): Promise
         functionDeclaration: NAMES_OF_ARGUMENT,
         arguments: [value.unserializableValue !== undefined ? { unserializableValue: value.unserializableValue } : { value: value.value }],
       };
-  const r = await context.cdp.send('Runtime.callFunctionOn', { ...target, returnByValue: true, silent: true });
+  const r = await context.cdp.send('Runtime.callFunctionOn', { ...target, returnByValue: true, silent: true, objectGroup: stopGroup(context.cdp) });
   const names = (r.result.value as [string, string, number][] | undefined) ?? [];
   return names.map(([label, type, depth]) => ({
     label,
@@ -167,13 +168,14 @@ async function globalNames(cdp: CdpConnection, objectId: string): Promise<[strin
     functionDeclaration: NAMES_OF_THIS,
     returnByValue: true,
     silent: true,
+    objectGroup: stopGroup(cdp),
   });
   const names = (r.result.value as [string, string, number][] | undefined) ?? [];
   return names.map(([name, type]) => [name, type === 'method' ? 'function' : type === 'class' ? 'class' : 'variable']);
 }
 
 async function globalObject(cdp: CdpConnection): Promise<string> {
-  const r = await cdp.send('Runtime.evaluate', { expression: 'globalThis', silent: true });
+  const r = await cdp.send('Runtime.evaluate', { expression: 'globalThis', silent: true, objectGroup: stopGroup(cdp) });
   if (!r.result.objectId) throw new Error('the debuggee has no global object');
   return r.result.objectId;
 }

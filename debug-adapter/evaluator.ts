@@ -8,6 +8,7 @@ import { withCallbackNames } from './callback-scope.js';
 import { withNodeNames } from './node-scope.js';
 import type { DebuggeeConnection } from './controller.js';
 import { evaluationError, evaluationTimeoutMs } from './evaluation.js';
+import { stopGroup } from './object-groups.js';
 import type { PausedState } from './pause-state.js';
 import { messageOf } from './request-guard.js';
 import { isUserFrame, type StackFrameEntry } from './stack.js';
@@ -50,7 +51,13 @@ export class Evaluator {
     const { cdp } = this.debuggee();
     const paused = this.paused();
     const timeout = evaluationTimeoutMs(context);
-    const options = { silent: context !== 'repl', generatePreview: true, timeout, ...(context === 'hover' ? { throwOnSideEffect: true } : {}) };
+    const options = {
+      silent: context !== 'repl',
+      generatePreview: true,
+      timeout,
+      objectGroup: stopGroup(cdp),
+      ...(context === 'hover' ? { throwOnSideEffect: true } : {}),
+    };
     const topFrame = paused?.event.callFrames[0]?.callFrameId;
     try {
       const result =

@@ -19,12 +19,14 @@ import { forwardControllerEvents } from './controller-events.js';
 import { Controller } from './controller.js';
 import { customRequestHandlers } from './custom-requests.js';
 import { DataBreakpoints } from './data-breakpoints.js';
+import { quietDapLogger } from './dap-logging.js';
 import { mark } from './debuggee/timeline.js';
 import { EvaluateRequests } from './evaluate-requests.js';
 import { Evaluator } from './evaluator.js';
 import { exceptionInfoBody } from './exception-info.js';
 import type { AttachArguments, LaunchArguments } from './launch-config.js';
 import { loadedSources } from './loaded-sources.js';
+import { releaseStopGroup } from './object-groups.js';
 import { Program } from './program.js';
 import { argumentProblem, guardHandlers, messageOf } from './request-guard.js';
 import { StackView, threads } from './stack-view.js';
@@ -108,6 +110,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
     forwardControllerEvents(this.controller, this.client.sendEvent, this.positions);
+    this.controller.on('continued', () => this.releaseStopObjects());
   }
 
   /** Arguments DAP requires are checked first: a handler never sees a missing or mistyped one. */
@@ -140,6 +143,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+    quietDapLogger(this.client.sendEvent);
     response.body = capabilities();
     this.sendResponse(response);
     this.sendEvent(new InitializedEvent());
@@ -317,5 +321,14 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.evaluator.reset();
     this.stack.reset();
     this.store.reset();
+    this.releaseStopObjects();
+  }
+
+  /**
+   * The stop's remote objects are let go in the debuggee (object-groups.ts): before the command
+   * that resumes it, and when it runs on without one from us (a detach).
+   */
+  private releaseStopObjects(): void {
+    if (!this.controller.closed) releaseStopGroup(this.controller.connection().cdp);
   }
 }

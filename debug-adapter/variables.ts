@@ -13,6 +13,7 @@ import type { AgentClient } from './agent-client.js';
 import type { ActiveSnapshot, DataBreakHit, FlatValue, NodeSnapshot, ScopeValue, Side, ValueInfo } from './debuggee/agent-protocol.js';
 import { attrText } from './node-scope.js';
 import { MemoryReferences } from './memory.js';
+import { stopGroup } from './object-groups.js';
 import { dataScopeVariables } from './data-breakpoints.js';
 import { convertedText, errorText, inputExpression, mismatchText, narrowedText, NODE_ATTRS, outputsName } from './callback-scope.js';
 import { elementName, memberName, scopeName, valuesName } from './evaluate-names.js';
@@ -62,7 +63,7 @@ export class VariableStore {
 
   constructor(private readonly debuggee: () => RemoteValues) {}
 
-  /** Forget everything: references do not outlive a stop. */
+  /** Forget everything: references do not outlive a stop (nor do the remote objects behind them: object-groups.ts). */
   reset(): void {
     this.handles.reset();
     this.memory.stopEnded();
@@ -462,6 +463,7 @@ export class VariableStore {
       objectId: ref.objectId,
       functionDeclaration: 'function (s, e) { return this.slice(s, e); }',
       arguments: [{ value: start }, { value: end }],
+      objectGroup: stopGroup(this.cdp),
     });
     const items = (await this.cdp.send('Runtime.getProperties', { objectId: slice.result.objectId!, ownProperties: true })).result.filter((p) =>
       /^\d+$/.test(p.name),
@@ -474,6 +476,7 @@ export class VariableStore {
       objectId,
       functionDeclaration: 'function (k) { return this[k]; }',
       arguments: [{ value: name }],
+      objectGroup: stopGroup(this.cdp),
     });
     return r.result.objectId;
   }
@@ -508,6 +511,7 @@ export class VariableStore {
         objectId: ref.objectId,
         functionDeclaration: 'function (k, v) { this[k] = v; }',
         arguments: [{ value: name }, argument],
+        objectGroup: stopGroup(this.cdp),
       });
     } else {
       throw new Error(`${name} cannot be set here`);

@@ -59,10 +59,9 @@ describe('evaluate in the clipboard context', () => {
   test('a tensor over the cap is refused with a message, at once', T, () =>
     withSession(async (s) => {
       const frameId = await stopIn(s, BIG, '@total-body');
-      const t0 = performance.now();
+      // Refused from the tensor's shape, its values never read; its time: bench/test-timings.bench.ts.
       const text = await copy(s, 'x', frameId);
       assert.match(text, /x has 10,000,000 values; a copy as JSON takes at most 1,000,000: copy a slice of it/);
-      assert.ok(performance.now() - t0 < 3000, `refusing took ${(performance.now() - t0).toFixed(0)} ms`);
       assert.equal(await copy(s, 'x.slice([9999998], [2])', frameId), '[9999998,9999999]');
     }),
   );

@@ -105,11 +105,9 @@ describe('readMemory', () => {
       const frameId = await stopIn(s, BIG, '@total-body');
       const x = (await s.scope(frameId, 'Callback')).get('x');
       assert.ok(x.memoryReference);
-      const t0 = performance.now();
+      // Its time, as a ratio to the first 8 bytes': bench/test-timings.bench.ts.
       const tail = await read(s, x.memoryReference, 39_999_992, 8);
-      const ms = performance.now() - t0;
       assert.deepEqual(tail.bytes, bytesOf(new Float32Array([9_999_998, 9_999_999])));
-      assert.ok(ms < 2000, `a page of 8 bytes took ${ms.toFixed(0)} ms`);
       const big = await read(s, x.memoryReference, 0, 4 << 20);
       assert.equal(big.bytes.length, 1 << 20, 'at most 1 MiB per answer');
       assert.equal(big.body?.unreadableBytes ?? 0, 0, 'bytes left out by the cap are not unreadable: the client asks again');

@@ -16,12 +16,11 @@ const PROGRAM = fixture('parity-long-program.ts');
 const ROUNDS = 400;
 const T = { timeout: 180_000 };
 
+/** A hover's answer (its time is bench/test-timings.bench.ts's, as a ratio to a console evaluate). */
 async function hover(s: Session, expression: string, frameId?: number): Promise<string> {
-  const started = Date.now();
   const r = await s.dc
     .evaluateRequest({ expression, context: 'hover', ...(frameId !== undefined ? { frameId } : {}) })
     .catch((err: Error) => assert.fail(`hover ${expression} (frame ${frameId}): ${err.message}`));
-  assert.ok(Date.now() - started < 2000, `hover ${expression} answered in ${Date.now() - started} ms`);
   return r.body.result;
 }
 

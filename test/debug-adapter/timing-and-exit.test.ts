@@ -13,6 +13,8 @@ const TIMING = fixture('timing-program.ts');
 const EXIT = fixture('exit-program.ts');
 const T = { timeout: 60_000 };
 const PAUSE_MS = 1500;
+/** What the printed times' rounding (0.1 ms each) and a timer firing up to 1 ms early may take off. */
+const SLACK_MS = 3;
 
 describe('callback timings under the debugger', () => {
   test(`a stop of ${PAUSE_MS} ms inside a callback (and a step) is not in its durationMs`, T, () =>
@@ -26,9 +28,12 @@ describe('callback timings under the debugger', () => {
       await sleep(PAUSE_MS / 2);
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
-      const m = /duration doubled (\d+\.\d)/.exec(s.output('stdout'));
-      assert.ok(m, s.output());
-      assert.ok(Number(m[1]) < PAUSE_MS / 3, `durationMs ${m[1]} leaves out the ${PAUSE_MS} ms paused`);
+      const duration = Number(/duration doubled (\d+\.\d)/.exec(s.output('stdout'))?.[1]);
+      const wall = Number(/wall doubled (\d+\.\d)/.exec(s.output('stdout'))?.[1]);
+      assert.ok(Number.isFinite(duration) && Number.isFinite(wall), s.output());
+      // No bound on time: the call took `wall`, of which the test held it paused at least PAUSE_MS;
+      // durationMs leaves that out however long anything took on this machine.
+      assert.ok(duration <= wall - PAUSE_MS + SLACK_MS, `durationMs ${duration} of a ${wall} ms call leaves out the ${PAUSE_MS} ms paused`);
       assert.match(s.output('stdout'), /doubled 2,4,6/);
     }),
   );

@@ -75,11 +75,10 @@ describe('limits', () => {
     const r = formatTensor('numpy', { dtype: 'float32', shape: [2, 2], values: [1, 2, 3] });
     assert.equal(r.ok, false);
   });
-  test('a million float32 values format as NumPy within 5 s (never a frozen page)', () => {
+  test('a million float32 values format as NumPy, every one of them (its time: bench/test-timings.bench.ts, as a ratio to 100,000)', () => {
     const values = Array.from({ length: MAX_COPY_VALUES }, (_, i) => Math.fround(i / 7));
-    const t0 = performance.now();
     const r = formatTensor('numpy', { dtype: 'float32', shape: [1000, 1000], values });
     assert.ok(r.ok);
-    assert.ok(performance.now() - t0 < 5000, `took ${performance.now() - t0} ms`);
+    assert.equal(r.text.match(/-?\d[\d.e+-]*/g)?.length, MAX_COPY_VALUES + 1, 'each value, and the 32 of np.float32');
   });
 });
