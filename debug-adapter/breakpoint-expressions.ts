@@ -1,6 +1,6 @@
 /**
- * The user's expressions that breakpoints evaluate on a paused frame: a logpoint's `{expressions}`,
- * and a function breakpoint's condition with the callback's inputs under its parameter names.
+ * The user's expressions that breakpoints evaluate on a paused frame: a logpoint's `{expressions}`.
+ * (A function breakpoint's condition is evaluated by the agent, where the hit happens: agent.ts.)
  */
 import { agentExpression } from './agent-client.js';
 import type { CdpConnection } from './cdp/connection.js';
@@ -28,19 +28,4 @@ export async function logMessage(cdp: CdpConnection, template: string, callFrame
     out.push(r.exceptionDetails ? `{${r.exceptionDetails.exception?.description?.split('\n')[0] ?? 'error'}}` : String(r.result.value));
   }
   return out.join('');
-}
-
-/** Whether `condition` holds with the inputs of invocation `id` bound to its parameter names (`argN` where a name is not one). */
-export async function callbackConditionHolds(
-  cdp: CdpConnection,
-  condition: string,
-  id: number,
-  parameterNames: readonly string[],
-  callFrameId: string,
-): Promise<boolean> {
-  const params = parameterNames.map((p, i) => (/^[A-Za-z_$][\w$]*$/.test(p) ? p : `arg${i}`));
-  const args = agentExpression((agent, invocation: number) => agent.live(invocation)?.args, String(id));
-  const expression = `(function (${params.join(', ')}) { return !!(${condition}); }).apply(null, ${args})`;
-  const r = await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression, returnByValue: true, silent: true });
-  return r.result.value === true;
 }

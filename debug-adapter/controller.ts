@@ -5,25 +5,26 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
-import { BreakpointManager, hitConditionMet, parseHitCondition, type SourceBreakpoint, type SourceBreakpointSpec } from './breakpoints.js';
+import { BreakpointManager, parseHitCondition, type SourceBreakpoint, type SourceBreakpointSpec } from './breakpoints.js';
 import { AgentClient, AgentMissingError } from './agent-client.js';
-import { callbackConditionHolds, logMessage } from './breakpoint-expressions.js';
+import { logMessage } from './breakpoint-expressions.js';
 import { type LogpointLocation, logpointLocation } from './logpoints.js';
 import { calleeFunction, reached, type StepTarget } from './step-in-targets.js';
 import type { CdpConnection } from './cdp/connection.js';
-import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type KnownNotice, type NodeSnapshot } from './debuggee/agent-protocol.js';
-import { nodeConditionHolds } from './node-scope.js';
+import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type KnownNotice, type LastBreak } from './debuggee/agent-protocol.js';
 import type { FilterConfig } from './launch-config.js';
-import { adapterPaths } from './paths.js';
 import { displayName } from './callback-display.js';
 import { dataStop } from './data-breakpoints.js';
 import { CallbackNames, type FunctionBreakpointStatus } from './callback-names.js';
 import { exceptionStop, type ExceptionFilters } from './exceptions.js';
 import { sourceParameterNames } from './parameter-names.js';
 import type { PausedState, Stop, StopReason } from './pause-state.js';
-import { Scripts } from './scripts.js';
+import { Scripts, SKIPPED_ALWAYS } from './scripts.js';
+import type { ScriptInfo } from './sources.js';
+import { sameLocation, StepBreakpoints } from './step-breakpoints.js';
+import { SkipFiles } from './skip-files.js';
 import { mark } from './debuggee/timeline.js';
-import { AGENT_SOURCE_URL, isAgentFile, isLibrary, isUserFrame } from './stack.js';
+import { AGENT_SOURCE_URL, isAgentFile, isUserFrame, isUserScript } from './stack.js';
 
 export type { PausedState, Stop, StopReason } from './pause-state.js';
 
@@ -42,7 +43,17 @@ interface StepOrigin {
   /** "file:line" in the user's source (tsx's output puts a whole module on one generated line). */
   readonly line: string | undefined;
   readonly depth: number;
+  /** The start of the frame's function (the same frame: this function at this depth). */
+  readonly functionLocation?: Protocol.Debugger.Location;
 }
+
+/**
+ * How a step under way gets to its stop (step-breakpoints.ts), with no V8 stepping through library
+ * code: V8's own step where it stays in the frame (or the user took files back from skipFiles);
+ * 'caller': breakpoints on the nearest caller of the program's own; 'out': on the program's code
+ * but the rest of the frame being left; 'armed': on all of the program's code.
+ */
+type StepMode = 'v8' | 'caller' | 'out' | 'armed';
 
 export interface FunctionBreakpointSpec {
   readonly name: string;
@@ -76,10 +87,11 @@ export class Controller extends EventEmitter {
   private stepTarget: StepTarget | undefined;
   private stepTargetBreakpoint: string | undefined;
   /** The step under way, repeated while it stops outside the user's code. */
-  private stepping: { kind: 'over' | 'into' | 'out'; tries: number; origin?: StepOrigin } | undefined;
+  private stepping: { kind: 'over' | 'into' | 'out'; tries: number; origin?: StepOrigin; mode: StepMode; callerDepth?: number } | undefined;
+  /** The breakpoints steps set for themselves (step-breakpoints.ts). */
+  readonly stepBreakpoints = new StepBreakpoints(() => this.cdp);
   private functionBreakpoints: (FunctionBreakpointSpec & { id: number })[] = [];
   private nextFunctionBreakpointId = 1;
-  private readonly functionHits = new Map<string, number>();
   /** The callbacks the program has made known, for function breakpoints' verification and typos. */
   private readonly callbackNames = new CallbackNames();
   private exceptionFilters: ExceptionFilters = { caught: false, uncaught: false };
@@ -94,6 +106,8 @@ export class Controller extends EventEmitter {
    */
   private debuggerOn: Promise<void> | undefined;
   private debuggerActive = false;
+  /** Scripts blackboxed by their range (skipFiles globs no pattern says). */
+  private readonly blackboxed = new Set<string>();
   /** Settles when the debugger may come on (a launched program's preloads have run). */
   private debuggerGate: Promise<void> = Promise.resolve();
 
@@ -120,7 +134,10 @@ export class Controller extends EventEmitter {
     });
     this.filters = options.filters;
     this.stopOnEntryFile = options.stopOnEntryFile;
-    cdp.on('Debugger.scriptParsed', (e) => void this.scripts.sources.add(e));
+    cdp.on('Debugger.scriptParsed', (e) => {
+      const script = this.scripts.sources.add(e);
+      if (this.debuggerActive) void this.blackboxScript(script);
+    });
     cdp.on('Debugger.paused', (e) => {
       this.pauseQueue = this.pauseQueue
         .then(() => this.onPaused(e))
@@ -148,6 +165,50 @@ export class Controller extends EventEmitter {
     if (options.debuggerNow || this.stopOnEntryFile || this.breakpoints.hasAny()) await this.enableDebugger();
   }
 
+  /** launch.json's skipFiles (undefined: the defaults); the runtime and the agent are always skipped. */
+  skipFiles(globs: readonly string[] | undefined): void {
+    this.scripts.skip = new SkipFiles(globs, SKIPPED_ALWAYS);
+  }
+
+  /**
+   * "Toggle Skipping this File": steps pass over it, or go through it line by line. V8's blackbox
+   * follows (the patterns are remade, or the script's range set). Returns whether it is skipped now.
+   */
+  async toggleSkipping(file: string): Promise<boolean> {
+    const skipped = this.scripts.skip.toggle(file);
+    if (this.debuggerActive) await this.applyBlackbox();
+    return skipped;
+  }
+
+  /**
+   * V8's blackbox, as skipFiles says: patterns for the runtime, the agent, Node's internals and
+   * every package when all are skipped; each other skipped script by its range (set as it is parsed).
+   */
+  private async applyBlackbox(): Promise<void> {
+    const cdp = this.cdp!;
+    const skip = this.scripts.skip;
+    const patterns = [...SKIPPED_ALWAYS.map(escapeRegExp), AGENT_SOURCE_URL.replace('.', '\\.'), '^wasm:'];
+    if (skip.skipsInternals()) patterns.push('^node:');
+    if (skip.skipsAllPackages()) patterns.push('/node_modules/');
+    await cdp.send('Debugger.setBlackboxPatterns', { patterns });
+    await Promise.all(this.scripts.sources.all().map((script) => this.blackboxScript(script)));
+  }
+
+  /** A script skipFiles skips that no pattern covers is blackboxed whole; one taken back is cleared. */
+  private async blackboxScript(script: ScriptInfo): Promise<void> {
+    if (!script.file || !this.cdp) return;
+    const skip = this.scripts.skip;
+    const byPattern = SKIPPED_ALWAYS.some((dir) => script.file!.startsWith(dir)) || (skip.skipsAllPackages() && script.file.includes('/node_modules/'));
+    if (byPattern) return;
+    const skipped = skip.skips({ file: script.file });
+    if (!skipped && !this.blackboxed.has(script.scriptId)) return;
+    if (skipped) this.blackboxed.add(script.scriptId);
+    else this.blackboxed.delete(script.scriptId);
+    await this.cdp
+      .send('Debugger.setBlackboxedRanges', { scriptId: script.scriptId, positions: skipped ? [{ lineNumber: 0, columnNumber: 0 }] : [] })
+      .catch(() => {});
+  }
+
   /** The debugger comes on no sooner than `gate` settles (connect.ts: a launched program's preloads). */
   holdDebuggerUntil(gate: Promise<void>): void {
     this.debuggerGate = gate;
@@ -163,16 +224,7 @@ export class Controller extends EventEmitter {
       mark('adapter: Debugger enabled');
       this.debuggerActive = true;
       // Stepping skips the runtime's and libraries' frames; pauses on exceptions there are ignored.
-      await cdp.send('Debugger.setBlackboxPatterns', {
-        patterns: [
-          escapeRegExp(adapterPaths.runtimeDir),
-          escapeRegExp(adapterPaths.agent),
-          AGENT_SOURCE_URL.replace('.', '\\.'),
-          '/node_modules/',
-          '^node:',
-          '^wasm:',
-        ],
-      });
+      await this.applyBlackbox();
       await this.setAgentBreakpoint();
       await this.configureAgent();
       await this.breakpoints.bindAll();
@@ -201,7 +253,6 @@ export class Controller extends EventEmitter {
     const all = specs.map((spec) => ({ ...spec, id: this.nextFunctionBreakpointId++, hits: parseHitCondition(spec.hitCondition) }));
     // One whose hit condition cannot be read never stops: the agent is not told its name.
     this.functionBreakpoints = all.filter((bp) => bp.hits.ok);
-    this.functionHits.clear();
     await this.configureAgent();
     await this.refreshKnownCallbacks();
     const valid = this.callbackNames.statuses(this.functionBreakpoints);
@@ -254,6 +305,7 @@ export class Controller extends EventEmitter {
 
   async step(kind: 'over' | 'into' | 'out'): Promise<void> {
     const paused = this.paused;
+    this.stepBreakpoints.disarm();
     // Inside a graph run, over and into go node by node: from a node stop to the next node (into:
     // or into the callback that starts first), and out of a graph's callback to its node. The
     // agent stops there; V8 steps out meanwhile, to the program's own code if the run ends first.
@@ -262,19 +314,76 @@ export class Controller extends EventEmitter {
       this.pauseEnded();
       this.agentClient?.notify((agent, k) => agent.stepNodes(k), kind);
       this.nextStepReason = 'step';
-      this.stepping = { kind: 'out', tries: 0 };
+      this.stepping = { kind: 'out', tries: 0, mode: 'v8' };
       await this.sendStep('out');
       return;
     }
     if (inGraphCallback) this.agentClient?.notify((agent) => agent.stepNodes('over'));
     // The user's frame the step starts from (a stop on a callback pauses in the agent, above it).
     const frames = paused?.event.callFrames ?? [];
-    const at = frames.findIndex((f) => isUserFrame(this.scripts.sources, f));
-    const origin = at >= 0 ? { line: this.sourceLine(frames[at]!), depth: frames.length - at } : undefined;
+    const at = frames.findIndex((f) => isUserFrame(this.scripts, f));
+    const from = at >= 0 ? frames[at]! : undefined;
+    const origin: StepOrigin | undefined = from
+      ? { line: this.sourceLine(from), depth: frames.length - at, ...(from.functionLocation ? { functionLocation: from.functionLocation } : {}) }
+      : undefined;
+    const mode = await this.stepMode(kind, frames, at);
     this.pauseEnded();
     this.nextStepReason = 'step';
-    this.stepping = { kind, tries: 0, ...(origin ? { origin } : {}) };
-    await this.sendStep(kind);
+    this.stepping = { kind, tries: 0, mode, ...(origin ? { origin } : {}) };
+    const resume = () => this.resumeStep();
+    if (mode === 'v8') return this.sendStep(kind);
+    const fn = from?.functionLocation;
+    if (mode === 'caller') {
+      // The nearest frame of the program's below: its own locations, hit once the frames above return.
+      const below = frames.findIndex((f, i) => i > at && isUserFrame(this.scripts, f));
+      this.stepping.callerDepth = frames.length - below;
+      return this.stepBreakpoints.armFunction(frames[below]!.functionLocation!, resume);
+    }
+    const scripts = this.scripts.sources.all().filter((script) => isUserScript(this.scripts, script));
+    if (mode === 'out' && fn) {
+      // The rest of the frame being left runs unwatched: its own code but its first line (a later
+      // call), and the functions written inside it (a tf.tidy body), which only it calls.
+      const range = await this.stepBreakpoints.functionRange(fn);
+      return this.stepBreakpoints.arm(scripts, (l) => !sameLocation(l, range.first) && range.holds(l), resume);
+    }
+    // Step Into passes over what is left of its own line in its own function (calls into TF.js there).
+    const sameLine = kind === 'into' && fn && origin?.line ? await this.stepBreakpoints.ownLocationsOnLine(fn, (l) => this.sourceLine(l) === origin.line) : [];
+    const here = from?.location;
+    return this.stepBreakpoints.arm(scripts, (l) => (here !== undefined && sameLocation(l, here)) || sameLine.some((o) => sameLocation(o, l)), resume);
+  }
+
+  /**
+   * How a step from `frames[at]` (the program's innermost frame) gets there. V8's own step where it
+   * stays in the frame (Step Over of a line that is not the frame's last; Step Out to a caller of the
+   * program's own), or where the user took files back from skipFiles (they step line by line there);
+   * breakpoints on the program's code where the step leaves the frame for library code.
+   */
+  private async stepMode(kind: 'over' | 'into' | 'out', frames: readonly Protocol.Debugger.CallFrame[], at: number): Promise<StepMode> {
+    if (this.scripts.skip.takesBackPackages()) return 'v8';
+    const from = frames[at];
+    if (!from?.functionLocation) return 'armed';
+    const atReturn = await this.stepBreakpoints.isReturn(from.functionLocation, from.location);
+    // A frame of the program's further down: the step stops there, past other entries into the
+    // program's code on the way (the next element's map callback), as a JS debugger's Step Out does.
+    const toCaller = frames.slice(at + 1).some((f) => isUserFrame(this.scripts, f) && f.functionLocation);
+    if (kind === 'over') return at === 0 && !atReturn ? 'v8' : toCaller ? 'caller' : 'armed';
+    if (kind === 'out') return toCaller ? 'caller' : atReturn ? 'armed' : 'out';
+    return 'armed';
+  }
+
+  /** Breakpoints on all of the program's code, then the resume right behind them (step-breakpoints.ts). */
+  private armProgram(): Promise<void> {
+    const scripts = this.scripts.sources.all().filter((script) => isUserScript(this.scripts, script));
+    return this.stepBreakpoints.arm(
+      scripts,
+      () => false,
+      () => this.resumeStep(),
+    );
+  }
+
+  /** Resumes with the step's breakpoints set (no V8 step: the code between runs at full speed). */
+  private async resumeStep(): Promise<void> {
+    await this.cdp?.send('Debugger.resume', {});
   }
 
   /**
@@ -286,8 +395,9 @@ export class Controller extends EventEmitter {
   }
 
   /** A paused frame's "file:line" in the user's source. */
-  private sourceLine(frame: Protocol.Debugger.CallFrame): string | undefined {
-    const original = this.scripts.sources.original(frame.location.scriptId, frame.location.lineNumber, frame.location.columnNumber ?? 0);
+  private sourceLine(at: Protocol.Debugger.CallFrame | Protocol.Debugger.Location): string | undefined {
+    const location = 'location' in at ? at.location : at;
+    const original = this.scripts.sources.original(location.scriptId, location.lineNumber, location.columnNumber ?? 0);
     return original ? `${original.file}:${original.line}` : undefined;
   }
 
@@ -351,14 +461,18 @@ export class Controller extends EventEmitter {
 
   private async configureAgent(): Promise<void> {
     if (!this.cdp) return;
-    const names = new Set([...this.filters.breakOnCallbacks, ...this.functionBreakpoints.map((f) => f.name)]);
     const config: AgentConfig = {
-      breakOnCallbacks: [...names],
+      breakOnCallbacks: [...this.filters.breakOnCallbacks],
+      // Callbacks, model nodes and ops: the agent counts their hits and evaluates their conditions.
+      functionBreakpoints: this.functionBreakpoints.map(({ id, name, condition, hitCondition }) => ({
+        id,
+        name,
+        ...(condition?.trim() ? { condition } : {}),
+        ...(hitCondition?.trim() ? { hitCondition } : {}),
+      })),
       breakOnToutMismatch: this.filters.breakOnToutMismatch,
       breakOnNonFinite: this.filters.breakOnNonFinite,
       breakOnGraphNonFinite: this.filters.breakOnGraphNonFinite,
-      // Function breakpoints also name model nodes and ops (node breakpoints).
-      breakOnNodes: [...new Set(this.functionBreakpoints.map((f) => f.name))],
       watchGraph: this.watchGraph,
       // Restart Frame (restart-frame.ts) puts back inputs a callback wrote: copies kept while the debugger is on.
       keepInputs: this.debuggerActive,
@@ -388,7 +502,7 @@ export class Controller extends EventEmitter {
    */
   async stepIntoTarget(target: StepTarget): Promise<void> {
     // The program's own callee: a one-time breakpoint on its call, whatever the line calls first.
-    const fn = await calleeFunction(this.cdp!, this.scripts.sources, target, (file) => !isLibrary(file) && !isAgentFile(file));
+    const fn = await calleeFunction(this.cdp!, this.scripts.sources, target, (file) => !isAgentFile(file) && !this.scripts.skip.skips({ file }));
     const bp = fn ? await this.cdp!.send('Debugger.setBreakpointOnFunctionCall', { objectId: fn }).catch(() => undefined) : undefined;
     if (bp) {
       this.functionStop = { cdpId: bp.breakpointId, description: 'Paused after step', reason: 'step' };
@@ -407,6 +521,7 @@ export class Controller extends EventEmitter {
     this.pauseEnded();
     this.nextStepReason = 'restart';
     this.stepping = undefined;
+    this.stepBreakpoints.disarm();
     try {
       await this.cdp!.send('Debugger.restartFrame', { callFrameId, mode: 'StepInto' });
     } catch (err) {
@@ -471,30 +586,20 @@ export class Controller extends EventEmitter {
       if (found) return this.stopped(event, found.stop, found.active ? { active: found.active } : undefined);
       // Not the user's: resume, or go on with a step under way (V8 forgot it at this pause).
       const step = this.stepping;
-      if (step && this.nextStepReason === 'step' && step.tries < MAX_STEP_RETRIES) {
+      if (step && step.mode === 'v8' && this.nextStepReason === 'step' && step.tries < MAX_STEP_RETRIES) {
         step.tries++;
         return this.sendStep(step.kind === 'into' ? 'into' : 'out');
       }
       return this.resumeQuietly();
     }
-    // Blackboxing does not keep V8 out of Node's internals (a getter the runtime calls, say), and a
-    // step past a callback's end returns into the runtime: step on until the user's code.
     const step = this.stepping;
-    if (step && this.nextStepReason === 'step' && step.tries < MAX_STEP_RETRIES) {
-      const top = event.callFrames[0]!;
-      if (!isUserFrame(this.scripts.sources, top)) {
-        step.tries++;
-        // WebAssembly is not blackboxed by V8 (its URL matches no pattern it applies): a step into
-        // it goes instruction by instruction, so it is left at once.
-        return this.sendStep(step.kind === 'into' && !this.scripts.sources.get(top.location.scriptId)?.wasm ? 'into' : 'out');
-      }
-      // Back on the line the step began on, in the same frame, after leaving library code it
-      // entered (tfjs-node calls back into Node's util, wasm): the line is not done, step on.
-      const origin = step.origin;
-      if (step.kind === 'into' && step.tries > 0 && origin?.line && event.callFrames.length === origin.depth && this.sourceLine(top) === origin.line) {
-        step.tries++;
-        return this.sendStep('into');
-      }
+    if (step && this.nextStepReason === 'step') {
+      await this.stepBreakpoints.settled();
+      const goOn = await this.stepGoesOn(step, event);
+      if (goOn === 'step') return this.sendStep(step.kind === 'into' ? 'into' : 'out');
+      if (goOn === 'stepIn' || goOn === 'stepOut') return this.sendStep(goOn === 'stepIn' ? 'into' : 'out');
+      if (goOn === 'resume') return this.resumeQuietly();
+      if (goOn === 'resumed') return;
     }
     const reason = this.nextStepReason ?? 'pause';
     // V8 reports a `debugger` statement as 'other', with no step or pause asked for.
@@ -507,6 +612,58 @@ export class Controller extends EventEmitter {
             ? 'Paused on debugger statement'
             : 'Paused';
     return this.stopped(event, { reason, description });
+  }
+
+  /**
+   * Whether a pause of a step under way is not yet its stop: 'resume' (the step's breakpoints stay),
+   * 'resumed' (already, behind new ones), 'step' (V8 steps on as asked) or 'stepIn'/'stepOut' (V8
+   * steps so); undefined: stop here.
+   */
+  private async stepGoesOn(
+    step: NonNullable<Controller['stepping']>,
+    event: Protocol.Debugger.PausedEvent,
+  ): Promise<'resume' | 'resumed' | 'step' | 'stepIn' | 'stepOut' | undefined> {
+    const top = event.callFrames[0]!;
+    const origin = step.origin;
+    // A deeper call (the function the caller's frame runs, called again before it resumes).
+    if (step.mode === 'caller') return step.callerDepth !== undefined && event.callFrames.length > step.callerDepth ? 'resume' : undefined;
+    if (step.mode === 'out') {
+      // Code the rest of the frame being left calls (outside it): that frame is still running.
+      const below = origin ? event.callFrames[event.callFrames.length - origin.depth] : undefined;
+      const leftYet = !below || event.callFrames.length <= (origin?.depth ?? 0) || !sameFunction(below.functionLocation, origin?.functionLocation);
+      return leftYet ? undefined : 'resume';
+    }
+    if (step.mode === 'armed') {
+      // Step Into goes on past the rest of its own line in its own frame (calls into libraries in it).
+      const sameLine =
+        step.kind === 'into' &&
+        origin?.line !== undefined &&
+        event.callFrames.length === origin.depth &&
+        sameFunction(top.functionLocation, origin.functionLocation) &&
+        this.sourceLine(top) === origin.line;
+      return sameLine ? 'resume' : undefined;
+    }
+    // V8's own step. Blackboxing does not keep V8 out of Node's internals (a getter the runtime
+    // calls, say): where it stops outside the program's code, the program's next line is the stop.
+    if (step.tries >= MAX_STEP_RETRIES) return undefined;
+    if (!isUserFrame(this.scripts, top)) {
+      step.tries++;
+      if (this.scripts.skip.takesBackPackages()) {
+        // WebAssembly is not blackboxed by V8 (its URL matches no pattern it applies): a step into
+        // it goes instruction by instruction, so it is left at once.
+        return step.kind === 'into' && !this.scripts.sources.get(top.location.scriptId)?.wasm ? 'stepIn' : 'stepOut';
+      }
+      step.mode = 'armed';
+      await this.armProgram();
+      return 'resumed';
+    }
+    // Back on the line the step began on, in the same frame, after leaving library code it
+    // entered (tfjs-node calls back into Node's util, wasm): the line is not done, step on.
+    if (step.kind === 'into' && step.tries > 0 && origin?.line && event.callFrames.length === origin.depth && this.sourceLine(top) === origin.line) {
+      step.tries++;
+      return 'step';
+    }
+    return undefined;
   }
 
   private async onAgentBreak(event: Protocol.Debugger.PausedEvent): Promise<void> {
@@ -528,7 +685,7 @@ export class Controller extends EventEmitter {
       return this.stopped(event, { reason: 'step', description: `Paused after node ${node.node} (${node.op})` }, { active, node });
     }
     if (node && why?.reason === 'node') {
-      if (!(await this.nodeBreakpointAllows(node, why.matched ?? [], event))) return this.resumeQuietly();
+      this.reportConditionFailure(why, `at node ${node.node}`);
       return this.stopped(event, { reason: 'function breakpoint', description: `Paused on node ${node.node} (${node.op})` }, { active, node });
     }
     const entry = active.find((a) => a.id === why?.id);
@@ -558,7 +715,7 @@ export class Controller extends EventEmitter {
     }
     // A step into from a node stop enters this callback: no breakpoint's names or conditions apply.
     const stepIn = why.reason === 'nodeStep';
-    if (!stepIn && !(await this.functionBreakpointAllows(entry, event))) return this.resumeQuietly();
+    if (!stepIn && !(await this.functionBreakpointAllows(entry, why))) return this.resumeQuietly();
     // Stop at the first statement of the callback's own code, with its inputs bound.
     const func = await this.agent.callRemote((agent, id) => agent.live(id)?.func, entry.id);
     const nodeText = entry.node !== undefined ? ` (node ${entry.node}, ${entry.op})` : ` (${entry.op})`;
@@ -574,45 +731,35 @@ export class Controller extends EventEmitter {
     }
   }
 
-  /**
-   * Node breakpoints: hit counts per name and conditions (with `inputs`, `outputs`, `attrs`, `op`,
-   * `node` bound). A condition that throws stops, saying why, as a JS debugger does.
-   */
-  private async nodeBreakpointAllows(node: NodeSnapshot, matched: readonly string[], event: Protocol.Debugger.PausedEvent): Promise<boolean> {
-    for (const spec of this.functionBreakpoints.filter((f) => matched.includes(f.name))) {
-      const hits = (this.functionHits.get(spec.name) ?? 0) + 1;
-      this.functionHits.set(spec.name, hits);
-      if (!hitConditionMet(spec.hitCondition, hits)) continue;
-      if (!spec.condition) return true;
-      try {
-        if (await nodeConditionHolds(this.cdp!, spec.condition, node, event.callFrames[0]!.callFrameId)) return true;
-      } catch (err) {
-        this.emit('output', 'stderr', `The condition of node breakpoint '${spec.name}' failed at node ${node.node}: ${(err as Error).message}\n`);
-        return true;
-      }
-    }
-    return false;
+  /** A function breakpoint's condition threw: the agent stopped, and the Debug Console says why. */
+  private reportConditionFailure(why: LastBreak, where: string): void {
+    const failure = why.conditionFailure;
+    if (!failure) return;
+    const kind = why.reason === 'node' ? 'node breakpoint' : 'function breakpoint';
+    this.emit('output', 'stderr', `The condition of ${kind} '${failure.breakpoint}' failed ${where}: ${failure.message}\n`);
   }
 
-  /** Function breakpoints by name: hit counts and conditions (with the callback's inputs bound). */
-  private async functionBreakpointAllows(entry: ActiveSnapshot, event: Protocol.Debugger.PausedEvent): Promise<boolean> {
-    // Every name the agent answers to (its answersTo), the node's name in TensorFlow included.
-    const given = entry.node?.slice(entry.node.lastIndexOf('/') + 1);
-    const keys = [entry.callback.name, entry.callback.token, entry.callback.functionName, entry.node, given].filter((k): k is string => k !== undefined);
-    if (this.filters.breakOnCallbacks.includes('*') || this.filters.breakOnCallbacks.some((n) => keys.includes(n))) return true;
-    const spec = this.functionBreakpoints.find((f) => keys.includes(f.name));
-    if (!spec) return false;
-    const hits = (this.functionHits.get(spec.name) ?? 0) + 1;
-    this.functionHits.set(spec.name, hits);
-    if (!hitConditionMet(spec.hitCondition, hits)) return false;
-    if (!spec.condition) return true;
+  /**
+   * A callback stop the agent decided (hit counts and conditions are counted where the hit
+   * happens), except conditions it left undecided: they name the source's parameter names where
+   * the JS renamed them, which only this side reads (parameter-names.ts).
+   */
+  private async functionBreakpointAllows(entry: ActiveSnapshot, why: LastBreak): Promise<boolean> {
+    const where = `in callback ${displayName(entry)}`;
+    if (!why.undecided?.length) {
+      this.reportConditionFailure(why, where);
+      return true;
+    }
     const { parameterNames } = await this.withSourceNames(entry);
-    return callbackConditionHolds(this.cdp!, spec.condition, entry.id, parameterNames, event.callFrames[0]!.callFrameId);
+    const verdict = await this.agent.call((agent, id, ids, names) => agent.decideConditions(id, ids, names), entry.id, why.undecided, parameterNames);
+    if (verdict.failure) this.reportConditionFailure({ ...why, conditionFailure: verdict.failure }, where);
+    return verdict.stop;
   }
 
   private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, known?: Pick<PausedState, 'active' | 'node' | 'data'>): Promise<void> {
     this.nextStepReason = undefined;
     this.stepping = undefined;
+    this.stepBreakpoints.disarm();
     this.agent.notify((agent) => agent.pauseBegan());
     const { active, node, data } = known ?? (await this.invocations());
     this.paused = {
@@ -646,6 +793,10 @@ export class Controller extends EventEmitter {
   private async resumeQuietly(): Promise<void> {
     await this.cdp!.send('Debugger.resume', {}).catch(() => {});
   }
+}
+
+function sameFunction(a: Protocol.Debugger.Location | undefined, b: Protocol.Debugger.Location | undefined): boolean {
+  return !!a && !!b && sameLocation(a, b);
 }
 
 function escapeRegExp(text: string): string {

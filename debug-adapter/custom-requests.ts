@@ -2,6 +2,7 @@
  * The adapter's own requests (extension-protocol.ts): a tensor's values and bytes for the inspector, the graph
  * view's watch switch, and a model node's details. Each resolves to its response's body.
  */
+import path from 'node:path';
 import type { Controller } from './controller.js';
 import type { Evaluator } from './evaluator.js';
 import {
@@ -13,6 +14,9 @@ import {
   TENSOR_DATA_REQUEST,
   type TensorBytesArguments,
   type TensorDataArguments,
+  TOGGLE_SKIP_FILE_REQUEST,
+  type ToggleSkipFileArguments,
+  type ToggleSkipFileResponseBody,
 } from './extension-protocol.js';
 import type { MemoryReferences } from './memory.js';
 import type { StackView } from './stack-view.js';
@@ -38,5 +42,14 @@ export function customRequestHandlers(
     [TENSOR_BYTES_REQUEST, (args) => tensorBytes(args as Partial<TensorBytesArguments> | undefined, controller.agent, memory)],
     [GRAPH_WATCH_REQUEST, (args) => controller.setWatchGraph((args as Partial<GraphWatchArguments> | undefined)?.on === true)],
     [NODE_INFO_REQUEST, (args) => nodeInfo(args as Partial<NodeInfoArguments> | undefined, controller.agent)],
+    [TOGGLE_SKIP_FILE_REQUEST, (args) => toggleSkipFile(controller, args as Partial<ToggleSkipFileArguments> | undefined)],
   ]);
+}
+
+/** Flips a file between skipped and stepped through; the frames shown are redrawn (their hints change). */
+async function toggleSkipFile(controller: Controller, args: Partial<ToggleSkipFileArguments> | undefined): Promise<ToggleSkipFileResponseBody> {
+  if (typeof args?.path !== 'string' || !path.isAbsolute(args.path)) {
+    throw new Error(`toggleSkipFile needs arguments { path: <absolute file path> }, not ${JSON.stringify(args ?? null)}`);
+  }
+  return { skipped: await controller.toggleSkipping(args.path) };
 }

@@ -81,7 +81,7 @@ export class Evaluator {
   /** The innermost frame of the program's own code while paused (where a bare expression means what the user sees). */
   userCallFrame(): string | undefined {
     const frames = this.paused()?.event.callFrames ?? [];
-    const { sources } = this.debuggee().scripts;
-    return (frames.find((f) => isUserFrame(sources, f)) ?? frames[0])?.callFrameId;
+    const { scripts } = this.debuggee();
+    return (frames.find((f) => isUserFrame(scripts, f)) ?? frames[0])?.callFrameId;
   }
 }

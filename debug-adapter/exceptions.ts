@@ -53,7 +53,7 @@ export async function exceptionStop(
 ): Promise<{ stop: Stop; active?: ActiveSnapshot[] } | undefined> {
   const frames = event.callFrames;
   const data = (event.data ?? {}) as ExceptionData;
-  const userFrame = frames.findIndex((f) => isUserFrame(context.scripts.sources, f));
+  const userFrame = frames.findIndex((f) => isUserFrame(context.scripts, f));
   if (userFrame < 0) return undefined;
   const thrown = thrownText(data);
   const exception = (breakMode: 'always' | 'unhandled') => ({

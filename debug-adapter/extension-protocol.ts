@@ -94,6 +94,19 @@ export interface NodeInfoArguments {
 /** The `nodeInfo` response body; an error response when the node did not run in the latest watched run. */
 export type NodeInfoResponseBody = NodeSnapshot;
 
+/** `toggleSkipFile`: steps pass over the file, or go through it (js-debug's "Toggle Skipping this File"). */
+export const TOGGLE_SKIP_FILE_REQUEST = 'toggleSkipFile';
+
+export interface ToggleSkipFileArguments {
+  /** The file's path, as the call stack's source gives it. */
+  readonly path: string;
+}
+
+export interface ToggleSkipFileResponseBody {
+  /** Whether steps pass over the file now. */
+  readonly skipped: boolean;
+}
+
 /** The `tensorData` response body. */
 export type TensorDataResponseBody = ValuePage;
 

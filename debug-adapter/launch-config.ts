@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BACKEND_CHOICES, type BackendChoice } from '../runtime/backend-choice.js';
 import { checkProjectTfjs } from '../runtime/tfjs-version.js';
+import { skipFilesOption } from './skip-files.js';
 
 export type BackendOption = BackendChoice;
 
@@ -29,6 +30,8 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   model?: string;
   callbacks?: string;
   inputs?: string;
+  /** Files steps pass over, in js-debug's syntax (skip-files.ts); by default Node's internals and every package. */
+  skipFiles?: string[];
 }
 
 export interface AttachArguments extends DebugProtocol.AttachRequestArguments {
@@ -38,6 +41,7 @@ export interface AttachArguments extends DebugProtocol.AttachRequestArguments {
   breakOnToutMismatch?: boolean;
   breakOnNonFinite?: boolean;
   breakOnGraphNonFinite?: boolean;
+  skipFiles?: string[];
 }
 
 export interface LaunchPlan {
@@ -54,6 +58,8 @@ export interface LaunchPlan {
   readonly filters: FilterConfig;
   /** The user's own code the launch runs first: the program, or a model's callbacks module. */
   readonly userCode: readonly string[];
+  /** launch.json's skipFiles; undefined: the defaults. */
+  readonly skipFiles?: readonly string[];
 }
 
 export interface FilterConfig {
@@ -122,6 +128,8 @@ function planFor(args: LaunchArguments, cliEntry: string): LaunchPlan {
     .filter(([, v]) => v === null)
     .map(([k]) => k);
   const filters = filtersOf(args);
+  const skipFiles = skipFilesOf(args);
+  const skips = skipFiles ? { skipFiles } : {};
   if (args.model) {
     if (args.program) throw new ConfigurationError('Give either program or model, not both.');
     const model = mustExist(resolve(args.model), 'model');
@@ -139,6 +147,7 @@ function planFor(args: LaunchArguments, cliEntry: string): LaunchPlan {
       stopOnEntry: false,
       filters,
       userCode: callbacks ? [callbacks] : [],
+      ...skips,
     };
   }
   if (!args.program) throw new ConfigurationError('Set "program" to the graph program to debug (or "model" to a model.json).');
@@ -154,6 +163,7 @@ function planFor(args: LaunchArguments, cliEntry: string): LaunchPlan {
     stopOnEntry: args.stopOnEntry ?? false,
     filters,
     userCode: [entry],
+    ...skips,
   };
 }
 
@@ -176,6 +186,15 @@ function checkTypes(args: LaunchArguments): void {
   }
   if (args.stopOnEntry !== undefined && typeof args.stopOnEntry !== 'boolean') {
     throw new ConfigurationError(`"stopOnEntry" must be true or false, not ${JSON.stringify(args.stopOnEntry)}.`);
+  }
+}
+
+/** launch.json's skipFiles, checked (skip-files.ts); undefined when not given. */
+export function skipFilesOf(args: { skipFiles?: unknown }): string[] | undefined {
+  try {
+    return skipFilesOption(args.skipFiles);
+  } catch (err) {
+    throw new ConfigurationError((err as Error).message);
   }
 }
 

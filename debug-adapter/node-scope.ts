@@ -1,10 +1,9 @@
 /**
  * What a stop at a model node shows and binds: the Node scope (its inputs under their names, its
- * outputs, op, attrs, its place in the run), and the same names for the Debug Console, watches and
- * a node breakpoint's condition (`inputs`, `outputs`, `attrs`, `op`, `node`).
+ * outputs, op, attrs, its place in the run), and the same names for the Debug Console and watches
+ * (`inputs`, `outputs`, `attrs`, `op`, `node`; the agent binds them for node breakpoints' conditions).
  */
 import { agentExpression } from './agent-client.js';
-import type { CdpConnection } from './cdp/connection.js';
 import { type CallbackBinding, isExpression, mentions } from './callback-scope.js';
 import type { NodeSnapshot } from './debuggee/agent-protocol.js';
 
@@ -30,15 +29,6 @@ export function withNodeNames(expression: string, node: NodeSnapshot): string {
   const bindings = nodeBindings(node).filter((b) => mentions(expression, b.name));
   if (bindings.length === 0) return expression;
   return `((${bindings.map((b) => b.name).join(', ')}) => (\n${expression}\n))(${bindings.map((b) => b.value).join(', ')})`;
-}
-
-/** Whether a node breakpoint's condition holds, with the Node scope's names bound. */
-export async function nodeConditionHolds(cdp: CdpConnection, condition: string, node: NodeSnapshot, callFrameId: string): Promise<boolean> {
-  const bindings = nodeBindings(node);
-  const expression = `((${bindings.map((b) => b.name).join(', ')}) => !!(\n${condition}\n))(${bindings.map((b) => b.value).join(', ')})`;
-  const r = await cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression, returnByValue: true, silent: true });
-  if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description?.split('\n')[0] ?? r.exceptionDetails.text);
-  return r.result.value === true;
 }
 
 /** How the stack names a node: `model › dense/MatMul (MatMul)`, with its place inside a loop. */

@@ -7,10 +7,16 @@ import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp/connection.js';
 import { adapterPaths } from './paths.js';
+import { SkipFiles } from './skip-files.js';
 import { Sources } from './sources.js';
+
+/** The runtime (built and source) and the adapter's files in the debuggee: never the user's code. */
+export const SKIPPED_ALWAYS: readonly string[] = [adapterPaths.runtimeDir, adapterPaths.runtimeSourceDir, path.dirname(adapterPaths.agent)];
 
 export class Scripts {
   readonly sources = new Sources([adapterPaths.runtimeDir, path.dirname(adapterPaths.agent)]);
+  /** Which files steps pass over (launch.json's skipFiles); replaced by the launch's own. */
+  skip = new SkipFiles(undefined, SKIPPED_ALWAYS);
   private readonly texts = new Map<string, Promise<string | undefined>>();
 
   constructor(private readonly cdp: () => CdpConnection | undefined) {}
@@ -40,5 +46,12 @@ export class Scripts {
     } catch {
       return [];
     }
+  }
+
+  /** Whether V8's break location at `location` is a return (where the frame is about to be left). */
+  async isReturn(location: Protocol.Debugger.Location): Promise<boolean> {
+    const column = location.columnNumber ?? 0;
+    const locations = await this.breakLocations(location, { scriptId: location.scriptId, lineNumber: location.lineNumber, columnNumber: column + 1 });
+    return locations.some((l) => l.lineNumber === location.lineNumber && (l.columnNumber ?? 0) === column && l.type === 'return');
   }
 }

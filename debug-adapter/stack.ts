@@ -13,7 +13,7 @@ import { AGENT_SOURCE_URL, type ActiveSnapshot, type NodeSnapshot } from './debu
 export { AGENT_SOURCE_URL };
 import { nodeFrameName } from './node-scope.js';
 import type { Scripts } from './scripts.js';
-import type { Sources } from './sources.js';
+import type { ScriptInfo } from './sources.js';
 import { offsetOf, positionOf, returnStatementStart } from './js-scan.js';
 import { adapterPaths } from './paths.js';
 
@@ -76,7 +76,7 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
     // (exclusive), which in tsx's whitespace-minified output is the function's `}`, and that maps
     // to the closing brace's line. The character before it is the statement's own.
     const column = callFrame.location.columnNumber ?? 0;
-    const onReturn = index === 0 && !library && !!script?.map && column > 0 && (await isReturnLocation(scripts, callFrame.location));
+    const onReturn = index === 0 && !library && !!script?.map && column > 0 && (await scripts.isReturn(callFrame.location));
     const at = onReturn ? column - 1 : column;
     // Libraries' maps point at sources that are not installed: show their generated code.
     const original =
@@ -84,7 +84,7 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
         ? { file: script.file, line: callFrame.location.lineNumber + 1, column }
         : scripts.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, at);
     const file = original?.file;
-    const subtle = !file || library || isLibrary(file);
+    const subtle = !file || library || isLibrary(file) || scripts.skip.skips({ file });
     js.push({
       kind: 'js',
       name: callFrame.functionName || (callFrame.scopeChain[0]?.type === 'module' ? '<module>' : '(anonymous)'),
@@ -153,20 +153,18 @@ function nodeFrame(node: NodeSnapshot, js: readonly JsFrame[]): GraphFrame {
   };
 }
 
-/** Whether V8's break location at `location` is a return (only the top frame can be on one). */
-async function isReturnLocation(scripts: Scripts, location: Protocol.Debugger.Location): Promise<boolean> {
-  const column = location.columnNumber ?? 0;
-  const locations = await scripts.breakLocations(location, { scriptId: location.scriptId, lineNumber: location.lineNumber, columnNumber: column + 1 });
-  return locations.some((l) => l.lineNumber === location.lineNumber && (l.columnNumber ?? 0) === column && l.type === 'return');
+/** Whether a paused frame is the user's own code (not the agent, the runtime, nor a file skipFiles skips). */
+export function isUserFrame(scripts: Pick<Scripts, 'sources' | 'skip'>, callFrame: Protocol.Debugger.CallFrame): boolean {
+  const script = scripts.sources.get(callFrame.location.scriptId);
+  if (!script || !isUserScript(scripts, script)) return false;
+  const original = scripts.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, callFrame.location.columnNumber ?? 0);
+  return !original || !scripts.skip.skips({ file: original.file });
 }
 
-/** Whether a paused frame is the user's own code (not the agent, runtime, libraries or Node). */
-export function isUserFrame(sources: Sources, callFrame: Protocol.Debugger.CallFrame): boolean {
-  const script = sources.get(callFrame.location.scriptId);
-  const url = script?.url ?? callFrame.url;
-  if (!script?.file || url.endsWith(AGENT_SOURCE_URL) || isAgentFile(script.file) || isLibrary(script.file)) return false;
-  const original = sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, callFrame.location.columnNumber ?? 0);
-  return !isLibrary(original?.file);
+/** Whether a script is the user's own code: a file, not the agent's, not the runtime's, not skipped. */
+export function isUserScript(scripts: Pick<Scripts, 'skip'>, script: ScriptInfo): boolean {
+  if (!script.file || script.wasm || script.url.endsWith(AGENT_SOURCE_URL) || isAgentFile(script.file)) return false;
+  return !scripts.skip.skips({ file: script.file });
 }
 
 /** The adapter's own files in the debuggee (the bridge, the agent). */

@@ -15,7 +15,7 @@ import { TERMINAL_BRIDGE_EVENT, terminalExitCode, terminalTargetOf, type Termina
 import { mark } from './debuggee/timeline.js';
 import { hasDebuggerStatement } from './debugger-statements.js';
 import { NODE_INFO_REQUEST, TENSOR_BYTES_REQUEST, TENSOR_DATA_REQUEST } from './extension-protocol.js';
-import { ConfigurationError, filtersOf, planLaunch, type AttachArguments, type LaunchArguments } from './launch-config.js';
+import { ConfigurationError, filtersOf, planLaunch, skipFilesOf, type AttachArguments, type LaunchArguments } from './launch-config.js';
 import { adapterPaths } from './paths.js';
 import { delay, type Program } from './program.js';
 import { messageOf, pickDefined } from './request-guard.js';
@@ -77,6 +77,7 @@ export class Startup {
     let handshakeDone = () => {};
     try {
       const plan = planLaunch(args, adapterPaths.cli);
+      this.controller.skipFiles(plan.skipFiles);
       this.filters.launchFilters = pickDefined({
         breakOnCallbacks: plan.filters.breakOnCallbacks,
         breakOnToutMismatch: args.breakOnToutMismatch,
@@ -142,6 +143,7 @@ export class Startup {
       const host = args.host ?? '127.0.0.1';
       if (!Number.isInteger(args.port)) throw new ConfigurationError('attach needs "port", the --inspect port of the program.');
       this.filters.launchFilters = pickDefined(filtersOf(args));
+      this.controller.skipFiles(skipFilesOf(args));
       await Promise.race([this.configured, delay(5000)]);
       await connectAttached(this.controller, host, args.port, { filters: this.filters.effective(), configure: () => this.filters.apply() });
       this.program.attached = true;

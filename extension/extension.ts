@@ -2,7 +2,9 @@
  * Activation: wires the debug type, the commands, the status bar, the tensor inspector and the
  * language client. Each part lives in its own module; nothing here knows tensors.
  */
+import path from 'node:path';
 import * as vscode from 'vscode';
+import { TOGGLE_SKIP_FILE_REQUEST, type ToggleSkipFileArguments, type ToggleSkipFileResponseBody } from '../debug-adapter/extension-protocol.js';
 import { DEBUG_TYPE, UNTRUSTED_MESSAGE, configurationForFile } from './config-resolution.js';
 import { registerDebugWiring } from './debug-wiring.js';
 import { registerDebugTerminal } from './debug-terminal.js';
@@ -51,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): void {
   command('tfjsCallbacks.selectBackend', () => status.select());
   const native = new NativeSetup(context);
   command('tfjsCallbacks.setupNative', () => native.run());
+  command('tfjsCallbacks.toggleSkipFile', (target?: unknown) => toggleSkipFile(target));
   command('tfjsCallbacks.breakOnCallback', async (name?: string) => {
     let callback = typeof name === 'string' ? name : undefined;
     if (!callback) {
@@ -79,3 +82,25 @@ export function activate(context: vscode.ExtensionContext): void {
 }
 
 export function deactivate(): void {}
+
+/**
+ * Toggle Skipping this File: the call stack's menu gives the frame's source (a URI string), the
+ * palette the active editor's file. Steps then pass over it, or go through it line by line.
+ */
+async function toggleSkipFile(target: unknown): Promise<void> {
+  const session = vscode.debug.activeDebugSession;
+  if (session?.type !== DEBUG_TYPE) return void vscode.window.showErrorMessage(`Toggle Skipping this File works in a ${DEBUG_TYPE} debug session.`);
+  const file =
+    typeof target === 'string'
+      ? target.startsWith('file:')
+        ? vscode.Uri.parse(target).fsPath
+        : target
+      : target instanceof vscode.Uri
+        ? target.fsPath
+        : vscode.window.activeTextEditor?.document.uri.fsPath;
+  if (!file || !path.isAbsolute(file))
+    return void vscode.window.showErrorMessage('Toggle Skipping this File: no file to toggle (pick a frame of a file in the call stack).');
+  const args: ToggleSkipFileArguments = { path: file };
+  const { skipped } = (await session.customRequest(TOGGLE_SKIP_FILE_REQUEST, args)) as ToggleSkipFileResponseBody;
+  void vscode.window.setStatusBarMessage(`${path.basename(file)}: ${skipped ? 'steps pass over it' : 'steps go through it'}`, 4000);
+}

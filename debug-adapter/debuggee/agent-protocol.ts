@@ -29,19 +29,48 @@ export interface RestoredInputs {
 /** The global function the adapter adds (`Runtime.addBinding`) to hear of callbacks as they become known. */
 export const KNOWN_BINDING = '__tfjsCallbackDebugKnown';
 
+/**
+ * A function breakpoint as the agent decides it: on a callback (its name, token, function name or
+ * node name) or on model nodes (a node name, its last part, an op, or a glob with `*`). The agent
+ * counts its hits and evaluates its condition where the hit happens, and pauses only when it stops.
+ */
+// A type, not an interface: it crosses as JSON (agent-client.ts `Json`).
+export type FunctionBreakpointRule = {
+  /** The DAP breakpoint id: hits are counted per id (new ids, new counts). */
+  id: number;
+  name: string;
+  /** DAP `hitCondition`, already checked by the adapter (breakpoints.ts parseHitCondition's forms). */
+  hitCondition?: string;
+  /**
+   * A JS expression: for a callback, over its inputs by parameter name; for a node, over `inputs`,
+   * `outputs` (tensors), `attrs`, `op` and `node`. One that throws stops, saying why.
+   */
+  condition?: string;
+};
+
+/** A function breakpoint's condition that threw: the stop says why. */
+export interface ConditionFailure {
+  /** The function breakpoint's name. */
+  breakpoint: string;
+  /** `ReferenceError: x is not defined`. */
+  message: string;
+}
+
+/** What a function breakpoint's condition decided at a stop the agent left to the adapter (`decideConditions`). */
+export interface ConditionVerdict {
+  stop: boolean;
+  failure?: ConditionFailure;
+}
+
 export interface AgentConfig {
-  /** Callback names, tokens, function names or node names; '*' for all. */
+  /** Callback names, tokens, function names or node names that always stop (launch `breakOnCallbacks`); '*' for all. */
   breakOnCallbacks: string[];
+  /** Function breakpoints on callbacks and model nodes, with their hit conditions and conditions. */
+  functionBreakpoints?: FunctionBreakpointRule[];
   breakOnToutMismatch: boolean;
   breakOnNonFinite: boolean;
   /** Stop at the first model node whose outputs hold NaN/Inf from finite inputs (runtime/graph-model/first-non-finite.ts). */
   breakOnGraphNonFinite?: boolean;
-  /**
-   * Node breakpoints: stop right after a model node ran whose name, name's last part or op is one
-   * of these, or matches a glob with `*` (`MatMul`, `dense_1/*`, `*Relu`). Callback nodes are left to
-   * `breakOnCallbacks` (their callback's first line is the stop).
-   */
-  breakOnNodes?: string[];
   /** Keep each model run's node statuses (ran / NaN) for the graph view (`graphRun`). */
   watchGraph?: boolean;
   /**
@@ -204,6 +233,14 @@ export interface LastBreak {
   node?: NodeSnapshot;
   /** For 'node': the node breakpoint names it answered to. */
   matched?: string[];
+  /** For 'callback' and 'node': a function breakpoint's condition threw (it stops, saying why). */
+  conditionFailure?: ConditionFailure;
+  /**
+   * For 'callback': function breakpoints whose conditions name what the agent does not bind (the
+   * source's parameter names where the JS it runs renamed them): the adapter decides them with
+   * `decideConditions` and the source's names.
+   */
+  undecided?: number[];
   /** For 'data': the tf.Variable assigned and what changed. */
   data?: DataBreakHit;
 }
@@ -313,6 +350,12 @@ export interface DebugAgent {
   pauseBegan(): void;
   pauseEnded(): void;
   knownStatus(names: string[]): KnownStatus;
+  /**
+   * At a 'callback' stop with `undecided` function breakpoints: their conditions with the
+   * invocation's inputs under `parameterNames` (the source's); the agent keeps those names for the
+   * callback, so its later hits are decided in-process.
+   */
+  decideConditions(id: number, breakpoints: number[], parameterNames: string[]): ConditionVerdict;
   snapshot(): ActiveSnapshot[];
   /** The live objects of an active invocation. */
   live(id: number): LiveInvocation | undefined;

@@ -19,9 +19,12 @@ import type {
   AgentConfig,
   BreakReason,
   CallbackScopeData,
+  ConditionFailure,
+  ConditionVerdict,
   DataBreakHit,
   DebugAgent,
   FlatValue,
+  FunctionBreakpointRule,
   GraphRunRecord,
   KnownCallbackInfo,
   KnownGraphInfo,
@@ -125,7 +128,7 @@ export interface InstalledAgent extends DebugAgent {
   readonly active: Entry[];
   lastBreak: LastBreak | undefined;
   pausedAt: number | undefined;
-  signal(reason: BreakReason, entry: Entry): void;
+  signal(reason: BreakReason, entry: Entry, why?: Partial<LastBreak>): void;
 }
 
 /**
@@ -269,15 +272,16 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
 
     configure(config: Partial<AgentConfig>) {
       Object.assign(agent.config, config);
-      nodePatterns = (agent.config.breakOnNodes ?? []).map(compilePattern);
+      if (config.functionBreakpoints) setRules(config.functionBreakpoints);
+      nodePatterns = rules.map((r) => r.pattern);
       updatePending();
       refreshNodePatterns();
       return agent.config;
     },
 
     /** Records why, then stops in callbackBreak. */
-    signal(reason: BreakReason, entry: Entry) {
-      agent.lastBreak = { reason, id: entry.start.id };
+    signal(reason: BreakReason, entry: Entry, why?: Partial<LastBreak>) {
+      agent.lastBreak = { ...why, reason, id: entry.start.id };
       agent.ensureDebugger?.();
       agent.callbackBreak();
       agent.lastBreak = undefined;
@@ -309,6 +313,20 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     knownStatus(names: string[]) {
       const matched = names.filter((w) => w === '*' || known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node)) || graphAnswers(w));
       return { callbacks: known, graphs: knownGraphs.map(graphInfo), matched };
+    },
+
+    decideConditions(id: number, ids: number[], names: string[]): ConditionVerdict {
+      const e = entryOf(id);
+      if (!e) return { stop: false };
+      sourceNames.set(e.start.callback.token, [...names]);
+      let verdict: ConditionVerdict = { stop: false };
+      for (const rule of rules) {
+        if (!ids.includes(rule.spec.id)) continue;
+        const out = evaluate(rule, bindable(names), e.live.args);
+        if (out.thrown !== undefined) verdict = { stop: true, failure: failureOf(rule, out.thrown.error) };
+        else if (out.held) verdict = { ...verdict, stop: true };
+      }
+      return verdict;
     },
 
     snapshot(): ActiveSnapshot[] {
@@ -559,7 +577,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   /** Wanted names no known callback answers to yet: while there are some, each new callback is told to the adapter. */
   let pending: string[] = [];
   const updatePending = () => {
-    pending = agent.config.breakOnCallbacks.filter(
+    pending = [...new Set([...agent.config.breakOnCallbacks, ...rules.map((r) => r.spec.name)])].filter(
       (w) => w !== '*' && !known.some((k) => answersTo(w, k.name, k.token, k.functionName, k.node)) && !graphAnswers(w),
     );
   };
@@ -595,6 +613,10 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         syncNodeWatch();
         agent.signal('nodeStep', entry);
       } else if (matches(start)) agent.signal('callback', entry);
+      else if (rules.length > 0) {
+        const why = callbackStop(start, live.args);
+        if (why) agent.signal('callback', entry, why);
+      }
     },
     onGraphKnown(g: KnownGraph) {
       addKnownGraph(g);
@@ -620,6 +642,118 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         else if (index >= 0) active.splice(index, 1);
       }
     },
+  };
+
+  /*
+   * Function breakpoints on callbacks and model nodes: each one's hits are counted and its
+   * condition evaluated here, where the hit happens, so a hit that does not stop costs no pause
+   * (a V8 pause the adapter resumes is two round trips, and 999 of them for a `>= 1000`).
+   */
+  type Condition = (...args: unknown[]) => unknown;
+  interface Rule {
+    readonly spec: FunctionBreakpointRule;
+    readonly pattern: NodePattern;
+    /** The condition compiled, by parameter list (a condition that does not compile keeps its error). */
+    readonly compiled: Map<string, Condition | { error: unknown }>;
+  }
+  let rules: Rule[] = [];
+  /** Hits by breakpoint id: a breakpoint set again (a new id) counts from 0. */
+  let hitCounts = new Map<number, number>();
+  /** Rules that answer to a node, by node name (with its op: a name is one op per model). */
+  let nodeRuleCache = new Map<string, { op: string; rules: Rule[] }>();
+  /** The source's parameter names of a callback (by token), from the adapter (`decideConditions`). */
+  const sourceNames = new Map<string, string[]>();
+  /** What a node breakpoint's condition sees: the Node scope's names (node-scope.ts `nodeBindings`). */
+  const NODE_NAMES = ['inputs', 'outputs', 'attrs', 'op', 'node'];
+
+  const setRules = (specs: FunctionBreakpointRule[]) => {
+    const counts = new Map<number, number>();
+    rules = specs.map((spec) => {
+      const hits = hitCounts.get(spec.id);
+      if (hits !== undefined) counts.set(spec.id, hits);
+      return { spec, pattern: compilePattern(spec.name), compiled: new Map() };
+    });
+    hitCounts = counts;
+    nodeRuleCache = new Map();
+  };
+  /** Counts a hit; whether the breakpoint's hit condition lets this one through. */
+  const counted = (rule: Rule): boolean => {
+    const hits = (hitCounts.get(rule.spec.id) ?? 0) + 1;
+    hitCounts.set(rule.spec.id, hits);
+    return hitMet(rule.spec.hitCondition, hits);
+  };
+  /** Parameter names as bindings: one that is no identifier (a destructured parameter) is `argN`. */
+  const bindable = (names: readonly string[]): string[] => names.map((p, i) => (/^[A-Za-z_$][\w$]*$/.test(p) ? p : `arg${i}`));
+  /** A condition with `values` under `names`; no condition holds. Tensors it makes are disposed. */
+  const evaluate = (rule: Rule, names: readonly string[], values: readonly unknown[]): { held: boolean; thrown?: { error: unknown } } => {
+    const source = rule.spec.condition?.trim();
+    if (!source) return { held: true };
+    const key = names.join(',');
+    let test = rule.compiled.get(key);
+    if (!test) {
+      try {
+        test = new Function(...names, `return !!(\n${source}\n);`) as Condition;
+      } catch (error) {
+        test = { error };
+      }
+      rule.compiled.set(key, test);
+    }
+    if (typeof test !== 'function') return { held: false, thrown: test };
+    const run = test;
+    try {
+      const tf = tfjs();
+      return { held: untraced(() => (tf ? tf.tidy(() => Boolean(run(...values))) : Boolean(run(...values)))) };
+    } catch (error) {
+      return { held: false, thrown: { error } };
+    }
+  };
+  const failureOf = (rule: Rule, error: unknown): ConditionFailure => ({
+    breakpoint: rule.spec.name,
+    message: error instanceof Error ? `${error.name}: ${error.message}` : `threw ${typeof error === 'string' ? JSON.stringify(error) : String(error)}`,
+  });
+
+  /**
+   * Whether the function breakpoints on this invocation's callback stop it, and why. A condition
+   * that names what is not bound (a ReferenceError), on a callback whose source names the adapter
+   * has not given, is left to the adapter (`undecided`): the JS may have renamed a parameter.
+   */
+  const callbackStop = (start: CallbackStart, args: readonly unknown[]): Partial<LastBreak> | undefined => {
+    const c = start.callback;
+    const given = sourceNames.get(c.token);
+    let why: Partial<LastBreak> | undefined;
+    const undecided: number[] = [];
+    for (const rule of rules) {
+      if (!answersTo(rule.spec.name, c.name, c.token, c.functionName, start.node) || !counted(rule)) continue;
+      const out = evaluate(rule, bindable(given ?? start.parameterNames), args);
+      if (out.held) why ??= {};
+      else if (!out.thrown) continue;
+      else if (!given && (out.thrown.error as Error | undefined)?.name === 'ReferenceError') undecided.push(rule.spec.id);
+      else why = { conditionFailure: failureOf(rule, out.thrown.error) };
+    }
+    return why ?? (undecided.length > 0 ? { undecided } : undefined);
+  };
+
+  /** Whether the node breakpoints that answer to a node that just ran stop there, and why. */
+  const nodeStop = (e: NodeExecution): Pick<LastBreak, 'matched' | 'conditionFailure'> | undefined => {
+    let cached = nodeRuleCache.get(e.node);
+    if (!cached || cached.op !== e.op) {
+      cached = { op: e.op, rules: rules.filter((r) => nodeAnswers(r.pattern, e.node, e.op)) };
+      nodeRuleCache.set(e.node, cached);
+    }
+    if (cached.rules.length === 0) return undefined;
+    let values: unknown[] | undefined;
+    let matched: string[] | undefined;
+    let conditionFailure: ConditionFailure | undefined;
+    for (const rule of cached.rules) {
+      if (!counted(rule)) continue;
+      if (rule.spec.condition) values ??= [e.inputs, e.outputs, e.attrs(), e.op, e.node];
+      const out = evaluate(rule, NODE_NAMES, values ?? []);
+      if (out.thrown) conditionFailure = failureOf(rule, out.thrown.error);
+      else if (!out.held) continue;
+      (matched ??= []).push(rule.spec.name);
+    }
+    if (!matched) return undefined;
+    return conditionFailure ? { matched, conditionFailure } : { matched };
   };
 
   /*
@@ -750,10 +884,10 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         syncNodeWatch();
         return stopAtNode({ reason: 'nodeStep' }, e);
       }
-      // A callback node's breakpoint is its callback's (breakOnCallbacks): it stops inside, once.
+      // A callback node's breakpoint is its callback's: it stops inside, once.
       if (livePatterns.length === 0 || CALLBACK_OPS.has(e.op)) return;
-      const matched = livePatterns.filter((p) => nodeAnswers(p, e.node, e.op)).map((p) => p.text);
-      if (matched.length > 0) stopAtNode({ reason: 'node', matched }, e);
+      const why = nodeStop(e);
+      if (why) stopAtNode({ reason: 'node', ...why }, e);
     },
   };
   let stopWatching: (() => void) | undefined;

@@ -265,6 +265,29 @@ describe('py_function conversions', () => {
   );
 });
 
+describe('function breakpoint conditions, decided in the debuggee', () => {
+  const RENAME = fixture('rename-program.ts');
+  for (const [value, stops] of [
+    [2, true],
+    [3, false],
+  ] as const) {
+    test(`a condition on a parameter tsx renamed (beta → beta2) reads the source's name: beta.data[0] === ${value} ${stops ? 'stops' : 'never stops'}`, T, () =>
+      withSession(async (s) => {
+        await s.launch({ program: RENAME }, (dc) =>
+          dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'smooth', condition: `beta.data[0] === ${value}` }] }),
+        );
+        if (stops) {
+          assert.equal((await s.stopped()).body.description, 'Paused on callback smooth (PyFunc)');
+          await s.dc.continueRequest({ threadId: THREAD });
+        }
+        await s.terminated();
+        assert.equal(s.all('stopped').length, stops ? 1 : 0, s.summary());
+        assert.doesNotMatch(s.output(), /condition of function breakpoint/, 'the condition did not fail');
+      }),
+    );
+  }
+});
+
 describe('model launch', () => {
   for (const backend of ['cpu', 'wasm']) {
     test(

@@ -2,7 +2,9 @@
  * What a stop in a callback costs in round trips to the debuggee: the controller and the variable
  * store, in this process, against a real program (started with --inspect, the agent injected as
  * attach does), every CDP command counted. The Callback scope of a callback with three tensor
- * inputs must come in at most 2 round trips (issue 12: it took 2 + 2N).
+ * inputs must come in at most 2 round trips (issue 12: it took 2 + 2N). A function breakpoint's hit
+ * that does not stop costs no pause at all (issue 26): its hit count and condition are decided in
+ * the debuggee, so V8 pauses only where it stops.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,6 +17,7 @@ import { connectAttached } from '../../debug-adapter/connect.js';
 import { Controller, type PausedState } from '../../debug-adapter/controller.js';
 import { buildStack } from '../../debug-adapter/stack.js';
 import { VariableStore } from '../../debug-adapter/variables.js';
+import { writeGraphModel, placeholder, unary } from '../../scripts/lib/graph-model-writer.js';
 import { root } from '../helpers/dap.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tfjs-cb-round-trips-'));
@@ -104,6 +107,94 @@ test('the Callback scope of a stop with 3 tensor inputs takes at most 2 round tr
     counting = false;
     controller.setFunctionBreakpoints([]).catch(() => {});
     await controller.setFilters({ breakOnCallbacks: [] }).catch(() => {});
+    await controller.resume().catch(() => {});
+    await controller.detach();
+  }
+});
+
+/** Phases the test starts one by one (`globalThis.phase = n`): a model run 1,000 times, then a callback. */
+const PHASED_PROGRAM = (model: string) => `
+import { loadCallbackModel, numpyFunction, selectBackend, tf } from ${JSON.stringify(path.join(root, 'runtime', 'index.ts'))};
+await selectBackend({ backend: 'cpu', quiet: true });
+const model = await loadCallbackModel(${JSON.stringify(model)});
+function double_it(values) {
+  return values.map((v) => v * 2);
+}
+const x = tf.tensor1d([1, -2, 3, -4]);
+globalThis.runs = 0;
+globalThis.done = 0;
+const phases = {
+  1: () => {
+    for (let i = 0; i < 1000; i++) {
+      globalThis.runs = i + 1;
+      tf.dispose(model.execute({ x }));
+    }
+  },
+  2: () => {
+    for (let i = 0; i < 200; i++) tf.dispose(numpyFunction(double_it, [x], 'float32'));
+  },
+};
+const timer = setInterval(() => {
+  const phase = globalThis.phase;
+  if (!phases[phase]) return;
+  globalThis.phase = 0;
+  phases[phase]();
+  globalThis.done = phase;
+}, 10);
+setTimeout(() => clearInterval(timer), 60_000);
+`;
+
+test('function breakpoints: a hit that does not stop costs no pause; a condition that throws stops and says why', { timeout: 90_000 }, async () => {
+  const model = writeGraphModel(path.join(dir, 'chain'), [placeholder('x', [-1]), unary('n0', 'Neg', 'x'), unary('n1', 'Abs', 'n0')]);
+  const file = path.join(dir, 'phases.mts');
+  writeFileSync(file, PHASED_PROGRAM(model));
+  const port = await startInspected(file);
+  const controller = new Controller();
+  await connectAttached(controller, '127.0.0.1', port, {
+    filters: { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false },
+    configure: async () => {},
+  });
+  const { cdp } = controller.connection();
+  let pauses = 0;
+  cdp.on('Debugger.paused', () => pauses++);
+  const stderr: string[] = [];
+  controller.on('output', (category, text) => category === 'stderr' && stderr.push(text));
+  const read = async (expression: string) => (await cdp.send('Runtime.evaluate', { expression, returnByValue: true })).result.value as unknown;
+  const run = async (phase: number) => {
+    await read(`globalThis.phase = ${phase}`);
+    while ((await read('globalThis.done')) !== phase) await new Promise((r) => setTimeout(r, 20));
+  };
+  try {
+    // The node runs 1,000 times: one pause, at its 1,000th run.
+    await controller.setFunctionBreakpoints([{ name: 'n1', hitCondition: '>= 1000' }]);
+    const stopped = new Promise<PausedState>((resolve) => controller.once('stopped', resolve));
+    const ran = run(1);
+    const paused = await stopped;
+    assert.deepEqual([paused.node?.node, await read('globalThis.runs')], ['n1', 1000]);
+    await controller.resume();
+    await ran;
+    assert.equal(pauses, 1, 'one V8 pause for 1,000 hits');
+
+    // A callback breakpoint whose condition is false: 200 calls, no pause.
+    await controller.setFunctionBreakpoints([{ name: 'double_it', condition: 'values.data[0] > 100' }]);
+    await run(2);
+    assert.equal(pauses, 1, 'no pause for a false condition');
+
+    // A condition that throws stops, once per hit, and the Debug Console says why.
+    await controller.setFunctionBreakpoints([{ name: 'double_it', condition: 'values.nope.length', hitCondition: '== 3' }]);
+    const failed = new Promise<PausedState>((resolve) => controller.once('stopped', resolve));
+    const ranAgain = run(2);
+    const stop = await failed;
+    assert.equal(stop.stop.reason, 'function breakpoint');
+    assert.match(
+      stderr.join(''),
+      /The condition of function breakpoint 'double_it' failed in callback double_it: TypeError: Cannot read properties of undefined \(reading 'length'\)/,
+    );
+    await controller.resume();
+    await ranAgain;
+    assert.equal(pauses, 3, 'the stop, and the pause that steps into the callback’s first line');
+  } finally {
+    await controller.setFunctionBreakpoints([]).catch(() => {});
     await controller.resume().catch(() => {});
     await controller.detach();
   }

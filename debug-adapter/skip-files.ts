@@ -1,0 +1,90 @@
+/**
+ * Which files steps pass over (launch.json's `skipFiles`, in js-debug's syntax): globs over absolute
+ * paths, `<node_internals>/**` for Node's own modules, a leading `!` to take files back. The runtime
+ * and the adapter's own files are always passed over. "Toggle Skipping this File" flips one file at
+ * run time, as in js-debug.
+ */
+import path from 'node:path';
+import picomatch from 'picomatch';
+
+/** What a launch skips when it names nothing: Node's internals and every installed package. */
+export const DEFAULT_SKIP_FILES: readonly string[] = ['<node_internals>/**', '**/node_modules/**'];
+
+const NODE_INTERNALS = '<node_internals>';
+
+interface Rule {
+  readonly negated: boolean;
+  readonly internals: boolean;
+  readonly matches: (file: string) => boolean;
+}
+
+export class SkipFiles {
+  private readonly rules: readonly Rule[];
+  /** Files flipped by the user: true skipped, false stepped through. */
+  private readonly toggled = new Map<string, boolean>();
+
+  /**
+   * @param globs launch.json's skipFiles (undefined: the defaults).
+   * @param alwaysSkipped folders never stepped through (the runtime, the adapter's agent).
+   */
+  constructor(
+    globs: readonly string[] = DEFAULT_SKIP_FILES,
+    private readonly alwaysSkipped: readonly string[] = [],
+  ) {
+    this.rules = globs.map(rule);
+  }
+
+  /** Whether steps pass over code of `file` (a path) or of a script with no file (`node:` URLs). */
+  skips(where: { readonly file?: string; readonly url?: string }): boolean {
+    const { file, url } = where;
+    if (file === undefined) return url?.startsWith('node:') ? this.skipsInternals() : false;
+    if (this.alwaysSkipped.some((dir) => file.startsWith(dir + path.sep))) return true;
+    const flipped = this.toggled.get(file);
+    if (flipped !== undefined) return flipped;
+    let skipped = false;
+    for (const r of this.rules) if (!r.internals && r.matches(file)) skipped = !r.negated;
+    return skipped;
+  }
+
+  /** Flips a file; returns whether it is skipped now. */
+  toggle(file: string): boolean {
+    const skipped = !this.skips({ file });
+    this.toggled.set(file, skipped);
+    return skipped;
+  }
+
+  /** Whether some file under node_modules was taken back from skipping (by a `!` glob or a toggle). */
+  takesBackPackages(): boolean {
+    if ([...this.toggled].some(([file, skipped]) => !skipped && file.includes(`${path.sep}node_modules${path.sep}`))) return true;
+    return this.rules.some((r) => r.negated && !r.internals);
+  }
+
+  /** Whether every installed package is skipped by a rule (V8's blackbox pattern can say so at once). */
+  skipsAllPackages(): boolean {
+    return !this.takesBackPackages() && this.skips({ file: `${path.sep}x${path.sep}node_modules${path.sep}p${path.sep}i.js` });
+  }
+
+  skipsInternals(): boolean {
+    let skipped = false;
+    for (const r of this.rules) if (r.internals) skipped = !r.negated;
+    return skipped;
+  }
+}
+
+function rule(glob: string): Rule {
+  const negated = glob.startsWith('!');
+  const body = negated ? glob.slice(1) : glob;
+  if (body.startsWith(NODE_INTERNALS)) return { negated, internals: true, matches: () => true };
+  // Paths are matched whole; a glob of a folder (`/a/b`) also takes what is under it, as js-debug does.
+  const matcher = picomatch([body, `${body.replace(/\/+$/, '')}/**`], { dot: true, windows: process.platform === 'win32' });
+  return { negated, internals: false, matches: matcher };
+}
+
+/** The launch option's value checked: a list of glob strings. */
+export function skipFilesOption(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) {
+    throw new TypeError(`"skipFiles" must be a list of glob patterns (like "<node_internals>/**" or "**/node_modules/**"), not ${JSON.stringify(value)}.`);
+  }
+  return value as string[];
+}
