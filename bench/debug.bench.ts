@@ -238,7 +238,7 @@ async function loopMedians(variants: readonly (() => Promise<{ loop: number; sto
  * condition never holds, on models of 100 and 5,000 nodes; each against the same run under the
  * adapter with no breakpoint.
  */
-export async function functionBreakpointBench(print: (line: string) => void): Promise<void> {
+async function functionBreakpointBench(print: (line: string) => void): Promise<void> {
   const file = program('model-runs.ts');
   const cases = [
     {
@@ -277,7 +277,7 @@ export async function functionBreakpointBench(print: (line: string) => void): Pr
  * callback as debug code under any debugger; "V8 alone" is that floor (a bare CDP client: the
  * debugger on and the one breakpoint, as js-debug has it), what ours adds is the difference.
  */
-export async function hotCallbackBench(print: (line: string) => void): Promise<void> {
+async function hotCallbackBench(print: (line: string) => void): Promise<void> {
   const file = program('hot-callback.mjs');
   const line =
     readFileSync(file, 'utf8')
@@ -323,6 +323,8 @@ async function v8AloneRun(file: string, line: number): Promise<{ loop: number }>
       if (stdout.includes('loop-ms')) resolve();
     });
   });
+  // --inspect-brk also pauses at the program's first line: go on.
+  cdp.on('Debugger.paused', () => void cdp.send('Debugger.resume', {}).catch(() => {}));
   try {
     await cdp.send('Debugger.enable', {});
     await cdp.send('Debugger.setBreakpointByUrl', { url: pathToFileURL(file).href, lineNumber: line - 1 });
