@@ -50,6 +50,7 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
         'TF.js Callbacks: Set Up Native Backend',
         'TF.js Callbacks: Break on Callback…',
         'TF.js Callbacks: Create Debug Terminal',
+        'TF.js Callbacks: Toggle Skipping this File',
       ],
     );
     for (const file of [
