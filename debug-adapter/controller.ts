@@ -89,7 +89,11 @@ export class Controller extends EventEmitter {
   /** The step under way, repeated while it stops outside the user's code. */
   private stepping: { kind: 'over' | 'into' | 'out'; tries: number; origin?: StepOrigin; mode: StepMode; callerDepth?: number } | undefined;
   /** The breakpoints steps set for themselves (step-breakpoints.ts). */
-  readonly stepBreakpoints = new StepBreakpoints(() => this.cdp);
+  readonly stepBreakpoints = new StepBreakpoints(
+    () => this.cdp,
+    (scriptId) => this.scripts.text(scriptId),
+    (location) => this.sourceLine(location) ?? location.lineNumber,
+  );
   private functionBreakpoints: (FunctionBreakpointSpec & { id: number })[] = [];
   private nextFunctionBreakpointId = 1;
   /** The callbacks the program has made known, for function breakpoints' verification and typos. */
@@ -759,7 +763,6 @@ export class Controller extends EventEmitter {
   private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, known?: Pick<PausedState, 'active' | 'node' | 'data'>): Promise<void> {
     this.nextStepReason = undefined;
     this.stepping = undefined;
-    this.stepBreakpoints.disarm();
     this.agent.notify((agent) => agent.pauseBegan());
     const { active, node, data } = known ?? (await this.invocations());
     this.paused = {
@@ -769,6 +772,10 @@ export class Controller extends EventEmitter {
       ...(node ? { node } : {}),
       ...(data ? { data } : {}),
     };
+    // A step's breakpoints go once the stop is known: the questions above do not wait behind their
+    // removal (55 commands after a Step Into; V8 takes no break while paused), and whatever the
+    // stop leads to (a resume, more questions) is sent after it.
+    this.stepBreakpoints.disarm();
     this.emit('stopped', this.paused);
   }
 

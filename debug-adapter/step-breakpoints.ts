@@ -7,16 +7,18 @@
  * batch takes 1 s). Instead, a step that leaves the program's frame arms a breakpoint at every
  * break location of the program's own scripts and resumes: the first one hit is the next line of
  * the program's code that runs, wherever it is (the caller, the next batch's `call()`, the code
- * after an `await`). They are removed at the stop, before anything else is sent.
+ * after an `await`). Only the first location of each line of each function is armed (line-entries.ts).
+ * They are removed at the stop, before anything else is sent.
  */
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp/connection.js';
+import { lineEntries } from './line-entries.js';
 import type { ScriptInfo } from './sources.js';
 
 type Location = Protocol.Debugger.Location;
 
 export class StepBreakpoints {
-  /** Every break location of a script, asked of V8 once. */
+  /** The break locations of a script a step watches (the first of each line of each function), found once. */
   private readonly locations = new Map<string, Promise<Location[]>>();
   /** The break locations of one function (not of functions inside it), by its start. */
   private readonly functions = new Map<string, Promise<Protocol.Debugger.BreakLocation[]>>();
@@ -25,7 +27,13 @@ export class StepBreakpoints {
   /** How many breakpoints steps have set in all, for tests that count. */
   setCount = 0;
 
-  constructor(private readonly cdp: () => CdpConnection | undefined) {}
+  constructor(
+    private readonly cdp: () => CdpConnection | undefined,
+    /** A script's generated source. */
+    private readonly text: (scriptId: string) => Promise<string | undefined>,
+    /** The line a location counts on: the user's source line where a source map says. */
+    private readonly lineOf: (location: Location) => string | number,
+  ) {}
 
   /**
    * Arms every break location of `scripts` but those `skipped` says. The commands are sent before
@@ -131,7 +139,7 @@ export class StepBreakpoints {
   private locationsOf(cdp: CdpConnection, scriptId: string): Promise<Location[]> {
     let found = this.locations.get(scriptId);
     if (!found) {
-      found = cdp.send('Debugger.getPossibleBreakpoints', { start: { scriptId, lineNumber: 0, columnNumber: 0 } }).then(
+      const all = cdp.send('Debugger.getPossibleBreakpoints', { start: { scriptId, lineNumber: 0, columnNumber: 0 } }).then(
         (r) =>
           r.locations.map((l) => ({
             scriptId: l.scriptId,
@@ -140,6 +148,7 @@ export class StepBreakpoints {
           })),
         () => [],
       );
+      found = Promise.all([all, this.text(scriptId)]).then(([locations, text]) => (text === undefined ? locations : lineEntries(text, locations, this.lineOf)));
       this.locations.set(scriptId, found);
     }
     return found;

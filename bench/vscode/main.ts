@@ -2,14 +2,16 @@
  * `npm run bench:vscode`: our debugger and VS Code's own JavaScript debugger (js-debug, built into
  * code-server) side by side in one real VS Code, driven through Chromium, on the same programs.
  *
- *   npm run bench:vscode -- [--rounds N]      (default 5 rounds, alternating which debugger goes first)
+ *   npm run bench:vscode -- [--rounds N] [--only steps]
+ *     (default 5 rounds, alternating which debugger goes first; --only steps: the step rows alone)
  *
  * Interactive figures are timed in the page (key press or mouse press stamped with
  * performance.now(), the DOM state detected by a MutationObserver): see probes.ts. Ours runs them
  * twice a round: with the Tensor Inspector open (it refreshes on every stop) and closed. Whole-run
  * figures of the 10,000-callback program: the program's process, start → exit (lifetime.ts), under
  * each debugger and run plainly (`node --import tsx --import <runtime register>`); F5 → session
- * gone beside them. Writes .artifacts/bench-vscode/results.md, results.json and round 1's screenshots.
+ * gone beside them. Steps in a custom layer under model.fit against js-debug: steps.ts. Writes
+ * .artifacts/bench-vscode/results.md, results.json and round 1's screenshots.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { BIG_INPUT, BUSY, CONFIG_JS, CONFIG_OURS, INTERACTIVE, lineOf, type Prog
 import { fmt, ratio, type Stat, stat } from './report.js';
 import { cpuTimes, cpuUsedBetween, watchLifetime } from './lifetime.js';
 import { TimelineRecorder } from './timeline.js';
+import { emptyStepSamples, STEP_FIGURES, STEP_VARIANT_LABELS, STEP_VARIANTS, type StepFigure, type StepSamples, stepSession } from './steps.js';
 import { TIMELINE_ENV } from '../../debug-adapter/debuggee/timeline.js';
 import { QUIET_SETTINGS } from '../../scripts/lib/code-server-options.js';
 
@@ -98,6 +101,7 @@ interface Samples {
   cpu: Record<Debugger | 'plain', Record<BusyVariant, number[]>>;
   /** CPU ms other processes used during each debugged 10,000-callback run (F5 → session gone), the top 4 by name. */
   otherCpu: Record<string, number[]>;
+  steps: StepSamples;
 }
 
 function emptySamples(): Samples {
@@ -112,6 +116,7 @@ function emptySamples(): Samples {
     loop: { ours: variants(), 'js-debug': variants(), plain: variants() },
     cpu: { ours: variants(), 'js-debug': variants(), plain: variants() },
     otherCpu: {},
+    steps: emptyStepSamples(),
   };
 }
 
@@ -488,6 +493,7 @@ interface Failure {
 
 async function main(): Promise<void> {
   const rounds = parseRounds(process.argv.slice(2));
+  const onlySteps = process.argv.includes('--only') && process.argv[process.argv.indexOf('--only') + 1] === 'steps';
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
   const work = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-bench-vscode-'));
@@ -540,6 +546,21 @@ async function main(): Promise<void> {
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
       log(`round ${r + 1}/${rounds}: ${order.join(' then ')}`);
+      // Steps in training code: ours (inspector open, as by default) and js-debug twice.
+      const stepOrder = r % 2 === 0 ? STEP_VARIANTS : [...STEP_VARIANTS].reverse();
+      if (onlySteps) await d.inspector(true, p.layer, wb.settingsFile, settings);
+      for (const variant of stepOrder) {
+        try {
+          await stepSession(d, variant, p, samples.steps, r === 0 ? `r1-${variant}` : undefined);
+        } catch (err) {
+          const message = (err as Error).message.split('\n')[0]!;
+          failures.push({ round: r + 1, who: `${variant}, steps`, message });
+          log(`  FAILED: ${variant}, steps: ${message}`);
+          await d.shot(`failed-r${r + 1}-${variant}-steps`);
+          await d.recover();
+        }
+      }
+      if (onlySteps) continue;
       try {
         samples.reach.push(await reachRun(p, workspace));
       } catch (err) {
@@ -569,7 +590,7 @@ async function main(): Promise<void> {
         `  so far: F5→paused ours ${fmt(stat(f.ours.f5Paused))} js-debug ${fmt(stat(f['js-debug'].f5Paused))}; busy none ours ${fmt(stat(samples.busy.ours.none))} js-debug ${fmt(stat(samples.busy['js-debug'].none))} plain ${fmt(stat(samples.plain))}`,
       );
     }
-    const written = writeResults(samples, failures, rounds, wb);
+    const written = writeResults(samples, failures, rounds, wb, onlySteps);
     console.log(`\n${written}`);
     log(`wrote ${path.relative(root, path.join(artifacts, 'results.md'))} and results.json`);
   } finally {
@@ -579,7 +600,7 @@ async function main(): Promise<void> {
   if (failures.length) process.exitCode = 1;
 }
 
-function writeResults(samples: Samples, failures: Failure[], rounds: number, wb: Workbench): string {
+function writeResults(samples: Samples, failures: Failure[], rounds: number, wb: Workbench, onlySteps: boolean): string {
   const date = new Date().toISOString();
   const s = (v: number[]) => stat(v);
   const lines: string[] = [];
@@ -589,8 +610,10 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
       `${os.cpus().length} cores · Node ${process.version} · ${rounds} rounds alternating which debugger goes first · medians (min–max, n)`,
     '',
   );
-  lines.push('| figure | ours, inspector open | ours, inspector closed | js-debug | open / js-debug | closed / js-debug |', '|---|---|---|---|---|---|');
   const stats: Record<string, unknown> = {};
+  stepResults(samples.steps, lines, stats);
+  if (onlySteps) return finishResults(lines, stats, samples, failures, rounds, wb, date);
+  lines.push('| figure | ours, inspector open | ours, inspector closed | js-debug | open / js-debug | closed / js-debug |', '|---|---|---|---|---|---|');
   for (const [key, label] of Object.entries(INTERACTIVE_FIGURES) as [InteractiveFigure, string][]) {
     const open = s(samples.interactive.ours[key]);
     const closed = s(samples.interactive.oursClosed[key]);
@@ -642,6 +665,54 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
     .slice(0, 16)) {
     lines.push(`- ${key}: ${fmt(stat(ms))}`);
   }
+  return finishResults(lines, stats, samples, failures, rounds, wb, date);
+}
+
+/** The step rows: each debugger's median, ours against each js-debug and against Continue, and where each landed. */
+function stepResults(steps: StepSamples, lines: string[], stats: Record<string, unknown>): void {
+  const s = (v: number[]) => stat(v);
+  lines.push(
+    "Steps in a custom layer's call() under model.fit (key press → the next paused line shown; where it stopped below). Ours with the Tensor Inspector open.",
+    '',
+    `| figure | ${STEP_VARIANTS.map((v) => STEP_VARIANT_LABELS[v]).join(' | ')} | ours / js-debug | ours / js-debug + node_modules | ours / ours' Continue |`,
+    '|---|---|---|---|---|---|---|',
+  );
+  const cont = s(steps.ms.ours.continue);
+  for (const [figure, label] of Object.entries(STEP_FIGURES) as [StepFigure, string][]) {
+    const [ours, js, jsSkip] = STEP_VARIANTS.map((v) => s(steps.ms[v][figure]));
+    stats[`steps-${figure}`] = {
+      ours,
+      'js-debug': js,
+      'js-debug-skip': jsSkip,
+      landed: Object.fromEntries(STEP_VARIANTS.map((v) => [v, steps.landed[v][figure]])),
+    };
+    lines.push(
+      `| ${label} | ${fmt(ours)} | ${fmt(js)} | ${fmt(jsSkip)} | ${ratio(ours, js)} | ${ratio(ours, jsSkip)} | ${figure === 'continue' ? '' : ratio(ours, cont)} |`,
+    );
+  }
+  lines.push('', 'Where each stopped (file:line × times):', '');
+  for (const [figure, label] of Object.entries(STEP_FIGURES) as [StepFigure, string][]) {
+    const where = STEP_VARIANTS.map((v) => `${STEP_VARIANT_LABELS[v]}: ${tally(steps.landed[v][figure])}`).join('; ');
+    lines.push(`- ${label}: ${where}`);
+  }
+  lines.push('');
+}
+
+function tally(places: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const p of places) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return counts.size ? [...counts].map(([p, n]) => `${p} ×${n}`).join(', ') : '—';
+}
+
+function finishResults(
+  lines: string[],
+  stats: Record<string, unknown>,
+  samples: Samples,
+  failures: Failure[],
+  rounds: number,
+  wb: Workbench,
+  date: string,
+): string {
   lines.push('');
   if (failures.length) {
     lines.push(`Failed (${failures.length}; their figures are missing from the medians, see n):`, '');

@@ -15,6 +15,8 @@ export type Condition =
   | { kind: 'sessionEnded' }
   /** The top stack frame's decoration (`codicon-debug-stackframe`) sits on this editor line. */
   | { kind: 'pausedLine'; line: number }
+  /** The top-stack-frame decoration went (the program ran) and shows again, on any line of any file. */
+  | { kind: 'pausedAgain' }
   /** A Variables row named `name`. */
   | { kind: 'variable'; name: string }
   /** A Variables row named `index` or `[index]` (an element of an expanded array). */
@@ -44,11 +46,26 @@ export function describe(c: Condition): string {
       return 'the debug toolbar to show and then hide (session start to end)';
     case 'pausedLine':
       return `the top-stack-frame decoration on line ${c.line}`;
+    case 'pausedAgain':
+      return 'the top-stack-frame decoration to go and show again';
     case 'variable':
       return `a Variables row "${c.name}"`;
     case 'valueRow':
       return `the Variables row of element ${c.index}`;
   }
+}
+
+/** Where the top stack frame is shown: the active editor's file name and the decorated line; undefined when none is. */
+export async function pausedWhere(page: Page): Promise<{ file: string; line: number } | undefined> {
+  return page.evaluate(() => {
+    const frame = document.querySelector('.monaco-editor .debug-top-stack-frame-line, .monaco-editor .codicon-debug-stackframe');
+    if (!frame) return undefined;
+    const top = frame.getBoundingClientRect().top;
+    const editor = frame.closest('.monaco-editor');
+    const number = Array.from(editor?.querySelectorAll('.line-numbers') ?? []).find((n) => Math.abs(n.getBoundingClientRect().top - top) < 3);
+    const tab = document.querySelector('.editor-group-container.active .tab.active .label-name') ?? document.querySelector('.tab.active .label-name');
+    return { file: (tab?.textContent ?? '?').trim(), line: Number(number?.textContent?.trim() ?? 0) };
+  });
 }
 
 /** Installs the probe once per page (idempotent). */
@@ -118,6 +135,16 @@ const PROBE_SOURCE = String.raw`(() => {
       });
     });
   };
+  /** "file:line" of the top-stack-frame decoration; null when none shows. */
+  const topFrameAt = () => {
+    const frame = document.querySelector('.monaco-editor .debug-top-stack-frame-line, .monaco-editor .codicon-debug-stackframe');
+    if (!frame) return null;
+    const top = frame.getBoundingClientRect().top;
+    const editor = frame.closest('.monaco-editor');
+    const number = Array.from(editor ? editor.querySelectorAll('.line-numbers') : []).find((n) => Math.abs(n.getBoundingClientRect().top - top) < 3);
+    const tab = document.querySelector('.editor-group-container.active .tab.active .label-name') || document.querySelector('.tab.active .label-name');
+    return (tab ? tab.textContent.trim() : '?') + ':' + (number ? number.textContent.trim() : '?');
+  };
   const check = (c, state) => {
     switch (c.kind) {
       case 'toolbarShown': return visibleToolbar();
@@ -126,6 +153,14 @@ const PROBE_SOURCE = String.raw`(() => {
         if (visibleToolbar()) state.seen = true;
         return !!state.seen && !visibleToolbar();
       case 'pausedLine': return pausedOn(c.line);
+      case 'pausedAgain': {
+        // VS Code keeps the decoration a moment after a resume (against flicker): a stop that comes
+        // sooner only moves it.
+        const now = topFrameAt();
+        if (state.from === undefined) state.from = now;
+        if (now === null) state.gone = true;
+        return now !== null && (!!state.gone || now !== state.from);
+      }
       case 'variable': return variableRows().some((r) => rowName(r) === c.name);
       case 'valueRow': return variableRows().some((r) => { const n = rowName(r); return n === String(c.index) || n === '[' + c.index + ']'; });
     }

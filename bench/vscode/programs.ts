@@ -83,6 +83,44 @@ appendFileSync(new URL('./busy-out.jsonl', import.meta.url), JSON.stringify({ lo
 console.log('loop-ms', loopMs.toFixed(1));
 `;
 
+/**
+ * A custom layer trained with model.fit (issue 26's steps): breakpoints in its call() and at the
+ * end of a tf.tidy body; stepping from there leaves the program's code for TF.js.
+ */
+export const LAYER_STEPS = `import { selectBackend, tf } from 'tfjs-callback-debugger/runtime';
+
+await selectBackend({ quiet: true });
+
+class Gate extends tf.layers.Layer {
+  kernel: any;
+  static get className() {
+    return 'Gate';
+  }
+  build(inputShape: number[]) {
+    this.kernel = this.addWeight('kernel', [inputShape[inputShape.length - 1]!, 4], 'float32', tf.initializers.glorotUniform({ seed: 1 }));
+  }
+  computeOutputShape(inputShape: number[]) {
+    return [inputShape[0]!, 4];
+  }
+  call(inputs: tf.Tensor | tf.Tensor[]): tf.Tensor {
+    const x = Array.isArray(inputs) ? inputs[0]! : inputs; // @call-first
+    const scores = tf.matMul(x, this.kernel.read()); // @call-matmul
+    return tf.tidy(() => { // @call-tidy
+      const weights = tf.sigmoid(scores);
+      return tf.mul(scores, weights); // @tidy-last
+    }); // @tidy-end
+  }
+}
+tf.serialization.registerClass(Gate);
+
+const xs = tf.randomNormal([64, 8], 0, 1, 'float32', 1);
+const ys = tf.randomNormal([64, 1], 0, 1, 'float32', 2);
+const model = tf.sequential({ layers: [new Gate({ inputShape: [8] }), tf.layers.dense({ units: 1 })] });
+model.compile({ optimizer: 'adam', loss: 'meanSquaredError' });
+await model.fit(xs, ys, { epochs: 20, batchSize: 2, verbose: 0, shuffle: false });
+console.log('trained');
+`;
+
 export function lineOf(source: string, marker: string): number {
   const index = source.split('\n').findIndex((l) => l.includes(marker));
   if (index < 0) throw new Error(`no ${marker} in the program`);
@@ -91,6 +129,8 @@ export function lineOf(source: string, marker: string): number {
 
 export const CONFIG_OURS = 'bench: ours';
 export const CONFIG_JS = 'bench: js-debug';
+/** js-debug with node_modules skipped too (its default skips Node's internals only). */
+export const CONFIG_JS_SKIP = 'bench: js-debug, node_modules skipped';
 
 export interface Programs {
   readonly interactive: string;
@@ -98,6 +138,8 @@ export interface Programs {
   readonly big: string;
   readonly busy: string;
   readonly busyOut: string;
+  /** The custom layer trained with model.fit (LAYER_STEPS). */
+  readonly layer: string;
   /** node arguments before the program: tsx and the runtime's register, as file URLs. */
   readonly nodeArgs: readonly string[];
   readonly env: Record<string, string>;
@@ -113,6 +155,8 @@ export function writeWorkspace(workspace: string, extensionDir: string): Program
   const big = path.join(workspace, 'big-input.ts');
   writeFileSync(big, BIG_INPUT);
   writeFileSync(busy, BUSY);
+  const layer = path.join(workspace, 'layer-steps.ts');
+  writeFileSync(layer, LAYER_STEPS);
   const nodeArgs = [
     '--import',
     pathToFileURL(path.join(extensionDir, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href,
@@ -135,8 +179,19 @@ export function writeWorkspace(workspace: string, extensionDir: string): Program
         console: 'internalConsole',
         skipFiles: ['<node_internals>/**'],
       },
+      {
+        type: 'node',
+        request: 'launch',
+        name: CONFIG_JS_SKIP,
+        program: '${file}',
+        cwd: '${workspaceFolder}',
+        runtimeArgs: nodeArgs,
+        env,
+        console: 'internalConsole',
+        skipFiles: ['<node_internals>/**', '**/node_modules/**'],
+      },
     ],
   };
   writeFileSync(path.join(workspace, '.vscode', 'launch.json'), `${JSON.stringify(launch, null, 2)}\n`);
-  return { interactive, big, busy, busyOut: path.join(workspace, 'busy-out.jsonl'), nodeArgs, env };
+  return { interactive, big, busy, busyOut: path.join(workspace, 'busy-out.jsonl'), layer, nodeArgs, env };
 }
