@@ -6,8 +6,9 @@
  *
  * A reference is made without asking the debuggee (variables stay one round trip); the first read
  * pins the value in the agent (weakly), and later reads, after the stop too, go to that pin. A
- * reference never pinned is readable only at the stop that showed it. Ids are never reused: a
- * hex editor left open from an earlier stop cannot read another tensor by mistake.
+ * reference never pinned is readable only at the stop that showed it, and is forgotten when the
+ * stop ends (a stop makes one per tensor shown: kept, they grew with a long session's stops). Ids
+ * are never reused: a hex editor left open from an earlier stop cannot read another tensor by mistake.
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { AgentClient } from './agent-client.js';
@@ -15,7 +16,7 @@ import type { MemoryPage, Side } from './debuggee/agent-protocol.js';
 
 /** The most bytes one readMemory answers: a client asks again from where the answer ended. */
 export const MAX_READ_BYTES = 1 << 20;
-/** References kept; the oldest go first. */
+/** Pinned references kept; the oldest go first. */
 const MAX_REFERENCES = 10_000;
 
 /** How to find the value at the stop that showed it. */
@@ -25,6 +26,8 @@ export type MemoryLocator =
   | { readonly kind: 'node'; readonly side: Side; readonly index: number }
   /** A data breakpoint stop's values: 0 the old value, 1 the new, 2 the change. */
   | { readonly kind: 'data'; readonly index: number };
+
+const EARLIER_STOP = 'this tensor was shown at an earlier stop and never read then: expand it again to read its memory';
 
 interface Entry {
   readonly locator: MemoryLocator;
@@ -37,14 +40,22 @@ export class MemoryReferences {
   private readonly byObject = new Map<string, string>();
   /** The references the inspector's byte views made at this stop, by locator. */
   private readonly byLocator = new Map<string, string>();
+  /** The references made at this stop. */
+  private readonly madeThisStop: string[] = [];
   private next = 1;
   private stop = 0;
 
-  /** The stop is over: unpinned references of it can no longer be found. */
+  /** The stop is over: its unpinned references can no longer be found, and are forgotten. */
   stopEnded(): void {
+    for (const ref of this.madeThisStop.splice(0)) if (this.entries.get(ref)?.pin === undefined) this.entries.delete(ref);
     this.stop++;
     this.byObject.clear();
     this.byLocator.clear();
+  }
+
+  /** How many references are kept: those pinned, and the current stop's. */
+  get size(): number {
+    return this.entries.size;
   }
 
   /** A reference for a value (the same one for the same remote object at one stop). */
@@ -55,6 +66,7 @@ export class MemoryReferences {
     }
     const ref = `tensor-${this.next++}`;
     this.entries.set(ref, { locator, stop: this.stop });
+    this.madeThisStop.push(ref);
     if (locator.kind === 'object') this.byObject.set(locator.objectId, ref);
     if (this.entries.size > MAX_REFERENCES) this.entries.delete(this.entries.keys().next().value!);
     return ref;
@@ -87,15 +99,21 @@ export class MemoryReferences {
 
   private async page(agent: AgentClient, reference: string, offset: number, count: number): Promise<MemoryPage> {
     const entry = this.entries.get(reference);
-    if (!entry) throw new Error(`${reference} is not a memory reference of this session`);
+    if (!entry) throw new Error(this.issued(reference) ? EARLIER_STOP : `${reference} is not a memory reference of this session`);
     entry.pin ??= await this.pin(agent, entry);
     const page = await agent.call((a, pin, from, n) => a.memoryRead(pin, from, n), entry.pin, offset, count);
     if ('error' in page) throw new Error(page.error);
     return page;
   }
 
+  /** Whether `reference` is one this session made (`tensor-<n>`, n below the next). */
+  private issued(reference: string): boolean {
+    const n = /^tensor-(\d+)$/.exec(reference)?.[1];
+    return n !== undefined && Number(n) < this.next;
+  }
+
   private async pin(agent: AgentClient, entry: Entry): Promise<number> {
-    if (entry.stop !== this.stop) throw new Error('this tensor was shown at an earlier stop and never read then: expand it again to read its memory');
+    if (entry.stop !== this.stop) throw new Error(EARLIER_STOP);
     const { locator } = entry;
     let pinned: number | { error: string } | undefined;
     if (locator.kind === 'object') {

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp/connection.js';
+import { AGENT_SOURCE_URL } from './debuggee/agent-protocol.js';
 import { adapterPaths } from './paths.js';
 import { SkipFiles } from './skip-files.js';
 import { Sources } from './sources.js';
@@ -14,14 +15,14 @@ import { Sources } from './sources.js';
 export const SKIPPED_ALWAYS: readonly string[] = [adapterPaths.runtimeDir, adapterPaths.runtimeSourceDir, path.dirname(adapterPaths.agent)];
 
 export class Scripts {
-  readonly sources = new Sources([adapterPaths.runtimeDir, path.dirname(adapterPaths.agent)]);
+  readonly sources = new Sources([adapterPaths.runtimeDir, path.dirname(adapterPaths.agent)], AGENT_SOURCE_URL);
   /** Which files steps pass over (launch.json's skipFiles); replaced by the launch's own. */
   skip = new SkipFiles(undefined, SKIPPED_ALWAYS);
   private readonly texts = new Map<string, Promise<string | undefined>>();
 
   constructor(private readonly cdp: () => CdpConnection | undefined) {}
 
-  /** The generated source of a script, fetched once. */
+  /** The generated source of a script, fetched once for a script kept (sources.ts), each time for another. */
   text(scriptId: string): Promise<string | undefined> {
     let source = this.texts.get(scriptId);
     if (!source) {
@@ -32,7 +33,7 @@ export class Scripts {
             () => undefined,
           )
         : Promise.resolve(undefined);
-      this.texts.set(scriptId, source);
+      if (this.sources.get(scriptId)) this.texts.set(scriptId, source);
     }
     return source;
   }

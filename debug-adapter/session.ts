@@ -316,12 +316,16 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  /** The program ran on: what the stop showed (frames, variables, evaluations' frames) is gone. */
+  /**
+   * The program ran on: what the stop showed (frames, variables, evaluations' frames) is gone. The
+   * timeline gets what the session still keeps, which must not grow with the stops (long-session.test.ts).
+   */
   private resumed(): void {
     this.evaluator.reset();
     this.stack.reset();
     this.store.reset();
     this.releaseStopObjects();
+    mark('adapter: stop released', () => ({ scripts: this.controller.scripts.sources.size, memoryReferences: this.store.memory.size }));
   }
 
   /**
