@@ -2,6 +2,7 @@
  * The program a session debugs (a process it launched, one it attached to, or a Debug Terminal's
  * process) and how the session ends with it: the exit reported once, nothing left running.
  */
+import { constants } from 'node:os';
 import { ExitedEvent, OutputEvent, TerminatedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { BridgeListener } from './cdp/transports.js';
@@ -19,6 +20,8 @@ export class Program {
   /** A Debug Terminal's process (attachTerminal): it started itself; its bridge connects here. */
   terminal: TerminalTarget | undefined;
   private ended = false;
+  /** The client asked the program to end (Stop, Restart): a signal's exit code is that, not a failure. */
+  private stopAsked = false;
 
   constructor(
     private readonly controller: Controller,
@@ -30,8 +33,12 @@ export class Program {
     this.ended = true;
     mark('adapter: ended');
     this.controller.warnUnmatchedNames();
-    // As js-debug does: the exit code in the Debug Console, in red when it is not 0.
-    if (this.debuggee) this.sendEvent(new OutputEvent(`Program exited with code ${code}\n`, code === 0 ? 'console' : 'stderr'));
+    // As js-debug does: the exit code in the Debug Console, in red when it is not 0 and not asked for.
+    if (this.debuggee) {
+      const stopped = this.stopAsked ? stopSignal(code) : undefined;
+      const said = stopped ? `Program stopped by ${stopped}, as asked (exit code ${code})` : `Program exited with code ${code}`;
+      this.sendEvent(new OutputEvent(`${said}\n`, code === 0 || stopped ? 'console' : 'stderr'));
+    }
     // The program may be gone while what it started is not: end its whole process group.
     this.debuggee?.kill();
     this.controller.close();
@@ -42,6 +49,7 @@ export class Program {
 
   /** The terminate request. */
   terminate(): void {
+    this.stopAsked = true;
     this.debuggee?.kill();
     // A terminal's process: its bridge ends it (and its detached children) once the socket closes.
     if (this.terminal) this.controller.close();
@@ -52,6 +60,7 @@ export class Program {
     if (this.attached) {
       await this.controller.detach();
     } else if (terminateDebuggee !== false) {
+      this.stopAsked = true;
       this.debuggee?.kill();
       if (this.debuggee) await Promise.race([this.debuggee.exited, delay(3000)]);
     }
@@ -70,4 +79,10 @@ export class Program {
 
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** The signal an exit code says a process died of (128 + its number, as shells report it). */
+function stopSignal(code: number): string | undefined {
+  if (code <= 128) return undefined;
+  return Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0];
 }

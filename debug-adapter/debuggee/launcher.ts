@@ -6,6 +6,7 @@
  * loader and the bridge's `?hold` (`bridgePreloads`): the bridge's worker boots while tsx loads;
  * `?hold` waits for the adapter's go.
  */
+import { constants } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -69,7 +70,8 @@ export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
   });
   const exited = new Promise<number>((resolve) => {
     child.once('error', () => resolve(127));
-    child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : signal ? 143 : 1)));
+    // A signal's death as shells report it: 128 + its number (SIGKILL 137, SIGTERM 143).
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 + (constants.signals[signal] ?? 15) : 1)));
   });
   // The watchdog: a shell that waits for its stdin (a pipe from this adapter) to close, which
   // happens however the adapter ends, SIGKILL included, and then kills the debuggee's process

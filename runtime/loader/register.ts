@@ -44,8 +44,17 @@ if (!alreadyLoaded) {
 // CLI chooses it (the launch's `backend`, else auto), reported once; the program's own
 // selectBackend() then gets the same one.
 if (!alreadyLoaded && process.env.TFJS_CALLBACKS_PRELOAD_RUNTIME === '1') {
-  const runtime = (await import(data.runtimeEntry)) as typeof import('../index.js');
-  runtime.announceBackend(await runtime.selectBackend({ quiet: true }), (line) => process.stdout.write(`${line}\n`));
+  // TF.js loads with source maps off (tsx turns them on for the program's TypeScript): its maps
+  // point into its build tree, so a stack through TF.js named files nobody has
+  // (`<project>/tfjs-data/src/dataset.ts:268:61`); without them its frames stay at the files that ran.
+  const maps = process.sourceMapsEnabled;
+  if (maps) process.setSourceMapsEnabled(false);
+  try {
+    const runtime = (await import(data.runtimeEntry)) as typeof import('../index.js');
+    runtime.announceBackend(await runtime.selectBackend({ quiet: true }), (line) => process.stdout.write(`${line}\n`));
+  } finally {
+    if (maps) process.setSourceMapsEnabled(true);
+  }
 }
 
 export { runtimeEntryFile };

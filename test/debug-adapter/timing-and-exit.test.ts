@@ -51,6 +51,19 @@ describe('the exit code in the Debug Console', () => {
     }),
   );
 
+  test('Stop (terminate) says the program was stopped as asked, with the signal, not as a failure in red', T, () =>
+    withSession(async (s) => {
+      const line = lineOf(TIMING, '@doubled-body');
+      await s.launch({ program: TIMING }, (dc) => dc.setBreakpointsRequest({ source: { path: TIMING }, breakpoints: [{ line }] }));
+      await s.stopped();
+      await s.dc.terminateRequest({});
+      const exited = await s.terminated();
+      assert.equal(exited?.body.exitCode, 137, s.summary());
+      assert.match(s.output('console'), /^Program stopped by SIGKILL, as asked \(exit code 137\)$/m, s.summary());
+      assert.doesNotMatch(s.output('stderr'), /Program exited/, s.summary());
+    }),
+  );
+
   test('code 0 in the console category', T, () =>
     withSession(async (s) => {
       await s.launch({ program: EXIT, args: ['0'] });

@@ -133,6 +133,17 @@ function errorLine(stderr: string): string | undefined {
   return stderr.split('\n').find((l) => /^(\w*Error)\b/.test(l));
 }
 
+/**
+ * Files a printed stack names that do not exist: TF.js's source maps point into its build tree
+ * (`<project>/tfjs-data/src/dataset.ts`), and where they were applied its frames named those.
+ */
+function missingFrameFiles(stderr: string): string[] {
+  const files = [...stderr.matchAll(/^\s+at (?:.*? \()?((?:file:\/\/)?\/[^()]+?):\d+:\d+\)?$/gm)].map((m) =>
+    m[1]!.startsWith('file:') ? new URL(m[1]!).pathname : m[1]!,
+  );
+  return [...new Set(files)].filter((f) => !fs.existsSync(f));
+}
+
 const timings: string[] = [];
 after(() => {
   if (timings.length) console.log(`# time as a ratio to the plain run (this machine, one run each):\n# ${timings.join('\n# ')}`);
@@ -171,6 +182,7 @@ for (const shape of SHAPES) {
       assert.match(ours.at(-1)!, shape.exitCode === 0 ? /^✓ \d+ callback invocations? of/ : /^✗ \d+ callback invocations? of/);
       assert.doesNotMatch(`${cli.stdout}${cli.stderr}`, FOREIGN);
       if (shape.error) assert.equal(errorLine(cli.stderr), errorLine(plain.stderr), cli.stderr);
+      assert.deepEqual(missingFrameFiles(cli.stderr), [], cli.stderr);
     });
 
     test('under the debugger: stops in the callback, then the same exit code and program output', async () => {
@@ -210,6 +222,8 @@ for (const shape of SHAPES) {
         // Node's own line as it exits with a session attached is not the program's.
         assert.doesNotMatch(s.output('stderr'), /Waiting for the debugger to disconnect/);
         if (shape.error) assert.equal(errorLine(s.output('stderr')), errorLine(plain.stderr), s.output('stderr'));
+        if (shape.error) assert.match(s.output('stderr'), /\s+at /, 'the error’s stack is printed');
+        assert.deepEqual(missingFrameFiles(s.output('stderr')), [], s.output('stderr'));
       } finally {
         await s.close();
       }
