@@ -83,7 +83,11 @@ function unboundMessage(node: CallbackNode, context: ModelCheckContext): string 
   const receives = node.op === 'EagerPyFunc' ? 'tf.Tensor inputs (py_function)' : 'NdArray inputs (numpy_function)';
   const contract = `It receives ${node.Tin.length} ${receives} [${node.Tin.join(', ')}] and must return Tout [${node.Tout.join(', ')}].`;
   const short = givenName(node);
-  const how = `export a function named '${short === node.node ? node.node : short}' (its name in TensorFlow)${short === node.node ? '' : `, '${node.node}' (the node name)`} or '${node.token}' (the token), or a default object with one of those keys`;
+  // Each key once: an exported anonymous callback's name in TensorFlow is its token.
+  const keys = [`'${short}' (its name in TensorFlow)`];
+  if (node.node !== short) keys.push(`'${node.node}' (the node name)`);
+  if (node.token !== short) keys.push(`'${node.token}' (the token)`);
+  const how = `export a function named ${keys.slice(0, -1).join(', ')}${keys.length > 1 ? ' or ' : ''}${keys.at(-1)}, or a default object with one of those keys`;
   const located = context.located;
   if (context.module) return `${head} in ${rel(context.module.file)}: ${how}.\n${contract}`;
   if ('missing' in located && located.via === 'setting') {

@@ -11,6 +11,7 @@ import { identify } from '../callbacks.js';
 import { shared } from '../hooks.js';
 import { tensorIdWatermark, tf, type Tensor } from '../tf.js';
 import { TraceError, traceErrorHere, userCallSite, warnHere } from './errors.js';
+import { NODE_NAME } from './graph-def.js';
 import type { Capture, NodeInput, OutputStructure, TracedNode, ValueRef, WrapperReplay } from './graph.js';
 import { setWrapperRecorder, type RunWrapper, type WrapperCall, type WrapperRecorder } from './wrapper-hook.js';
 
@@ -258,12 +259,15 @@ class Trace implements WrapperRecorder {
     // The identity the wrapper just used (one per function, kind and name).
     const token = identify(call.func, call.kind, call.stateful, call.name);
     const callSite = userCallSite();
+    // The node is named as the callback is known: its given name, else its function's name (what
+    // `callbacks: { soft_clip }` binds on load), else, for an anonymous function, its token.
+    const callbackName = call.name ?? (token.functionName && NODE_NAME.test(token.functionName) ? token.functionName : token.name);
     this.nodes.push({
       type: 'callback',
       index,
-      name: `n${index}_${token.name}`,
+      name: `n${index}_${callbackName}`,
       token: token.token,
-      callbackName: token.name,
+      callbackName,
       callbackKind: call.kind,
       op: call.op,
       inputs: inp.flatMap((x, i) => ('ref' in x && x.ref ? [{ key: String(i), ref: x.ref }] : [])),

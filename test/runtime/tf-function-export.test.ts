@@ -157,6 +157,35 @@ for (const backend of BACKENDS) {
       f.dispose();
     });
 
+    it("with no name given, callback nodes are named after their functions (an anonymous one's after its token) and bind by those names", async () => {
+      // The README's example: `loadCallbackModel(m.modelPath, { callbacks: { cube, shift } })`.
+      function cube(v: Tensor) {
+        return tf.mul(v, tf.square(v));
+      }
+      function shift(a: NdArray) {
+        return (a.data as Float32Array).map((v) => v + 0.25);
+      }
+      const f = tfFunction((x: Tensor) => {
+        const s = numpyFunction(shift, [pyFunction(cube, [x], 'float32')], 'float32');
+        return pyFunction((t: Tensor) => tf.neg(t), [s], 'float32');
+      });
+      f(input()).dispose();
+      const exported = f.export(dirFor('function-names'));
+      const [c, sh, anonymous] = exported.callbacks;
+      assert.deepEqual([c?.name, sh?.name], ['cube', 'shift']);
+      assert.match(anonymous?.name ?? '', /^pyfunc_\d+$/, 'an anonymous callback keeps its token');
+      assert.equal(anonymous?.name, anonymous?.token);
+      assert.ok(c?.node.endsWith('/cube') && sh?.node.endsWith('/shift'), exported.callbacks.map((x) => x.node).join(', '));
+      const x = tf.tensor([
+        [0.5, -1, 2],
+        [0.1, 0.2, -0.3],
+      ]);
+      const model = await loadCallbackModel(exported.modelPath, { callbacks: { cube, shift, [anonymous!.token]: (t: Tensor) => tf.neg(t) } });
+      assertSameValues(single(model.execute(x)), f(x), 'bound by the functions’ names and the token');
+      model.dispose();
+      f.dispose();
+    });
+
     it('a callback run for its effects only (Tout []) still runs in the model, as in every replay', async () => {
       const seen: number[][] = [];
       const record = (t: Tensor) => {
