@@ -5,6 +5,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { TOGGLE_SKIP_FILE_REQUEST, type ToggleSkipFileArguments, type ToggleSkipFileResponseBody } from '../debug-adapter/extension-protocol.js';
+import { writeCliShims } from './cli-shims.js';
 import { DEBUG_TYPE, UNTRUSTED_MESSAGE, configurationForFile } from './config-resolution.js';
 import { registerDebugWiring } from './debug-wiring.js';
 import { registerDebugTerminal } from './debug-terminal.js';
@@ -13,10 +14,12 @@ import { GraphPanel } from './graph-panel.js';
 import { InspectorPanel } from './inspector-panel.js';
 import { callbacksFound, startLanguageClient, traceUpdated } from './language-client.js';
 import { NativeSetup } from './native-setup.js';
+import { extensionPaths } from './paths.js';
 import { GraphRunner } from './run-graph.js';
 import { BackendStatus } from './status-bar.js';
 
 export function activate(context: vscode.ExtensionContext): void {
+  putCliOnPath(context);
   registerDebugWiring(context);
   registerDebugTerminal(context);
   const runner = new GraphRunner(context);
@@ -103,4 +106,15 @@ async function toggleSkipFile(target: unknown): Promise<void> {
   const args: ToggleSkipFileArguments = { path: file };
   const { skipped } = (await session.customRequest(TOGGLE_SKIP_FILE_REQUEST, args)) as ToggleSkipFileResponseBody;
   void vscode.window.setStatusBarMessage(`${path.basename(file)}: ${skipped ? 'steps pass over it' : 'steps go through it'}`, 4000);
+}
+
+/** `tfjs-callbacks` in VS Code's terminals (cli-shims.ts): new terminals get it on their PATH. */
+function putCliOnPath(context: vscode.ExtensionContext): void {
+  try {
+    const bin = writeCliShims(path.join(context.globalStorageUri.fsPath, 'bin'), extensionPaths(context).cli);
+    context.environmentVariableCollection.description = 'Puts `tfjs-callbacks` (the TF.js Callback Debugger CLI) on the PATH.';
+    context.environmentVariableCollection.prepend('PATH', `${bin}${path.delimiter}`);
+  } catch (err) {
+    void vscode.window.showWarningMessage(`TF.js Callbacks: could not put tfjs-callbacks on the terminals' PATH: ${(err as Error).message}`);
+  }
 }

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { GRAPH_RUN_EVENT, GRAPH_WATCH_REQUEST, type GraphRunEventBody, type GraphWatchArguments } from '../debug-adapter/extension-protocol.js';
 import { DEBUG_TYPE } from './config-resolution.js';
+import { extensionOutput } from './output.js';
 
 /** Client requests after which the program runs again (DAP). */
 const RESUMING = new Set(['continue', 'next', 'stepIn', 'stepOut', 'stepBack', 'reverseContinue', 'goto', 'restartFrame', 'restart']);
@@ -19,7 +20,7 @@ interface Tracked {
 export class GraphSessions {
   private readonly sessions = new Map<string, Tracked>();
   private watching = false;
-  private log: vscode.LogOutputChannel | undefined;
+  private readonly log: vscode.OutputChannel;
   private readonly runs = new vscode.EventEmitter<{ session: vscode.DebugSession; run: GraphRunEventBody }>();
   private readonly ends = new vscode.EventEmitter<vscode.DebugSession>();
   private readonly stops = new vscode.EventEmitter<vscode.DebugSession>();
@@ -30,6 +31,7 @@ export class GraphSessions {
   readonly onStopChanged = this.stops.event;
 
   constructor(context: vscode.ExtensionContext) {
+    this.log = extensionOutput(context);
     context.subscriptions.push(
       this.runs,
       this.ends,
@@ -56,12 +58,11 @@ export class GraphSessions {
         if (e.session.type !== DEBUG_TYPE || e.event !== GRAPH_RUN_EVENT) return;
         const run = e.body as GraphRunEventBody | undefined;
         if (!run || typeof run.graph !== 'string' || !Array.isArray(run.nodes)) {
-          this.output().warn(`graphRun from session '${e.session.name}' without a graph name or nodes: ignored.`);
+          this.warn(`graphRun from session '${e.session.name}' without a graph name or nodes: ignored.`);
           return;
         }
         this.runs.fire({ session: e.session, run });
       }),
-      { dispose: () => this.log?.dispose() },
     );
     // Sessions that started before the view's first use (activation comes with the first one).
     const active = vscode.debug.activeDebugSession;
@@ -83,9 +84,9 @@ export class GraphSessions {
     return this.sessions.get(id)?.stopped === true;
   }
 
-  /** Logs a failure of the view's debug requests where the user can find it (Output: "TF.js Callbacks: Graph View"). */
+  /** Logs a failure of the view's debug requests where the user can find it (Output: "TF.js Callbacks"). */
   warn(message: string): void {
-    this.output().warn(message);
+    this.log.appendLine(`[graph view] ${message}`);
   }
 
   private track(session: vscode.DebugSession): void {
@@ -105,15 +106,10 @@ export class GraphSessions {
     try {
       await session.customRequest(GRAPH_WATCH_REQUEST, args);
     } catch (err) {
-      this.output().warn(
+      this.warn(
         `graphWatch {on: ${on}} failed in session '${session.name}': ${(err as Error).message}. ` +
           'The graph view shows no statuses for it (an adapter without graph recording, or the session ended).',
       );
     }
-  }
-
-  private output(): vscode.LogOutputChannel {
-    this.log ??= vscode.window.createOutputChannel('TF.js Callbacks: Graph View', { log: true });
-    return this.log;
   }
 }

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, NotificationType, RequestType, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { extensionPaths } from './paths.js';
+import { asLogChannel, extensionOutput } from './output.js';
 import {
   CallbacksRequest,
   SETTINGS_SECTION,
@@ -35,6 +36,8 @@ export function startLanguageClient(context: vscode.ExtensionContext): LanguageC
     ],
     synchronize: { configurationSection: SETTINGS_SECTION },
     initializationOptions,
+    // The extension's one channel: the client would make a second "TF.js Callbacks" of its own.
+    outputChannel: asLogChannel(extensionOutput(context)),
   };
   const client = new LanguageClient('tfjsCallbacks', 'TF.js Callbacks', serverOptions, clientOptions);
   void client.start();

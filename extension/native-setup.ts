@@ -1,30 +1,30 @@
 /**
  * "TF.js Callbacks: Set Up Native Backend": runs `tfjs-callbacks setup-native` (runtime/native)
  * for the TensorFlow the user picks (python3 on the PATH, another Python, or a wheel), with its
- * lines in the "TF.js Callbacks Native Setup" output and its outcome in a notification.
+ * lines in the "TF.js Callbacks" output and its outcome in a notification.
  */
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { UNTRUSTED_MESSAGE } from './config-resolution.js';
+import { beginRun, extensionOutput } from './output.js';
 import { NODE_ENV, extensionPaths } from './paths.js';
 
 const ERROR_PREFIX = 'tfjs-callbacks setup-native: ';
 
 export class NativeSetup {
-  private readonly output = vscode.window.createOutputChannel('TF.js Callbacks Native Setup');
+  private readonly output: vscode.OutputChannel;
 
   constructor(private readonly context: vscode.ExtensionContext) {
-    context.subscriptions.push(this.output);
+    this.output = extensionOutput(context);
   }
 
   async run(): Promise<void> {
     if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage(UNTRUSTED_MESSAGE);
     const source = await this.pickSource();
     if (!source) return;
-    this.output.clear();
     this.output.show(true);
     const args = [extensionPaths(this.context).cli, 'setup-native', ...source];
-    this.output.appendLine(`$ tfjs-callbacks ${args.slice(1).join(' ')}`);
+    beginRun(this.output, `$ tfjs-callbacks ${args.slice(1).join(' ')}`);
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const { code, text } = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'TF.js Callbacks: building the native backend (about 30 s)…' },

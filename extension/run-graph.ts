@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { TraceFile } from '../runtime/cli/trace.js';
 import { isGraphProgram, isModelJson, runArguments, UNTRUSTED_MESSAGE } from './config-resolution.js';
 import { editorContext } from './editor-context.js';
+import { beginRun, extensionOutput } from './output.js';
 import { NODE_ENV, extensionPaths } from './paths.js';
 
 export interface RunResult {
@@ -18,14 +19,14 @@ export interface RunResult {
 }
 
 export class GraphRunner {
-  private readonly output = vscode.window.createOutputChannel('TF.js Callbacks');
+  private readonly output: vscode.OutputChannel;
   private readonly problems = vscode.languages.createDiagnosticCollection('tfjs-callbacks-run');
   private readonly traceUpdated = new vscode.EventEmitter<RunResult>();
   readonly onDidRun = this.traceUpdated.event;
 
   constructor(private readonly context: vscode.ExtensionContext) {
+    this.output = extensionOutput(context);
     context.subscriptions.push(
-      this.output,
       this.problems,
       this.traceUpdated,
       // An open file gets the last run's mismatches from the language server (with the callee's
@@ -65,9 +66,8 @@ export class GraphRunner {
     // A run that fails before writing its trace must not be reported with the last run's.
     rmSync(traceFile, { force: true });
     const args = [extensionPaths(this.context).cli, ...runArguments(target, traceFile, ctx)];
-    this.output.clear();
     this.output.show(true);
-    this.output.appendLine(`$ tfjs-callbacks ${args.slice(1).join(' ')}`);
+    beginRun(this.output, `$ tfjs-callbacks ${args.slice(1).join(' ')}`);
     const exitCode = await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, args, { cwd: ctx.workspaceFolder ?? path.dirname(target), env: { ...process.env, ...NODE_ENV } });
       child.stdout.on('data', (d: Buffer) => this.output.append(d.toString()));

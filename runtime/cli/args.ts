@@ -23,6 +23,7 @@ go to the program. So \`run train.js --epochs 5\` passes --epochs 5 to train.js,
 
 Options:
   --callbacks <module>   for a model.json: module exporting the callbacks, by name, node name or token
+                         (default: callbacks.ts, .js, .mts, .mjs or .cjs beside the model, as F5 finds it)
   --inputs <file.json>   for a model.json: inputs by name, e.g. {"x": [[1, 2, 3]]}
                          (default: seeded values shaped like the model's placeholders)
   --backend <name>       auto (default), tensorflow, wasm or cpu; also TFJS_BACKEND

@@ -4,12 +4,14 @@
  * it ends, the outputs and the summary, and write the trace. (A program runs in a process of its
  * own: child-process.ts, program-report.ts.)
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import '../index.js'; // the whole runtime, registered for the callbacks module's CommonJS require()s
 import { announceBackend, selectBackend } from '../backend.js';
 import { addCallbackObserver } from '../hooks.js';
 import { loadCallbackModel, type CallbackBindings } from '../graph-model/callback-model.js';
+import { conventionalCallbacksModule } from '../graph-model/model-path.js';
 import type { RunArgs } from './args.js';
 import { finish } from './outcome.js';
 import { TraceRecorder } from './trace.js';
@@ -32,7 +34,9 @@ export async function run(args: RunArgs): Promise<number> {
   // pending: that is a run that stalled, not one that finished.
   const loopEmptied = eventLoopEmptied();
   try {
-    const work = runModel(targetPath, args.callbacks, args.inputs);
+    // As F5 and Run Graph do: with no --callbacks, the callbacks module beside the model.
+    const callbacks = args.callbacks ?? conventionalCallbacksModule(targetPath, existsSync);
+    const work = runModel(targetPath, callbacks, args.inputs);
     const outcome = await Promise.race([work.then(() => 'settled' as const), loopEmptied.then(() => 'stalled' as const)]);
     if (outcome === 'stalled') throw new UnsettledRunError(unsettledMessage(target, true, recorder.pending()));
   } catch (err) {

@@ -219,6 +219,15 @@ describe('run <model.json>', () => {
     assert.ok(summaryLine(run.stdout).startsWith('✗ 0 callback invocations'));
   });
 
+  test('without --callbacks, the callbacks.ts beside the model binds it, as F5 does', () => {
+    const beside = eagerModel(fs.mkdtempSync(path.join(root, 'beside-')), 'cli-beside');
+    writeFile(path.dirname(beside), 'callbacks.ts', `export function py(x: { mul(n: number): unknown }) {\n  return x.mul(2);\n}\n`);
+    const inputs = writeFile(root, 'inputs-beside.json', JSON.stringify({ x: [[1, -2, 3]] }));
+    const run = runCli(['run', beside, '--inputs', inputs]);
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /^ {2}output out: float32\[1,3\] min=0 max=6 mean=2\.667$/m);
+  });
+
   test('--inputs naming an input the model lacks exits 1 naming the inputs', () => {
     const callbacks = writeFile(root, 'callbacks-identity.ts', `export const py = (x: unknown) => x;\n`);
     const inputs = writeFile(root, 'inputs-wrong.json', JSON.stringify({ y: [[1, 2, 3]] }));
