@@ -31,11 +31,20 @@ export function activate(context: vscode.ExtensionContext): void {
     traceUpdated(client, result.traceFile);
   });
   if (vscode.workspace.isTrusted) traceUpdated(client, runner.traceFile);
-  // A debug session's backend is said in its Debug Console; the bar's "→ backend" was the last
-  // Run Graph's, so it goes rather than stand for this session.
+  // A debug session's backend: the bar's "→ backend" was the last Run Graph's, so it goes at the
+  // session's start, and shows the session's own once its backend line comes.
   context.subscriptions.push(
     vscode.debug.onDidStartDebugSession((session) => {
       if (session.type === DEBUG_TYPE) status.used(undefined);
+    }),
+    vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
+      createDebugAdapterTracker: () => ({
+        onDidSendMessage: (m: { type?: string; event?: string; body?: { output?: unknown } }) => {
+          if (m.type !== 'event' || m.event !== 'output' || typeof m.body?.output !== 'string') return;
+          const backend = BACKEND_LINE.exec(m.body.output)?.[1];
+          if (backend) status.used(backend);
+        },
+      }),
     }),
   );
 
@@ -107,6 +116,9 @@ async function toggleSkipFile(target: unknown): Promise<void> {
   const { skipped } = (await session.customRequest(TOGGLE_SKIP_FILE_REQUEST, args)) as ToggleSkipFileResponseBody;
   void vscode.window.setStatusBarMessage(`${path.basename(file)}: ${skipped ? 'steps pass over it' : 'steps go through it'}`, 4000);
 }
+
+/** The backend line a session prints first (runtime/backend.ts announceBackend). */
+const BACKEND_LINE = /^\[tfjs-callbacks\] backend: (\w+)/;
 
 /** `tfjs-callbacks` in VS Code's terminals (cli-shims.ts): new terminals get it on their PATH. */
 function putCliOnPath(context: vscode.ExtensionContext): void {

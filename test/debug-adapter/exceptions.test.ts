@@ -34,6 +34,9 @@ describe('Uncaught exceptions', () => {
       assert.equal(info.description, 'RangeError: checked_log: input 1 is below 100');
       assert.equal(info.breakMode, 'unhandled');
       assert.match(info.details?.message ?? '', /at checked_log|checked_log/);
+      // The widget shows the description and the stack: the message once, the frames under it.
+      assert.match(info.details?.stackTrace ?? '', /^\s+at (Object\.)?checked_log /, info.details?.stackTrace);
+      assert.doesNotMatch(info.details?.stackTrace ?? '', /input 1 is below 100/);
       // The callback's inputs are there too.
       const cb = await s.scope(frames[0]!.id, 'Callback');
       assert.match(cb.get('x').value, /^NdArray float32\[3\] /);
