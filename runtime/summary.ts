@@ -23,7 +23,10 @@ export interface TensorSummary {
   readonly max?: number;
   readonly mean?: number;
   readonly nanCount: number;
+  /** ±Inf, both signs: `negInfCount` of them are −Inf. */
   readonly infCount: number;
+  /** −Inf values (absent where none was counted: a string tensor, an older agent's summary). */
+  readonly negInfCount?: number;
   readonly zeroCount: number;
   /** False when the statistics come from a strided sample (huge tensors). */
   readonly exact: boolean;
@@ -128,13 +131,17 @@ export function summarizeValues(values: RawValues, exact = true): TensorSummary 
   let finite = 0;
   let nanCount = 0;
   let infCount = 0;
+  let negInfCount = 0;
   let zeroCount = 0;
   for (let i = 0; i < flat.length; i++) {
     const v = Number(flat[i]);
     // biome-ignore lint/suspicious/noSelfCompare: the NaN test, in the hottest loop of a summary
     if (v !== v) nanCount++;
-    else if (v === Infinity || v === -Infinity) infCount++;
-    else {
+    else if (v === Infinity) infCount++;
+    else if (v === -Infinity) {
+      infCount++;
+      negInfCount++;
+    } else {
       if (v < min) min = v;
       if (v > max) max = v;
       if (v === 0) zeroCount++;
@@ -143,7 +150,7 @@ export function summarizeValues(values: RawValues, exact = true): TensorSummary 
     }
   }
   const stats = finite > 0 ? { min, max, mean: sum / finite } : {};
-  return { dtype, shape, size, ...stats, nanCount, infCount, zeroCount, exact, counted: flat.length, preview };
+  return { dtype, shape, size, ...stats, nanCount, infCount, negInfCount, zeroCount, exact, counted: flat.length, preview };
 }
 
 function previewValue(v: unknown): number | string | boolean {

@@ -4,6 +4,7 @@
 import { formatCallSite } from '../callsite.js';
 import type { CallbackInvocation } from '../events.js';
 import { signature, type TensorSummary } from '../summary.js';
+import { nonFiniteText } from '../non-finite-text.js';
 
 export function formatInvocation(inv: CallbackInvocation, cwd = process.cwd()): string {
   const failed = inv.error !== undefined || !inv.toutCheck.ok;
@@ -18,7 +19,10 @@ export function formatInvocation(inv: CallbackInvocation, cwd = process.cwd()): 
   const narrowing = narrowingNote(inv);
   if (narrowing) notes.push(narrowing);
   for (const c of inv.toutCheck.conversions ?? []) notes.push(`⚠ ${c.message}`);
-  for (const s of [...inv.inputs, ...inv.outputs]) if (s.nanCount || s.infCount) notes.push(`⚠ ${s.nanCount} NaN, ${s.infCount} Inf in ${signature(s)}`);
+  for (const s of [...inv.inputs, ...inv.outputs]) {
+    const nonFinite = nonFiniteText(s);
+    if (nonFinite) notes.push(`⚠ ${nonFinite} in ${signature(s)}`);
+  }
   if (!inv.toutCheck.ok) notes.push(`✗ ${inv.toutCheck.mismatches.map((m) => m.message.split('\n')[0]).join('; ')}`);
   if (inv.error) notes.push(`✗ ${inv.error.message.split('\n')[0]}`);
   const site = inv.callSite ? `  ${formatCallSite(inv.callSite, cwd)}` : '';

@@ -17,6 +17,7 @@ import { finish } from './outcome.js';
 import { TraceRecorder } from './trace.js';
 import { UnsettledRunError, unsettledMessage } from './unsettled.js';
 import { readModelInputs, seededModelInputs } from './model-inputs.js';
+import { nonFiniteText } from '../non-finite-text.js';
 import { signature, summarizeTensor } from '../summary.js';
 import { tf } from '../tf.js';
 
@@ -62,7 +63,11 @@ async function runModel(modelPath: string, callbacksModule: string | undefined, 
     outputs.forEach((t, i) => {
       const s = summarizeTensor(t, declared[i]);
       const held = s.heldAs ? ` (held as ${s.heldAs})` : '';
-      console.log(`  output ${model.outputNames[i] ?? i}: ${signature(s)}${held} min=${fmt(s.min)} max=${fmt(s.max)} mean=${fmt(s.mean)}`);
+      // min, max and mean are over the finite values; the others are counted beside them.
+      const nonFinite = nonFiniteText(s);
+      console.log(
+        `  output ${model.outputNames[i] ?? i}: ${signature(s)}${held} min=${fmt(s.min)} max=${fmt(s.max)} mean=${fmt(s.mean)}${nonFinite ? ` (${nonFinite})` : ''}`,
+      );
     });
     tf.dispose(outputs);
   } finally {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { placeholder, unary, writeGraphModel } from '../../scripts/lib/graph-model-writer.js';
 import { eagerModel, locationOfNodeName, tempDir } from '../fixtures/callback-models.js';
 import { linesStartingWith, repoRoot, runCli, writeFile, type NodeResult } from '../fixtures/spawn.js';
 
@@ -217,6 +218,15 @@ describe('run <model.json>', () => {
     assert.ok(run.stdout.includes("node 'py' (EagerPyFunc, token 'PyFunc_Upper_7'"), run.stdout);
     assert.ok(run.stdout.includes('tfjs-callbacks run'), run.stdout);
     assert.ok(summaryLine(run.stdout).startsWith('✗ 0 callback invocations'));
+  });
+
+  test('an output with NaN and infinities: min, max and mean over its finite values, and the others counted with their signs', () => {
+    const model = writeGraphModel(path.join(root, 'log-model'), [placeholder('x', [-1, 4]), unary('out', 'Log', 'x')]);
+    const inputs = writeFile(root, 'inputs-log.json', JSON.stringify({ x: [[0, -1, 1, 0]] }));
+    const run = runCli(['run', model, '--inputs', inputs]);
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    // log [0, -1, 1, 0] = [−Inf, NaN, 0, −Inf]
+    assert.match(run.stdout, /^ {2}output out: float32\[1,4\] min=0 max=0 mean=0 \(1 NaN, 2 −Inf\)$/m);
   });
 
   test('without --callbacks, the callbacks.ts beside the model binds it, as F5 does', () => {
