@@ -7,8 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { TERMINAL_BRIDGE_EVENT, type TerminalBridgeEventBody, type TerminalDebugRequest } from '../debug-adapter/debuggee/terminal-protocol.js';
+import {
+  TERMINAL_BRIDGE_EVENT,
+  type TerminalBridgeEventBody,
+  type TerminalDebugRequest,
+  type TerminalSession,
+} from '../debug-adapter/debuggee/terminal-protocol.js';
 import { DEBUG_TYPE, UNTRUSTED_MESSAGE } from './config-resolution.js';
+import { backendSetting } from './editor-context.js';
 import { DebugTerminalListener, terminalConfiguration } from './terminal-listener.js';
 
 export const DEBUG_TERMINAL_COMMAND = 'tfjsCallbacks.createDebugTerminal';
@@ -20,7 +26,7 @@ export function registerDebugTerminal(context: vscode.ExtensionContext): void {
   /** Sessions started for a process, waiting for their adapter's bridge socket (by TerminalTarget id). */
   const waiting = new Map<string, (bridgeSocket: string) => void>();
 
-  const startSession = async (request: TerminalDebugRequest): Promise<string> => {
+  const startSession = async (request: TerminalDebugRequest): Promise<TerminalSession> => {
     // Trust can be withdrawn after the terminal opened: each process is checked.
     if (!vscode.workspace.isTrusted) throw new Error(UNTRUSTED_MESSAGE);
     const id = randomUUID();
@@ -29,7 +35,12 @@ export function registerDebugTerminal(context: vscode.ExtensionContext): void {
     try {
       // startDebugging settles after the attach response, which waits for the bridge: the socket comes first, by event.
       const started = Promise.resolve(vscode.debug.startDebugging(folder, terminalConfiguration(request, id)));
-      return await Promise.race([socket, started.then((ok) => (ok ? socket : Promise.reject(new Error('VS Code did not start the debug session'))))]);
+      const bridgeSocket = await Promise.race([
+        socket,
+        started.then((ok) => (ok ? socket : Promise.reject(new Error('VS Code did not start the debug session')))),
+      ]);
+      // The backend F5 would give a program of this folder (config-resolution.ts, from the same setting).
+      return { bridgeSocket, backend: backendSetting(folder) };
     } finally {
       waiting.delete(id);
     }

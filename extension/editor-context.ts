@@ -2,6 +2,11 @@
 import * as vscode from 'vscode';
 import type { Backend, EditorContext } from './config-resolution.js';
 
+/** The `tfjsCallbacks.backend` setting of `folder`: F5's and Run Graph's backend, and the Debug Terminal's (debug-terminal.ts). */
+export function backendSetting(folder?: vscode.WorkspaceFolder): Backend {
+  return vscode.workspace.getConfiguration('tfjsCallbacks', folder).get<Backend>('backend', 'auto');
+}
+
 export function editorContext(folder?: vscode.WorkspaceFolder): EditorContext {
   const settings = vscode.workspace.getConfiguration('tfjsCallbacks', folder);
   const active = vscode.window.activeTextEditor?.document;
@@ -14,7 +19,7 @@ export function editorContext(folder?: vscode.WorkspaceFolder): EditorContext {
     ...(active && active.uri.scheme === 'file' ? { activeFile: active.uri.fsPath } : {}),
     ...(workspaceFolder ? { workspaceFolder } : {}),
     trusted: vscode.workspace.isTrusted,
-    backend: settings.get<Backend>('backend', 'auto'),
+    backend: backendSetting(folder),
     ...(callbacksModule ? { callbacksModule } : {}),
   };
 }

@@ -15,12 +15,13 @@ import {
   TERMINAL_SOCKET_ENV,
   type TerminalDebugReply,
   type TerminalDebugRequest,
+  type TerminalSession,
   type TerminalTarget,
 } from '../debug-adapter/debuggee/terminal-protocol.js';
 import { DEBUG_TYPE } from './config-resolution.js';
 
-/** Starts a session for a process; resolves with the adapter's bridge socket, or rejects with why not (said to the terminal). */
-export type StartTerminalSession = (request: TerminalDebugRequest) => Promise<string>;
+/** Starts a session for a process; resolves with the adapter's bridge socket and the backend to choose, or rejects with why not (said to the terminal). */
+export type StartTerminalSession = (request: TerminalDebugRequest) => Promise<TerminalSession>;
 
 /** A request line is a few hundred bytes; this bounds what a broken client can make us hold. */
 const MAX_REQUEST_CHARS = 64 * 1024;
@@ -76,7 +77,7 @@ export class DebugTerminalListener {
       const request = parseTerminalRequest(line);
       if (!request) return reply({ ok: false, reason: 'the request is not one this extension understands (another version?)' });
       void withTimeout(this.startSession(request), SESSION_WAIT_MS).then(
-        (bridgeSocket) => reply({ ok: true, bridgeSocket }),
+        (session) => reply({ ok: true, bridgeSocket: session.bridgeSocket, backend: session.backend }),
         (err: unknown) => reply({ ok: false, reason: err instanceof Error ? err.message : String(err) }),
       );
     });

@@ -52,19 +52,30 @@ export async function selectBackend(options: SelectBackendOptions = {}): Promise
   const source = options.backend ? 'option' : fromEnv ? 'TFJS_BACKEND' : 'default';
   if (state.report && state.report.requested === requested && tf.getBackend() === state.report.backend) return state.report;
   const report = requested === 'auto' ? await selectAuto(options) : await selectForced(requested, source, options);
+  muteCpuGreeting();
   state.report = { ...report, requested, source };
   if (!options.quiet) announceBackend(state.report);
   return state.report;
 }
 
 /**
+ * The line a process printed, for the processes it starts (they inherit it): a program in the
+ * Debug Terminal and each Node program it starts select a backend before their first line.
+ */
+export const ANNOUNCED_BACKEND_ENV = 'TFJS_CALLBACKS_BACKEND_ANNOUNCED';
+
+/**
  * Prints the report's line once per process, whoever asks first: the CLI (on stdout, before the
- * program's output), the debugger's launch, or a program's selectBackend() (on stderr).
+ * program's output), the debugger's launch or Debug Terminal, or a program's selectBackend() (on
+ * stderr). Once per command: a process whose parent printed the same line says nothing.
  */
 export function announceBackend(report: BackendReport, write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
   if (state.printed) return;
   state.printed = true;
-  write(describeBackend(report));
+  const line = describeBackend(report);
+  if (process.env[ANNOUNCED_BACKEND_ENV] === line) return;
+  process.env[ANNOUNCED_BACKEND_ENV] = line;
+  write(line);
 }
 
 export function describeBackend(report: BackendReport): string {
@@ -231,7 +242,17 @@ async function withoutEmscriptenHandlers<T>(start: () => Promise<T>): Promise<T>
 
 async function activateCpu(): Promise<Attempt> {
   if (!(await tf.setBackend('cpu'))) return { ok: false, why: 'the cpu backend did not initialize' };
-  // The cpu backend greets Node users on first use; our report replaces that banner.
-  (tf.backend() as unknown as { firstUse?: boolean }).firstUse = false;
   return { ok: true, reason: 'pure JavaScript' };
+}
+
+/**
+ * TF.js's cpu backend greets Node users as it stores its first tensor ("Hi, looks like you are
+ * running TensorFlow.js in Node.js. To speed things up dramatically, install our node backend…":
+ * tfjs-backend-cpu's MathBackendCPU.write, while its `firstUse`); our line replaces that. Made here
+ * whatever the backend, so that a program that switches to cpu itself later (`tf.setBackend('cpu')`,
+ * which takes the engine's instance) is not greeted either.
+ */
+function muteCpuGreeting(): void {
+  const cpu = tf.findBackend('cpu') as unknown as { firstUse?: boolean } | null;
+  if (cpu) cpu.firstUse = false;
 }

@@ -4,7 +4,8 @@
  * names) for a `tfjs-callbacks` session and gets the adapter's bridge socket back; a launch's has
  * it already. Then it imports what a launch preloads (launcher.ts `bridgePreloads`): the bridge,
  * tsx (only where nothing of the user's compiles the program: `loadsTsx`), the runtime's loader,
- * and the bridge's `?hold`, so the program waits until the adapter has set its breakpoints.
+ * which loads the runtime and chooses the backend as for a launch (`chooseBackendAsLaunch`), and
+ * the bridge's `?hold`, so the program waits until the adapter has set its breakpoints.
  *
  * Nothing here may break a terminal's command: when the extension does not answer, the process
  * says so once on stderr and runs undebugged, with tsx and the runtime's loader still (its
@@ -16,7 +17,15 @@ import net from 'node:net';
 import path from 'node:path';
 import { SOCKET_ENV } from './bridge-protocol.js';
 import { bridgePreloads } from './launcher.js';
-import { EXIT_CODE_FILE, TERMINAL_REQUEST_TIMEOUT_MS, TERMINAL_SOCKET_ENV, type TerminalDebugReply, type TerminalDebugRequest } from './terminal-protocol.js';
+import {
+  EXIT_CODE_FILE,
+  parseTerminalReply,
+  TERMINAL_REQUEST_TIMEOUT_MS,
+  TERMINAL_SOCKET_ENV,
+  type TerminalDebugReply,
+  type TerminalDebugRequest,
+} from './terminal-protocol.js';
+import type { BackendChoice } from '../../runtime/backend-choice.js';
 import { adapterPaths, fileUrl } from '../paths.js';
 import { checkProjectTfjs } from '../../runtime/tfjs-version.js';
 
@@ -27,9 +36,11 @@ export interface ProgramToBoot {
   readonly launch: boolean;
   /** Started by a runner's own runMain (babel-node, ts-node), not as the process's entry point. */
   readonly viaRunner: boolean;
+  /** This package's CLI running a model in its own process (`tfjs-callbacks run model.json`): it chooses the backend itself. */
+  readonly runtimeCli: boolean;
 }
 
-export async function bootProgram({ program, launch, viaRunner }: ProgramToBoot): Promise<void> {
+export async function bootProgram({ program, launch, viaRunner, runtimeCli }: ProgramToBoot): Promise<void> {
   // From the TypeScript sources the bridge itself needs tsx.
   const tsx =
     adapterPaths.fromSource ||
@@ -56,6 +67,8 @@ export async function bootProgram({ program, launch, viaRunner }: ProgramToBoot)
       : { ok: false, reason: `the debugger needs Node.js 20.19 or newer, and this is ${process.version}` };
   // The program's packages are looked up beside it, as a launch does (launcher.ts).
   process.env.TFJS_CALLBACKS_PROJECT_DIR ??= path.dirname(program);
+  // The CLI, typed in the terminal, chooses as it does anywhere: its --backend, else TFJS_BACKEND, else auto.
+  if (!runtimeCli) chooseBackendAsLaunch(reply.ok ? reply.backend : undefined);
   if (!reply.ok) {
     process.stderr.write(`tfjs-callbacks debug terminal: ${reply.reason}. ${path.basename(program)} runs without the debugger.\n`);
     // Its children would fail the same way: they run undebugged without a word.
@@ -73,6 +86,21 @@ export async function bootProgram({ program, launch, viaRunner }: ProgramToBoot)
   });
   process.env[SOCKET_ENV] = reply.bridgeSocket;
   await preload({ bridge: true, tsx });
+}
+
+/**
+ * The backend as F5 chooses it (launcher.ts): the runtime's loader loads the runtime before the
+ * program and selects the backend (the setup-native build included, the wasm and cpu fallbacks),
+ * then says which on stdout, once. `setting`: the extension's answer (the `tfjsCallbacks.backend`
+ * setting of the program's folder); a TFJS_BACKEND set in the terminal (`TFJS_BACKEND=cpu npm run
+ * train`, or inherited from a debugged parent) is kept; with no extension, auto, F5's default. A
+ * process the program starts selects its own the same way (it may use TF.js: its first line would
+ * run before an asynchronous backend such as wasm were ready), printing the line only where it
+ * differs from the one its parent printed (runtime/backend.ts `announceBackend`).
+ */
+function chooseBackendAsLaunch(setting: BackendChoice | undefined): void {
+  if (setting && !process.env.TFJS_BACKEND) process.env.TFJS_BACKEND = setting;
+  process.env.TFJS_CALLBACKS_PRELOAD_RUNTIME = '1';
 }
 
 /** The file extensions tsx runs that Node 20 does not. */
@@ -169,11 +197,7 @@ function ask(socketPath: string, request: TerminalDebugRequest): Promise<Termina
       text += chunk;
       const nl = text.indexOf('\n');
       if (nl < 0) return;
-      try {
-        done(JSON.parse(text.slice(0, nl)) as TerminalDebugReply);
-      } catch {
-        done({ ok: false, reason: 'the extension sent an unreadable answer' });
-      }
+      done(parseTerminalReply(text.slice(0, nl)));
     });
     socket.on('error', (err: NodeJS.ErrnoException) =>
       done({ ok: false, reason: `the TF.js Callbacks extension does not answer (${err.code ?? err.message}: was VS Code closed?)` }),

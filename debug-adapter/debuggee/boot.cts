@@ -63,9 +63,14 @@ export function programToDebug(main: string | undefined, env: NodeJS.ProcessEnv,
  * package's runtime CLI (`tfjs-callbacks run program.ts`).
  */
 export function isToolScript(real: string, argv: readonly string[] = []): boolean {
-  if (real.endsWith(RUNTIME_CLI) || real === OWN_CLI) return !runsModel(argv.slice(2));
+  if (isRuntimeCli(real)) return !runsModel(argv.slice(2));
   const parts = real.split(path.sep);
   return parts.includes('node_modules') || parts.includes('corepack') || real.includes(`${path.sep}.yarn${path.sep}releases${path.sep}`);
+}
+
+/** Whether a script's real path is this package's runtime CLI. */
+function isRuntimeCli(real: string): boolean {
+  return real.endsWith(RUNTIME_CLI) || real === OWN_CLI;
 }
 
 /** The CLI options that take a value (runtime/cli/args.ts). */
@@ -109,7 +114,7 @@ async function debug(program: string, launch: boolean, viaRunner: boolean): Prom
     if (fromSource) await import(pathToFileURL(require.resolve('tsx')).href);
     const url = pathToFileURL(path.join(__dirname, `boot-program.${fromSource ? 'ts' : 'js'}`)).href;
     const { bootProgram } = (await import(url)) as typeof import('./boot-program.js', { with: { 'resolution-mode': 'import' }});
-    await bootProgram({ program, launch, viaRunner });
+    await bootProgram({ program, launch, viaRunner, runtimeCli: !launch && isRuntimeCli(realpathSync(program)) });
   } catch (err) {
     process.stderr.write(`tfjs-callbacks debugger: ${(err as Error).stack ?? err}\n`);
     // A launch cannot go on without its bridge; a terminal's program runs as it would without us.

@@ -8,10 +8,12 @@
  *   bootloader ──TerminalDebugRequest──▶ extension (a Unix socket in a 0700 directory)
  *   extension ── startDebugging({ request: 'attach', terminal }) ──▶ adapter
  *   adapter ── event TERMINAL_BRIDGE_EVENT { id, bridgeSocket } ──▶ extension (the adapter listens there now)
- *   extension ──TerminalDebugReply { bridgeSocket }──▶ bootloader, which loads the bridge as a launch does
+ *   extension ──TerminalDebugReply { bridgeSocket, backend }──▶ bootloader, which loads the bridge as a launch does
+ *                                                               and chooses the backend as the launch would
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { BACKEND_CHOICES, type BackendChoice } from '../../runtime/backend-choice.js';
 
 /** The terminal's variable naming the extension's socket; a process that sees it may ask for a session. */
 export const TERMINAL_SOCKET_ENV = 'TFJS_CALLBACKS_TERMINAL_SOCKET';
@@ -26,8 +28,19 @@ export interface TerminalDebugRequest {
   readonly cwd: string;
 }
 
+/** What the extension answers a process with when its session is ready. */
+export interface TerminalSession {
+  readonly bridgeSocket: string;
+  /**
+   * The backend F5 would give the program: the `tfjsCallbacks.backend` setting of its workspace
+   * folder (config-resolution.ts fills a launch's `backend` from it), chosen in the process as a
+   * launch chooses it (TFJS_BACKEND for the runtime's loader).
+   */
+  readonly backend: BackendChoice;
+}
+
 /** extension → bootloader: one line, then the extension closes the connection. */
-export type TerminalDebugReply = { readonly ok: true; readonly bridgeSocket: string } | { readonly ok: false; readonly reason: string };
+export type TerminalDebugReply = ({ readonly ok: true } & TerminalSession) | { readonly ok: false; readonly reason: string };
 
 /** What a `tfjs-callbacks` attach configuration carries when it is a terminal process's session. */
 export interface TerminalTarget {
@@ -74,6 +87,22 @@ export function parseTerminalRequest(line: string): TerminalDebugRequest | undef
   if (!Number.isInteger(r.pid) || typeof r.program !== 'string' || typeof r.cwd !== 'string') return undefined;
   if (!Array.isArray(r.args) || r.args.some((a) => typeof a !== 'string')) return undefined;
   return { version: 1, pid: r.pid as number, program: r.program, args: r.args as string[], cwd: r.cwd };
+}
+
+/** A parsed reply line; one that is not a well-formed reply is a refusal that says so. */
+export function parseTerminalReply(line: string): TerminalDebugReply {
+  const unreadable = { ok: false, reason: 'the extension sent an unreadable answer' } as const;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return unreadable;
+  }
+  const r = value as Partial<Record<'ok' | 'reason' | keyof TerminalSession, unknown>> | null;
+  if (typeof r !== 'object' || r === null) return unreadable;
+  if (r.ok === false) return { ok: false, reason: typeof r.reason === 'string' ? r.reason : 'the extension refused' };
+  if (r.ok !== true || typeof r.bridgeSocket !== 'string' || !(BACKEND_CHOICES as readonly unknown[]).includes(r.backend)) return unreadable;
+  return { ok: true, bridgeSocket: r.bridgeSocket, backend: r.backend as BackendChoice };
 }
 
 /** Whether attach arguments name a terminal process (else they are a --inspect attach). */

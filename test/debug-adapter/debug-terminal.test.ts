@@ -6,14 +6,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { isToolScript, runsModel } from '../../debug-adapter/debuggee/boot.cjs';
-import { TERMINAL_SOCKET_ENV } from '../../debug-adapter/debuggee/terminal-protocol.js';
+import { parseTerminalReply, TERMINAL_SOCKET_ENV } from '../../debug-adapter/debuggee/terminal-protocol.js';
 import { DebugTerminalListener, terminalConfiguration, terminalNodeOptions } from '../../extension/terminal-listener.js';
 import { resolveConfiguration, UNTRUSTED_MESSAGE } from '../../extension/config-resolution.js';
+import type { BackendChoice, BackendName } from '../../runtime/backend-choice.js';
+import { buildDir, hasBuild, nativeRoot } from '../../runtime/native/cache.js';
 import { cleanEnv } from '../fixtures/spawn.js';
-import { describeFrames, fixture, root, THREAD, useDebugAdapter } from '../helpers/dap.js';
+import { describeFrames, fixture, root, Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
+import { makeUserProject, TFJS_VERSION, type UserProject } from '../helpers/projects.js';
 import { BOOT_LINE, BOOTLOADER, FakeExtension, runInTerminal, runToEnd, tempDir, useDebugTerminal, waitUntil } from '../helpers/terminal.js';
 
 useDebugAdapter();
@@ -21,6 +24,10 @@ useDebugTerminal();
 
 const NUMPY = fixture('numpy-program.ts');
 const T = { timeout: 90_000 };
+/** The backend line a program prints first, as F5's does: FakeExtension's terminal has TFJS_BACKEND=cpu. */
+const CPU_LINE = '[tfjs-callbacks] backend: cpu (TFJS_BACKEND: pure JavaScript)\n';
+/** The line of a program that has no answer from the extension (no setting: auto, F5's default). */
+const AUTO_LINE = /\[tfjs-callbacks\] backend: \w+ \(auto: [^\n]*\)\n/.source;
 
 describe('Debug Terminal', () => {
   test('node program.ts: breakpoints from the first line, a stop in a callback with its Callback scope, output in the terminal', T, async () => {
@@ -42,7 +49,7 @@ describe('Debug Terminal', () => {
       let frames = await s.stack();
       assert.equal(frames[0]!.source?.path, NUMPY);
       assert.equal(frames[0]!.line, selectLine, describeFrames(frames));
-      assert.equal(run.stdout(), '', 'nothing of the program ran before the first stop');
+      assert.equal(run.stdout(), CPU_LINE, "nothing of the program ran before the first stop, only the backend's choice (as F5's)");
 
       await s.dc.continueRequest({ threadId: THREAD });
       const inCallback = await s.stopped();
@@ -116,7 +123,7 @@ describe('Debug Terminal', () => {
       assert.equal((await s.evaluate('answer', frames[0]!.id)).result, '42');
       await s.dc.continueRequest({ threadId: THREAD });
       assert.equal(await run.exited, 0, run.stderr());
-      assert.equal(run.stdout(), 'child 42\nparent saw 0\n');
+      assert.equal(run.stdout(), `${CPU_LINE}child 42\nparent saw 0\n`, 'the backend line once: the child, on the same backend, does not say it again');
       for (const session of ext.sessions) await session.terminated();
     } finally {
       await ext.dispose();
@@ -137,6 +144,36 @@ describe('Debug Terminal', () => {
       script: 'tfjs-callbacks run main.ts',
       command: ['node', path.join(root, 'dist', 'runtime', 'cli', 'main.js'), 'run', 'main.ts', '--backend', 'cpu'],
     }),
+  );
+
+  test(
+    'tfjs-callbacks run model.json --backend cpu: the CLI, debugged in its own process, chooses as the CLI does (its --backend over the setting), one line',
+    T,
+    async () => {
+      const ext = await FakeExtension.start(undefined, { backend: 'wasm' });
+      try {
+        const cli = path.join(root, 'dist', 'runtime', 'cli', 'main.js');
+        const args = ['run', 'examples/models/standardize/model.json', '--callbacks', 'examples/callbacks/standardize.ts', '--backend', 'cpu'];
+        const run = runInTerminal(process.execPath, [cli, ...args], ext.env({ TFJS_BACKEND: undefined }));
+        await waitUntil(() => ext.sessions.length === 1 || run.child.exitCode !== null, 30_000, 'the CLI asked for a session');
+        await runToEnd(ext.sessions[0]!);
+        assert.equal(await run.exited, 0, run.stderr());
+        assert.deepEqual(
+          ext.requests.map((r) => r.program),
+          [cli],
+        );
+        assert.deepEqual(
+          run
+            .stdout()
+            .split('\n')
+            .filter((l) => l.startsWith('[tfjs-callbacks] backend: ')),
+          ['[tfjs-callbacks] backend: cpu (requested: pure JavaScript)'],
+          run.stdout(),
+        );
+      } finally {
+        await ext.dispose();
+      }
+    },
   );
 
   test('a process that runs no program (node -e) asks for nothing; the bootloader loads only itself and what it imports, and opens nothing', T, async () => {
@@ -180,7 +217,7 @@ describe('Debug Terminal', () => {
     const env = cleanEnv({ NODE_OPTIONS: terminalNodeOptions(BOOTLOADER, undefined), [TERMINAL_SOCKET_ENV]: path.join(dir, 'no-extension.sock') });
     const run = runInTerminal(process.execPath, [parent], env, dir);
     assert.equal(await run.exited, 0, run.stderr());
-    assert.equal(run.stdout(), 'parent ran\nchild ran\n');
+    assert.match(run.stdout(), new RegExp(`^${AUTO_LINE}parent ran\nchild ran\n$`), 'the backend chosen as F5 chooses it, the child untouched');
     const lines = run.stderr().split('\n').filter(Boolean);
     assert.equal(lines.length, 1, run.stderr());
     assert.match(
@@ -200,7 +237,7 @@ describe('Debug Terminal', () => {
     const env = cleanEnv({ NODE_OPTIONS: terminalNodeOptions(BOOTLOADER, undefined), [TERMINAL_SOCKET_ENV]: path.join(dir, 'no-extension.sock') });
     const run = runInTerminal(process.execPath, [program], env, dir);
     assert.equal(await run.exited, 0, run.stderr());
-    assert.equal(run.stdout(), 'ran: 2\n');
+    assert.match(run.stdout(), new RegExp(`^${AUTO_LINE}ran: 2\n$`));
     assert.match(run.stderr(), /^tfjs-callbacks debug terminal: .*\. prog\.ts runs without the debugger\.\n/);
   });
 
@@ -215,7 +252,7 @@ describe('Debug Terminal', () => {
       fs.writeFileSync(program, "console.log('ran');\n");
       const run = runInTerminal(process.execPath, [program], cleanEnv(listener.terminalEnv(BOOTLOADER, undefined)), dir);
       assert.equal(await run.exited, 0, run.stderr());
-      assert.equal(run.stdout(), 'ran\n');
+      assert.match(run.stdout(), new RegExp(`^${AUTO_LINE}ran\n$`));
       assert.equal(run.stderr(), `tfjs-callbacks debug terminal: ${refusal}. prog.mjs runs without the debugger.\n`);
     } finally {
       listener.dispose();
@@ -249,6 +286,19 @@ describe('Debug Terminal', () => {
     assert.deepEqual(resolveConfiguration(config, { trusted: false, backend: 'auto' }), { error: UNTRUSTED_MESSAGE });
   });
 
+  test("the extension's answer is read strictly: a backend that is none is an unreadable answer", () => {
+    const unreadable = { ok: false, reason: 'the extension sent an unreadable answer' };
+    assert.deepEqual(parseTerminalReply('{"ok":true,"bridgeSocket":"/s/bridge.sock","backend":"wasm"}'), {
+      ok: true,
+      bridgeSocket: '/s/bridge.sock',
+      backend: 'wasm',
+    });
+    assert.deepEqual(parseTerminalReply('{"ok":true,"bridgeSocket":"/s/bridge.sock","backend":"gpu"}'), unreadable);
+    assert.deepEqual(parseTerminalReply('{"ok":true,"bridgeSocket":"/s/bridge.sock"}'), unreadable);
+    assert.deepEqual(parseTerminalReply('{"ok":false,"reason":"refused"}'), { ok: false, reason: 'refused' });
+    assert.deepEqual(parseTerminalReply('{"ok":'), unreadable);
+  });
+
   test('what counts as a tool, not a program', () => {
     for (const tool of [
       '/usr/lib/node_modules/npm/bin/npm-cli.js',
@@ -276,6 +326,132 @@ describe('Debug Terminal', () => {
     for (const args of [['run', 'train.js', '--epochs', '2'], ['run', '--trace', 't.json', 'train.ts'], ['setup-native'], []]) {
       assert.equal(isToolScript(cli, ['node', cli, ...args]), true, args.join(' '));
     }
+  });
+});
+
+/** TF.js's greeting on its cpu backend's first tensor in Node, which our backend line replaces. */
+const BANNER = /Hi, looks like you are running TensorFlow\.js in Node\.js/;
+const NPM_QUIET = { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_yes: 'false' };
+const backendLines = (text: string): string[] => text.split('\n').filter((l) => l.startsWith('[tfjs-callbacks] backend: '));
+const programLine = (text: string): string | undefined => text.split('\n').find((l) => l.startsWith('train: '));
+
+describe("the Debug Terminal's backend is the one F5 gives the same program in the same folder", () => {
+  // The users' shape: a CommonJS project with its own @tensorflow/tfjs, `npm run train` is `node train.js`.
+  let project: UserProject;
+  let train: string;
+  before(() => {
+    project = makeUserProject(tempDir('tfjs-cb-term-backend-'), {
+      type: 'commonjs',
+      dependencies: { '@tensorflow/tfjs': TFJS_VERSION },
+      scripts: { train: 'node train.js' },
+    });
+    train = project.write(
+      'train.js',
+      [
+        "const tf = require('@tensorflow/tfjs');",
+        'const sum = tf.tensor1d([1, 2, 3]).square().sum();',
+        'console.log(`train: backend ${tf.getBackend()}, sum ${sum.dataSync()[0]}`);',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  /** F5 on train.js with the setting `backend` (config-resolution.ts fills the launch's backend from it): its Debug Console. */
+  async function f5(backend: BackendChoice, env: Record<string, string>): Promise<{ stdout: string; all: string }> {
+    const resolved = resolveConfiguration({ type: 'tfjs-callbacks', request: 'launch', program: train, cwd: project.dir }, { trusted: true, backend });
+    assert.ok('config' in resolved, JSON.stringify(resolved));
+    const s = await Session.start(env);
+    try {
+      await s.launch(resolved.config);
+      assert.deepEqual(await runToEnd(s), []);
+      return { stdout: s.output('stdout'), all: s.output() };
+    } finally {
+      await s.close();
+    }
+  }
+
+  /**
+   * `npm run train` (or `command`) in the Debug Terminal, the extension answering with the setting
+   * `backend`; no TFJS_BACKEND in the terminal unless `env` has it. `programs`: those that ask for a session.
+   */
+  async function inTerminal(
+    backend: BackendChoice,
+    env: Record<string, string>,
+    command: [string, ...string[]] = ['npm', 'run', '--silent', 'train'],
+    programs = [train],
+  ): Promise<{ stdout: string; stderr: string }> {
+    const ext = await FakeExtension.start(undefined, { backend });
+    try {
+      const [file, ...args] = command;
+      const run = runInTerminal(file, args, ext.env({ ...NPM_QUIET, TFJS_BACKEND: undefined, ...env }), project.dir);
+      await waitUntil(() => ext.sessions.length === programs.length || run.child.exitCode !== null, 30_000, 'the programs asked for sessions');
+      for (const s of ext.sessions) assert.deepEqual(await runToEnd(s), []);
+      assert.equal(await run.exited, 0, run.stderr());
+      assert.deepEqual(
+        ext.requests.map((r) => r.program),
+        programs,
+        run.stderr(),
+      );
+      return { stdout: run.stdout(), stderr: run.stderr() };
+    } finally {
+      await ext.dispose();
+    }
+  }
+
+  const native = hasBuild(buildDir(nativeRoot(), TFJS_VERSION));
+  const cases: { setting: BackendChoice; expected: BackendName; env?: Record<string, string>; what: string; skip?: string | false }[] = [
+    { setting: 'wasm', expected: 'wasm', what: 'the setting wasm' },
+    { setting: 'cpu', expected: 'cpu', what: 'the setting cpu (where TF.js greets Node users)' },
+    { setting: 'auto', expected: 'wasm', what: 'no setting (auto), no tfjs-node anywhere' },
+    {
+      setting: 'auto',
+      expected: 'tensorflow',
+      env: { TFJS_CALLBACKS_NATIVE_DIR: nativeRoot() },
+      what: "no setting (auto), setup-native's build here",
+      skip: native ? false : `no setup-native build for TF.js ${TFJS_VERSION} in ${nativeRoot()}`,
+    },
+  ];
+  for (const c of cases) {
+    test(`${c.what}: tf.getBackend() is ${c.expected}, with F5's one backend line, and no TF.js banner`, { ...T, skip: c.skip ?? false }, async () => {
+      const launched = await f5(c.setting, c.env ?? {});
+      const terminal = await inTerminal(c.setting, c.env ?? {});
+      const expectedProgramLine = `train: backend ${c.expected}, sum 14`;
+      assert.equal(programLine(launched.stdout), expectedProgramLine, launched.all);
+      assert.equal(programLine(terminal.stdout), expectedProgramLine, `${terminal.stdout}${terminal.stderr}`);
+      const line = backendLines(launched.stdout);
+      assert.equal(line.length, 1, launched.all);
+      assert.match(line[0]!, new RegExp(`^\\[tfjs-callbacks\\] backend: ${c.expected} \\(`));
+      assert.deepEqual(backendLines(terminal.stdout), line, `the terminal's stdout has F5's line, once:\n${terminal.stdout}`);
+      assert.ok(terminal.stdout.startsWith(line[0]!), `before the program's output, as in F5's Debug Console:\n${terminal.stdout}`);
+      assert.doesNotMatch(launched.all, BANNER);
+      assert.doesNotMatch(`${terminal.stdout}${terminal.stderr}`, BANNER);
+    });
+  }
+
+  test('TFJS_BACKEND set in the terminal (`TFJS_BACKEND=cpu npm run train`) is kept over the setting', T, async () => {
+    const terminal = await inTerminal('wasm', { TFJS_BACKEND: 'cpu' });
+    assert.deepEqual(backendLines(terminal.stdout), ['[tfjs-callbacks] backend: cpu (TFJS_BACKEND: pure JavaScript)'], terminal.stdout);
+    assert.equal(programLine(terminal.stdout), 'train: backend cpu, sum 14');
+    assert.doesNotMatch(`${terminal.stdout}${terminal.stderr}`, BANNER);
+  });
+
+  test('a program the debugged program starts gets the same backend, without a second line or the banner', T, async () => {
+    const parent = project.write(
+      'parent.js',
+      [
+        "const { spawn } = require('node:child_process');",
+        "console.log('parent: started');",
+        "spawn(process.execPath, ['train.js'], { stdio: 'inherit' }).on('exit', (code) => console.log('parent: train exited', code));",
+        '',
+      ].join('\n'),
+    );
+    const terminal = await inTerminal('wasm', {}, ['node', 'parent.js'], [parent, train]);
+    const line = backendLines(terminal.stdout);
+    assert.equal(line.length, 1, terminal.stdout);
+    assert.match(line[0]!, /^\[tfjs-callbacks\] backend: wasm \(TFJS_BACKEND: /);
+    assert.equal(programLine(terminal.stdout), 'train: backend wasm, sum 14', terminal.stdout);
+    assert.match(terminal.stdout, /parent: train exited 0\n$/);
+    assert.doesNotMatch(`${terminal.stdout}${terminal.stderr}`, BANNER);
   });
 });
 

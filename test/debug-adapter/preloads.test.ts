@@ -216,6 +216,11 @@ function samePids(text: string): string {
   return text.replace(/\(node:\d+\)/g, '(node:PID)');
 }
 
+/** What a debugged program prints first, as F5's does (the terminal has TFJS_BACKEND=cpu). */
+const BACKEND_LINE = '[tfjs-callbacks] backend: cpu (TFJS_BACKEND: pure JavaScript)\n';
+/** TF.js's greeting on cpu, which that line replaces. */
+const CPU_GREETING = /\n=+\nHi, looks like you are running TensorFlow\.js in Node\.js\.[^\n]*\n=+\n/;
+
 /** The case plainly, then in the Debug Terminal: one session, for the program, stopped at the breakpoint; the same run. */
 async function inTerminal(c: Case): Promise<void> {
   const plain = runPlain(c);
@@ -242,8 +247,12 @@ async function inTerminal(c: Case): Promise<void> {
     await s.dc.continueRequest({ threadId: THREAD });
     assert.deepEqual(await runToEnd(s), []);
     assert.equal(await run.exited, plain.code, run.stderr());
-    assert.equal(run.stdout(), plain.stdout, 'the same output lines');
-    assert.equal(samePids(run.stderr()), samePids(plain.stderr), 'the same stderr (nothing of the debugger in it)');
+    assert.equal(run.stdout(), `${BACKEND_LINE}${plain.stdout}`, "the same output lines, after the backend's");
+    assert.equal(
+      samePids(run.stderr()),
+      samePids(plain.stderr.replace(CPU_GREETING, '')),
+      "the same stderr (nothing of the debugger in it), less TF.js's greeting",
+    );
     assert.doesNotMatch(run.stderr(), BOOT_LINE);
     assert.equal(ext.requests.length, 1, 'nothing else asked for a session');
   } finally {

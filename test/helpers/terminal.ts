@@ -16,8 +16,14 @@ import path from 'node:path';
 import { after } from 'node:test';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { TERMINAL_BRIDGE_EVENT, type TerminalBridgeEventBody, type TerminalDebugRequest } from '../../debug-adapter/debuggee/terminal-protocol.js';
+import {
+  TERMINAL_BRIDGE_EVENT,
+  type TerminalBridgeEventBody,
+  type TerminalDebugRequest,
+  type TerminalSession,
+} from '../../debug-adapter/debuggee/terminal-protocol.js';
 import { DebugTerminalListener, terminalConfiguration } from '../../extension/terminal-listener.js';
+import type { BackendChoice } from '../../runtime/backend-choice.js';
 import { cleanEnv } from '../fixtures/spawn.js';
 import { root, Session, THREAD } from './dap.js';
 
@@ -45,17 +51,20 @@ export class FakeExtension {
   private constructor(
     readonly listener: DebugTerminalListener,
     private readonly configure: (dc: DebugClient) => Promise<unknown>,
+    /** The `tfjsCallbacks.backend` setting of the program's folder, as debug-terminal.ts reads it. */
+    private readonly backend: BackendChoice,
   ) {}
 
-  static async start(configure: (dc: DebugClient) => Promise<unknown> = async () => {}): Promise<FakeExtension> {
+  /** `backend`: the setting the extension answers with (VS Code's default: auto). */
+  static async start(configure: (dc: DebugClient) => Promise<unknown> = async () => {}, options: { backend?: BackendChoice } = {}): Promise<FakeExtension> {
     let self: FakeExtension | undefined;
     const listener = await DebugTerminalListener.start((request) => self!.startSession(request));
-    self = new FakeExtension(listener, configure);
+    self = new FakeExtension(listener, configure, options.backend ?? 'auto');
     return self;
   }
 
-  /** What debug-terminal.ts does with vscode.debug.startDebugging: the bridge socket from the adapter's event. */
-  private async startSession(request: TerminalDebugRequest): Promise<string> {
+  /** What debug-terminal.ts does with vscode.debug.startDebugging: the bridge socket from the adapter's event, and the setting. */
+  private async startSession(request: TerminalDebugRequest): Promise<TerminalSession> {
     this.requests.push(request);
     const s = await Session.start();
     sessions.add(s);
@@ -70,11 +79,11 @@ export class FakeExtension {
     s.dc.attachRequest(terminalConfiguration(request, id) as unknown as DebugProtocol.AttachRequestArguments).catch(() => {});
     const body = (await bridge).body as TerminalBridgeEventBody;
     assert.equal(body.id, id, 'the event names the session the extension started');
-    return body.bridgeSocket;
+    return { bridgeSocket: body.bridgeSocket, backend: this.backend };
   }
 
-  /** A terminal's environment; `nodeOptions`: what NODE_OPTIONS held in VS Code's. */
-  env(extra: Record<string, string> = {}, nodeOptions?: string): NodeJS.ProcessEnv {
+  /** A terminal's environment (TFJS_BACKEND=cpu unless `extra` says otherwise; undefined removes a variable); `nodeOptions`: what NODE_OPTIONS held in VS Code's. */
+  env(extra: Record<string, string | undefined> = {}, nodeOptions?: string): NodeJS.ProcessEnv {
     return cleanEnv({ ...this.listener.terminalEnv(BOOTLOADER, nodeOptions), TFJS_BACKEND: 'cpu', ...extra });
   }
 

@@ -173,6 +173,32 @@ describe('the report', () => {
     assert.match(linesStartingWith(run.stderr, REPORT_PREFIX)[0] ?? '', /backend: cpu \(TFJS_BACKEND: pure JavaScript\)/);
   });
 
+  test("nor when the program switches to cpu itself after setup-native's tensorflow was chosen", {
+    skip: nativeLoads() ? false : 'no native build here (scripts/setup-native-test.sh)',
+  }, () => {
+    const script = writeFile(
+      root,
+      'switch-to-cpu.mts',
+      `import { selectBackend, tf } from ${JSON.stringify(runtimeEntryUrl)};
+await selectBackend({ backend: 'tensorflow' });
+await tf.setBackend('cpu');
+console.log('RESULT', tf.getBackend(), tf.tensor1d([1, 2]).sum().dataSync()[0]);
+`,
+    );
+    const run = runNode(['--import', tsxImport, script], { cwd: root, env: { TFJS_CALLBACKS_NATIVE_DIR: nativeRoot() } });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(linesStartingWith(run.stdout, 'RESULT '), ['RESULT cpu 3']);
+    assert.ok(!`${run.stdout}${run.stderr}`.includes(BANNER), `banner printed:\n${run.stderr}`);
+  });
+
+  test('the line is said once per command: a process whose parent printed the same line says nothing, another line is said', () => {
+    const line = '[tfjs-callbacks] backend: cpu (TFJS_BACKEND: pure JavaScript)';
+    const same = select([{}], { TFJS_BACKEND: 'cpu', TFJS_CALLBACKS_BACKEND_ANNOUNCED: line }).run;
+    assert.deepEqual(linesStartingWith(same.stderr, REPORT_PREFIX), [], same.stderr);
+    const other = select([{}], { TFJS_BACKEND: 'cpu', TFJS_CALLBACKS_BACKEND_ANNOUNCED: line.replace('cpu', 'wasm') }).run;
+    assert.deepEqual(linesStartingWith(other.stderr, REPORT_PREFIX), [line], other.stderr);
+  });
+
   test('control: plain tfjs on cpu does print the banner (so the check above can fail)', () => {
     const tfjsMain = createRequire(path.join(repoRoot, 'noop.js')).resolve('@tensorflow/tfjs');
     const script = writeFile(
