@@ -13,6 +13,7 @@ import {
   CodeLensRefreshRequest,
   createConnection,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   NotificationType,
   ProposedFeatures,
   RequestType,
@@ -50,6 +51,12 @@ let projects: TsProjects;
 let analyzer: ProgramAnalyzer;
 let validator: Validator;
 let canRegisterConfiguration = false;
+let canWatchFiles = false;
+/**
+ * Files whose changes on disk change diagnostics: a callbacks module or a model made outside the
+ * editor (a model.json's "no binding" warning stayed until callbacks.ts was opened), package.json.
+ */
+const WATCHED_FILES = ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}', '**/*.json'];
 let canRefreshLenses = false;
 
 connection.onInitialize((params): InitializeResult => {
@@ -58,6 +65,7 @@ connection.onInitialize((params): InitializeResult => {
   analyzer = new ProgramAnalyzer(projects);
   validator = new Validator(connection, documents, analyzer, settings, traces);
   canRegisterConfiguration = settings.usesPull && params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
+  canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
   canRefreshLenses = params.capabilities.workspace?.codeLens?.refreshSupport === true;
   return {
     capabilities: {
@@ -78,6 +86,8 @@ connection.onInitialized(() => {
     );
   }
   if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
+  if (canWatchFiles)
+    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_FILES.map((globPattern) => ({ globPattern })) });
   if (settings.workspaceFolders.length > 0) {
     connection.workspace.onDidChangeWorkspaceFolders((e) => {
       settings.changeFolders(e.added, e.removed);

@@ -17,6 +17,7 @@ import {
   createProtocolConnection,
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   ExitNotification,
@@ -109,10 +110,14 @@ export interface StartOptions {
   readonly initializationOptions?: Record<string, unknown>;
   /** Answers to workspace/configuration by section; when absent the client does not offer it. */
   readonly configuration?: Record<string, unknown>;
+  /** The client watches files for the server, as VS Code's does (didChangeWatchedFiles, dynamic registration). */
+  readonly watchesFiles?: boolean;
 }
 
 export class LspClient {
   readonly published: PublishDiagnosticsParams[] = [];
+  /** Every capability the server registered (client/registerCapability), by method. */
+  readonly registered: { method: string; registerOptions?: unknown }[] = [];
   private readonly waiters: (() => void)[] = [];
   private readonly versions = new Map<string, number>();
   stderr = '';
@@ -134,7 +139,10 @@ export class LspClient {
     });
     const settings = options.configuration;
     connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section ? (settings?.[item.section] ?? null) : null)));
-    connection.onRequest(RegistrationRequest.type, () => undefined);
+    connection.onRequest(RegistrationRequest.type, (params) => {
+      client.registered.push(...params.registrations);
+      return undefined;
+    });
     connection.onRequest('workspace/codeLens/refresh', () => null);
     connection.onNotification('window/logMessage', () => {});
     connection.listen();
@@ -144,7 +152,12 @@ export class LspClient {
       rootUri: uriOf(folder),
       workspaceFolders: [{ uri: uriOf(folder), name: path.basename(folder) }],
       capabilities: {
-        workspace: { configuration: settings !== undefined, didChangeConfiguration: { dynamicRegistration: settings !== undefined }, workspaceFolders: true },
+        workspace: {
+          configuration: settings !== undefined,
+          didChangeConfiguration: { dynamicRegistration: settings !== undefined },
+          workspaceFolders: true,
+          ...(options.watchesFiles ? { didChangeWatchedFiles: { dynamicRegistration: true } } : {}),
+        },
         textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true }, hover: { contentFormat: ['markdown', 'plaintext'] } },
       },
       ...(options.initializationOptions ? { initializationOptions: options.initializationOptions } : {}),
@@ -216,6 +229,11 @@ export class LspClient {
 
   async traceUpdated(traceFile: string): Promise<void> {
     await this.connection.sendNotification(notificationType(TraceUpdatedNotification), { traceFile });
+  }
+
+  /** Files changed on disk, as the client's watcher tells the server (1 created, 2 changed, 3 deleted). */
+  async filesChanged(changes: { file: string; type: 1 | 2 | 3 }[]): Promise<void> {
+    await this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: changes.map((c) => ({ uri: uriOf(c.file), type: c.type })) });
   }
 
   async configurationChanged(): Promise<void> {

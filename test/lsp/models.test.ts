@@ -151,6 +151,31 @@ describe('no callbacks module', { timeout: WAIT_MS }, () => {
     );
   });
 
+  test('a callbacks module created outside the editor takes the warning away: the server watches files through the client', async () => {
+    const { dir, cleanup } = tempDir('lsp-watched-');
+    try {
+      const model = path.join(dir, 'model.json');
+      fs.copyFileSync(lspFixture('models', 'none', 'model.json'), model);
+      const client = await start({ workspaceFolder: dir, watchesFiles: true });
+      const uri = await client.open(model);
+      assert.equal((await client.diagnostics(uri)).length, 1, 'no callbacks module yet: one warning');
+      const watch = client.registered.find((r) => r.method === 'workspace/didChangeWatchedFiles');
+      const globs = (watch?.registerOptions as { watchers?: { globPattern: string }[] } | undefined)?.watchers?.map((w) => w.globPattern) ?? [];
+      assert.ok(
+        globs.some((g) => g.includes('ts')),
+        `the server asked to watch the callbacks modules: ${JSON.stringify(client.registered)}`,
+      );
+      // Written by another program (a generator, git checkout), never opened in the editor.
+      const callbacks = path.join(dir, 'callbacks.ts');
+      fs.writeFileSync(callbacks, 'export function lonely(x: unknown) {\n  return x;\n}\n');
+      const mark = client.mark();
+      await client.filesChanged([{ file: callbacks, type: 1 }]);
+      assert.deepEqual(messages(await client.diagnostics(uri, { after: mark })), [], 'bound now');
+    } finally {
+      cleanup();
+    }
+  });
+
   test('a JSON file not named model.json is left alone; so is invalid JSON', async () => {
     const client = await start();
     const text = fs.readFileSync(lspFixture('models', 'none', 'model.json'), 'utf8');
