@@ -5,10 +5,16 @@
  * file, so the page only ever renders them as text.
  */
 
-/** Where a node is in the current run: not reached yet, ran, produced NaN/Inf, or stopped at. */
-export type NodeStatus = 'not-run' | 'ran' | 'nan' | 'paused';
+/**
+ * Where a node is in the current run: not reached yet, ran, produced NaN/Inf, or stopped at; or
+ * `given`, a Placeholder or Const, whose value is fed or stored and which never runs as an op.
+ */
+export type NodeStatus = 'not-run' | 'given' | 'ran' | 'nan' | 'paused';
 
-export const NODE_STATUSES: readonly NodeStatus[] = ['not-run', 'ran', 'nan', 'paused'];
+export const NODE_STATUSES: readonly NodeStatus[] = ['not-run', 'given', 'ran', 'nan', 'paused'];
+
+/** Ops whose value is given to a run (fed inputs, stored weights and constants): they never run. */
+export const GIVEN_OPS: ReadonlySet<string> = new Set(['Placeholder', 'PlaceholderWithDefault', 'Const']);
 
 /** One input of a node: `name`, `name:1` (output 1) or `^name` (a control dependency). */
 export interface GraphInput {

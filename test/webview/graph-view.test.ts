@@ -106,7 +106,16 @@ test('colours nodes by status; the paused node is highlighted, one at a time; re
   const page = await h.open();
   await showModel(page, convertedModel('float64'), 'float64/model.json');
   let drawn = await boxes(page);
-  assert.ok([...drawn.values()].every((b) => b.status === 'not-run'));
+  // Before any run: inputs and constants are given (they never run as ops), every other node not run.
+  const graph = graphFromModelJson(convertedModel('float64'), 'float64/model.json');
+  const given = new Set(graph.nodes.filter((n) => ['Placeholder', 'Const'].includes(n.op)).map((n) => n.name));
+  assert.ok(given.has('x'), 'the model has its input x');
+  for (const [key, box] of drawn) {
+    if (!key.startsWith('scope:')) assert.equal(box.status, given.has(key) ? 'given' : 'not-run', key);
+  }
+  assert.match(drawn.get('x')!.cls, /status-given/);
+  await clickBox(page, 'node', 'x');
+  assert.equal(await page.textContent('.detail-status'), 'input');
   await sendGraphHost(page, {
     type: 'status',
     updates: [

@@ -4,7 +4,7 @@
  * drawn (its scopes expanded), highlighted, and brought to the middle.
  */
 import { button, h, replaceChildren } from '../dom.js';
-import type { GraphData, GraphHostMessage, GraphNode, NodeStatus, NodeStatusUpdate } from '../graph-protocol.js';
+import { GIVEN_OPS, type GraphData, type GraphHostMessage, type GraphNode, type NodeStatus, type NodeStatusUpdate } from '../graph-protocol.js';
 import { renderDetails } from './details.js';
 import type { GraphHost } from './host.js';
 import { layoutGraph, type Layout } from './layout.js';
@@ -141,7 +141,8 @@ export class GraphApp {
   private restyle(): void {
     const shown = this.shown;
     if (!shown?.layout) return;
-    const statusOf = (name: string) => this.statuses.get(name) ?? 'not-run';
+    // Inputs, weights and constants are given to a run, never run: "not run" said the wrong thing.
+    const statusOf = (name: string): NodeStatus => this.statuses.get(name) ?? (GIVEN_OPS.has(shown.nodes.get(name)?.op ?? '') ? 'given' : 'not-run');
     for (const box of shown.layout.boxes.values()) {
       const el = shown.elements.get(box.item.id)!;
       setStatus(el, box.item.kind === 'node' ? statusOf(box.item.node.name) : scopeStatus(box.item.scope, statusOf));

@@ -34,7 +34,7 @@ export function renderDetails(target: HTMLElement, node: GraphNode | undefined, 
     h('span', { className: 'detail-name' }, node.name),
     h('span', { className: 'detail-op' }, node.op),
     node.callback && h('span', { className: 'detail-callback' }, 'callback'),
-    h('span', { className: `detail-status status-${status}` }, status),
+    h('span', { className: `detail-status status-${status}` }, status === 'given' ? (node.op === 'Const' ? 'constant' : 'input') : status),
     h(
       'span',
       { className: 'detail-inputs' },

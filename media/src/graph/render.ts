@@ -7,7 +7,7 @@ import type { NodeStatus } from '../graph-protocol.js';
 import { labelsOf, type Box, type Layout } from './layout.js';
 import { svg } from './svg.js';
 
-export const STATUS_CLASSES: readonly string[] = ['status-not-run', 'status-ran', 'status-nan', 'status-paused'];
+export const STATUS_CLASSES: readonly string[] = ['status-not-run', 'status-given', 'status-ran', 'status-nan', 'status-paused'];
 
 export function renderLayout(target: SVGGElement, layout: Layout): Map<string, SVGGElement> {
   const edges = svg('g', { class: 'edges' });

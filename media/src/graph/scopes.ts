@@ -148,11 +148,12 @@ export function visibleGraph(graph: GraphData, root: Scope, expanded: ReadonlySe
   return { items, edges: [...edges.values()], itemOf };
 }
 
-const RANK: Readonly<Record<NodeStatus, number>> = { 'not-run': 0, ran: 1, nan: 2, paused: 3 };
+/** Given ranks lowest: a scope of weights and ops that did not run has not run. */
+const RANK: Readonly<Record<NodeStatus, number>> = { given: 0, 'not-run': 1, ran: 2, nan: 3, paused: 4 };
 
-/** A collapsed scope's status: the most telling of its nodes' (paused, then NaN, then ran). */
+/** A collapsed scope's status: the most telling of its nodes' (paused, then NaN, then ran; given only when all are). */
 export function scopeStatus(scope: Scope, statusOf: (node: string) => NodeStatus): NodeStatus {
-  let best: NodeStatus = 'not-run';
+  let best: NodeStatus = 'given';
   const visit = (s: Scope) => {
     for (const node of s.nodes) {
       const status = statusOf(node.name);
