@@ -76,9 +76,11 @@ export class DataBreakpoints {
         description: `${name} is ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}, not a tf.Variable: data breakpoints watch tf.Variables (assigned in place by optimizers and assign())`,
       };
     }
+    // What it holds, where the agent can say (no empty "()" where it cannot).
+    const holds = found.describe.replace(/^Variable /, '');
     return {
       dataId: found.variable,
-      description: `tf.Variable '${found.variable}' (${found.describe.replace(/^Variable /, '')}): stop when it is assigned`,
+      description: `tf.Variable '${found.variable}'${holds ? ` (${holds})` : ''}: stop when it is assigned`,
       accessTypes: ['write'],
       canPersist: false,
     };

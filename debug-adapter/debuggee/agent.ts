@@ -494,7 +494,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       if (!i) return undefined;
       const sig = `${i.kind === i.dtype ? i.kind : `${i.kind} ${i.dtype}`}[${i.shape.join(',')}]`;
       if (i.disposed) return `${sig} (disposed)`;
-      if (i.min === undefined && i.nanCount === undefined) return sig;
+      // A string tensor has no NaN to count, nor statistics.
+      if ((i.min === undefined && i.nanCount === undefined) || i.dtype === 'string') return sig;
       const stats = i.min !== undefined ? ` min=${num(i.min)} max=${num(i.max)} mean=${num(i.mean)}` : '';
       return `${sig}${stats} NaN=${i.nanCount ?? 0}${i.infCount ? ` Inf=${i.infCount}` : ''}${i.exact === false ? ' (sampled)' : ''}`;
     },

@@ -68,6 +68,9 @@ describe('valueInfo, slice and describe', () => {
       ['Float64Array', 'float64', [6], 6, 1, 6, 3.5, 0],
     );
     assert.equal(agent.describe(f64), 'Float64Array float64[6] min=1 max=6 mean=3.5 NaN=0');
+    const words = tf.tensor(['a', 'NaN']);
+    assert.equal(agent.describe(words), 'Tensor string[2]', 'strings: no NaN to count');
+    words.dispose();
     const big = BigInt64Array.from([-(2n ** 40n), 0n, 7n]);
     const bigInfo = agent.valueInfo(big);
     assert.deepEqual([bigInfo.kind, bigInfo.dtype, bigInfo.min, bigInfo.max, bigInfo.zeroCount], ['BigInt64Array', 'int64', -(2 ** 40), 7, 1]);
