@@ -1,11 +1,13 @@
 /**
  * The controller's events that become one DAP event each, but for stops (stop-events.ts): the
- * program's output, a logpoint's line, a newly loaded source, a breakpoint that bound or changed.
+ * program's output, a logpoint's line, a newly loaded source, a breakpoint that bound or changed,
+ * a watched graph's run that ended.
  */
-import { BreakpointEvent, LoadedSourceEvent, OutputEvent } from '@vscode/debugadapter';
+import { BreakpointEvent, Event, LoadedSourceEvent, OutputEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { ClientPositions } from './client.js';
 import type { Controller } from './controller.js';
+import { GRAPH_RUN_EVENT, type GraphRunEventBody } from './extension-protocol.js';
 import { LoadedSourceEvents } from './loaded-sources.js';
 import { logpointOutput } from './logpoints.js';
 
@@ -30,6 +32,8 @@ export function forwardControllerEvents(controller: Controller, sendEvent: (even
       } as DebugProtocol.Breakpoint),
     );
   });
+  // The graph view's statuses at a run's end (at stops, stop-events.ts sends them).
+  controller.on('graphRunEnded', (run) => sendEvent(new Event(GRAPH_RUN_EVENT, run satisfies GraphRunEventBody)));
   controller.on('functionBreakpoint', (bp) => {
     sendEvent(new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, ...(bp.message ? { message: bp.message } : {}) } as DebugProtocol.Breakpoint));
   });

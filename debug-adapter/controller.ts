@@ -11,7 +11,7 @@ import { logMessage } from './breakpoint-expressions.js';
 import { type LogpointLocation, logpointLocation } from './logpoints.js';
 import { calleeFunction, reached, type StepTarget } from './step-in-targets.js';
 import type { CdpConnection } from './cdp/connection.js';
-import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type KnownNotice, type LastBreak } from './debuggee/agent-protocol.js';
+import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type GraphRunRecord, type KnownNotice, type LastBreak } from './debuggee/agent-protocol.js';
 import type { FilterConfig } from './launch-config.js';
 import { displayName } from './callback-display.js';
 import { dataStop } from './data-breakpoints.js';
@@ -69,6 +69,8 @@ export declare interface Controller {
   on(event: 'breakpoint', listener: (bp: SourceBreakpoint) => void): this;
   on(event: 'debuggerEnabled', listener: () => void): this;
   on(event: 'functionBreakpoint', listener: (status: FunctionBreakpointStatus) => void): this;
+  /** A watched graph's run ended (the agent tells it through its binding): the statuses of all of it. */
+  on(event: 'graphRunEnded', listener: (run: GraphRunRecord) => void): this;
 }
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only types the events' on() overloads
@@ -158,7 +160,12 @@ export class Controller extends EventEmitter {
     // The agent tells each callback that becomes known while a wanted name has none (agent.ts).
     cdp.on('Runtime.bindingCalled', (e) => {
       if (e.name !== KNOWN_BINDING) return;
-      this.callbackNames.add(JSON.parse(e.payload) as KnownNotice);
+      const notice = JSON.parse(e.payload) as KnownNotice;
+      if (notice.graphRun) {
+        if (this.watchGraph) this.emit('graphRunEnded', notice.graphRun);
+        return;
+      }
+      this.callbackNames.add(notice);
       this.reportFunctionBreakpoints();
     });
     await cdp.send('Runtime.addBinding', { name: KNOWN_BINDING });

@@ -42,11 +42,19 @@ export class Execution {
     this.memo.set(token, entries);
   }
 
-  /** Frees the remembered outputs. */
+  /** Frees the remembered outputs, and tells who listens that the run is over. */
   end(): void {
     for (const entries of this.memo.values()) for (const e of entries) tf.dispose(e.outputs as Tensor[]);
     this.memo.clear();
+    for (const listener of endListeners) listener(this);
   }
+}
+
+const endListeners = new Set<(execution: Execution) => void>();
+
+/** Calls `listener` as each execution ends (graph-model/node-hooks.ts: a model run's end, for node observers). */
+export function onExecutionEnd(listener: (execution: Execution) => void): void {
+  endListeners.add(listener);
 }
 
 function sameInputs(a: readonly MemoInput[], b: readonly MemoInput[]): boolean {

@@ -147,6 +147,8 @@ export interface KnownGraphInfo {
 export interface KnownNotice {
   callback?: KnownCallbackInfo;
   graph?: KnownGraphInfo;
+  /** A watched graph's run ended (the graph view's statuses of the whole run); no name matched by it. */
+  graphRun?: GraphRunRecord;
   matched: string[];
 }
 

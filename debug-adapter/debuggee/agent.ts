@@ -886,6 +886,9 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   /** A step from a node stop, or out of a graph's callback, under way: stop after the next node. */
   let stepKind: NodeStepKind | undefined;
 
+  /** Graphs whose run ended since the last notice of ended runs, and whether that notice is due. */
+  const endedRuns = new Set<string>();
+  let endedRunsPending = false;
   /** Each graph's latest run, while the graph view watches. */
   const runRecords = new Map<string, { record: GraphRunRecord; snapshots: Map<string, NodeSnapshot> }>();
   let lastRunGraph: string | undefined;
@@ -909,6 +912,23 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       const config = agent.config;
       if (config.watchGraph || config.breakOnGraphNonFinite || stepKind !== undefined) return true;
       return livePatterns.length > 0 && !CALLBACK_OPS.has(op) && nodeRules(node, op).length > 0;
+    },
+    onRunEnd(graph: string) {
+      // The graph view's statuses go up to the last stop; the run's end is told too (the last
+      // of a burst of runs, once within 200 ms: a training loop runs a model thousands of times).
+      if (!agent.config.watchGraph || !runRecords.has(graph)) return;
+      endedRuns.add(graph);
+      if (endedRunsPending) return;
+      endedRunsPending = true;
+      setTimeout(() => {
+        endedRunsPending = false;
+        const binding = holder[KNOWN_BINDING_NAME];
+        for (const name of endedRuns) {
+          const run = agent.graphRun(name);
+          if (run && typeof binding === 'function') binding(JSON.stringify({ graphRun: run, matched: [] } satisfies KnownNotice));
+        }
+        endedRuns.clear();
+      }, 200);
     },
     onNode(e: NodeExecution) {
       const config = agent.config;

@@ -9,7 +9,7 @@
  * models run at full speed. Observers live in the runtime's global state, so a debugger's agent
  * can add one through the runtime's `tools`.
  */
-import { currentExecution, type Execution } from '../execution.js';
+import { currentExecution, type Execution, onExecutionEnd } from '../execution.js';
 import type { Tensor } from '../tf.js';
 import { shared } from '../hooks.js';
 import { attrsAsJson, type NodeAttrValue, rawAttrsAsJson } from './node-attrs.js';
@@ -46,6 +46,8 @@ export interface NodeObserver {
    * 100-node model is told of one node, and the other 99 build no event (they cost 1.3x the run).
    */
   wants?(node: string, op: string): boolean;
+  /** A model run whose nodes were told is over (all of it ran, or it failed): its graph's name. */
+  onRunEnd?(graph: string): void;
 }
 
 /** What one model run has seen: node order, timing, and the latest outputs of nodes inside control flow (inputs of later nodes). */
@@ -56,6 +58,20 @@ interface RunState {
 }
 
 const runs = new WeakMap<Execution, RunState>();
+
+// A run observers saw nodes of: when it ends, those that want to know are told (the graph view's
+// statuses of the whole run, not only up to the last stop).
+onExecutionEnd((execution) => {
+  if (!runs.has(execution)) return;
+  runs.delete(execution);
+  for (const observer of shared.nodeObservers ?? []) {
+    try {
+      observer.onRunEnd?.(execution.graph);
+    } catch (err) {
+      process.stderr.write(`tfjs-callbacks: a node observer failed at the end of a run of ${execution.graph}: ${(err as Error)?.message ?? String(err)}\n`);
+    }
+  }
+});
 const prototypes = new Set<AfterNodeMethods>();
 const originals = new Map<AfterNodeMethods, AfterNodeMethods>();
 

@@ -135,6 +135,21 @@ describe('node breakpoints', () => {
 });
 
 describe('what the graph view reads', () => {
+  test('graphRun at the end of a watched run that never stops: every node ran, none paused', T, () =>
+    withSession(async (s) => {
+      await launchWith(s, [], true);
+      const run = (await s.next(['graphRun'])).body as GraphRunRecord;
+      assert.equal(run.graph, 'dense-model');
+      assert.deepEqual(
+        run.nodes.map((n) => n.node),
+        ['dense/MatMul', 'dense/Relu', 'scale', 'out'],
+      );
+      assert.ok(run.nodes.every((n) => n.status === 'ran'));
+      assert.equal(run.paused, undefined);
+      await s.terminated();
+    }),
+  );
+
   test('graphRun at each stop while watched: the nodes that ran and the paused one; nodeInfo of an earlier node; tensorData of the paused one', T, () =>
     withSession(async (s) => {
       await launchWith(s, [{ name: 'out' }], true);
