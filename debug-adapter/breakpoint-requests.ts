@@ -8,12 +8,15 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { breakpointLocations } from './breakpoint-locations.js';
 import type { ClientPositions } from './client.js';
 import type { Controller } from './controller.js';
+import type { DataBreakpoints } from './data-breakpoints.js';
+import { variableBreakpointTarget } from './extension-protocol.js';
 import { lineProblem, pickDefined } from './request-guard.js';
 
 export class BreakpointRequests {
   constructor(
     private readonly controller: Controller,
     private readonly positions: ClientPositions,
+    private readonly dataBreakpoints: DataBreakpoints,
   ) {}
 
   async setSourceBreakpoints(args: DebugProtocol.SetBreakpointsArguments): Promise<DebugProtocol.SetBreakpointsResponse['body']> {
@@ -40,18 +43,30 @@ export class BreakpointRequests {
     };
   }
 
+  /** Callback and node names go to the controller; `tf.Variable <name>` ones are data breakpoints (data-breakpoints.ts). */
   async setFunctionBreakpoints(args: DebugProtocol.SetFunctionBreakpointsArguments): Promise<DebugProtocol.SetFunctionBreakpointsResponse['body']> {
     const named = (b: unknown): b is DebugProtocol.FunctionBreakpoint =>
       typeof b === 'object' && b !== null && typeof (b as { name?: unknown }).name === 'string';
     const valid = args.breakpoints.filter(named);
+    const onVariable = (b: DebugProtocol.FunctionBreakpoint) => variableBreakpointTarget(b.name);
     const statuses = await this.controller.setFunctionBreakpoints(
-      valid.map((b) => ({ name: b.name, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) })),
+      valid.filter((b) => !onVariable(b)).map((b) => ({ name: b.name, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) })),
     );
-    let next = 0;
+    const agent = this.controller.closed ? undefined : this.controller.agent;
+    const watches = await this.dataBreakpoints.setFromFunctionBreakpoints(
+      agent,
+      valid.flatMap((b) => {
+        const variable = onVariable(b);
+        return variable ? [{ variable, ...pickDefined({ condition: b.condition, hitCondition: b.hitCondition }) }] : [];
+      }),
+    );
+    let nextName = 0;
+    let nextWatch = 0;
     return {
       breakpoints: args.breakpoints.map((b) => {
         if (!named(b)) return { verified: false, message: 'not a function breakpoint (expected { name: string }): not set' };
-        const status = statuses[next++]!;
+        if (onVariable(b)) return watches[nextWatch++]!;
+        const status = statuses[nextName++]!;
         return { id: status.id, verified: status.verified, ...(status.message ? { message: status.message } : {}) };
       }),
     };

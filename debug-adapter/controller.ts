@@ -97,6 +97,7 @@ export class Controller extends EventEmitter {
     (location) => this.sourceLine(location) ?? location.lineNumber,
   );
   private functionBreakpoints: (FunctionBreakpointSpec & { id: number })[] = [];
+  private readonly connectHooks: ((agent: AgentClient) => Promise<void>)[] = [];
   private nextFunctionBreakpointId = 1;
   /** The callbacks the program has made known, for function breakpoints' verification and typos. */
   private readonly callbackNames = new CallbackNames();
@@ -171,6 +172,7 @@ export class Controller extends EventEmitter {
     await cdp.send('Runtime.addBinding', { name: KNOWN_BINDING });
     if (options.injectAgent) await this.inject(options.injectAgent);
     await this.configureAgent();
+    for (const hook of this.connectHooks) await hook(this.agentClient);
     await this.refreshKnownCallbacks();
     this.reportFunctionBreakpoints();
     if (options.debuggerNow || this.stopOnEntryFile || this.breakpoints.hasAny()) await this.enableDebugger();
@@ -434,6 +436,14 @@ export class Controller extends EventEmitter {
   /** The agent of the live debuggee. */
   get agent(): AgentClient {
     return this.connection().agent;
+  }
+
+  /**
+   * Runs `hook` with each debuggee's agent as it connects, before the program goes on: what was
+   * set while no program ran (a data breakpoint kept from the last session) reaches the agent.
+   */
+  onConnected(hook: (agent: AgentClient) => Promise<void>): void {
+    this.connectHooks.push(hook);
   }
 
   /** Calls `listener` when the debuggee's connection closes. */

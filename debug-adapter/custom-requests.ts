@@ -1,6 +1,6 @@
 /**
  * The adapter's own requests (extension-protocol.ts): a tensor's values and bytes for the inspector, the graph
- * view's watch switch, and a model node's details. Each resolves to its response's body.
+ * view's watch switch, a model node's details, and the program's tf.Variables. Each resolves to its response's body.
  */
 import path from 'node:path';
 import type { Controller } from './controller.js';
@@ -15,6 +15,8 @@ import {
   type TensorBytesArguments,
   type TensorDataArguments,
   TOGGLE_SKIP_FILE_REQUEST,
+  TRAINING_VARIABLES_REQUEST,
+  type TrainingVariablesResponseBody,
   type ToggleSkipFileArguments,
   type ToggleSkipFileResponseBody,
 } from './extension-protocol.js';
@@ -43,6 +45,10 @@ export function customRequestHandlers(
     [GRAPH_WATCH_REQUEST, (args) => controller.setWatchGraph((args as Partial<GraphWatchArguments> | undefined)?.on === true)],
     [NODE_INFO_REQUEST, (args) => nodeInfo(args as Partial<NodeInfoArguments> | undefined, controller.agent)],
     [TOGGLE_SKIP_FILE_REQUEST, (args) => toggleSkipFile(controller, args as Partial<ToggleSkipFileArguments> | undefined)],
+    [
+      TRAINING_VARIABLES_REQUEST,
+      async (): Promise<TrainingVariablesResponseBody> => ({ variables: controller.closed ? [] : await controller.agent.call((a) => a.variableList()) }),
+    ],
   ]);
 }
 

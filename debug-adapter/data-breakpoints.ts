@@ -18,7 +18,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import { agentExpression, type AgentClient } from './agent-client.js';
 import { parseHitCondition } from './breakpoints.js';
-import type { DataBreakHit, DataCondition, VariableWatch } from './debuggee/agent-protocol.js';
+import type { DataBreakHit, DataCondition, VariableWatch, WatchStatus } from './debuggee/agent-protocol.js';
 import type { Stop } from './pause-state.js';
 import type { VariableStore } from './variables.js';
 
@@ -55,7 +55,8 @@ export function dataStop(hit: DataBreakHit): Stop {
 
 /** The data breakpoints of a session. */
 export class DataBreakpoints {
-  private nextId = 1;
+  /** Apart from the controller's function breakpoint ids: a `tf.Variable` function breakpoint's id is one of these. */
+  private nextId = 1_000_001;
 
   /** `dataBreakpointInfo` for a value the client named: a tf.Variable's name as dataId, or why not. */
   async info(agent: AgentClient, value: Protocol.Runtime.RemoteObject | undefined, name: string): Promise<DebugProtocol.DataBreakpointInfoResponse['body']> {
@@ -86,53 +87,101 @@ export class DataBreakpoints {
     };
   }
 
+  /** The watches of the client's data breakpoints and of `tf.Variable <name>` function breakpoints: the agent watches both. */
+  private readonly watched: Record<WatchSource, VariableWatch[]> = { data: [], function: [] };
+
   /** `setDataBreakpoints`: replaces the watched variables; each breakpoint verified when such a variable exists. */
-  async set(agent: AgentClient | undefined, breakpoints: readonly DebugProtocol.DataBreakpoint[]): Promise<DebugProtocol.Breakpoint[]> {
+  set(agent: AgentClient | undefined, breakpoints: readonly DebugProtocol.DataBreakpoint[]): Promise<DebugProtocol.Breakpoint[]> {
+    const asked = breakpoints.map((bp) => {
+      if (typeof bp !== 'object' || bp === null || typeof bp.dataId !== 'string') return 'not a data breakpoint (expected { dataId: string }): not set';
+      if (bp.accessType !== undefined && bp.accessType !== 'write')
+        return `tf.Variables can be watched for writes (assign) only, not ${JSON.stringify(bp.accessType)}`;
+      return { variable: bp.dataId, condition: bp.condition, hitCondition: bp.hitCondition };
+    });
+    return this.replace(agent, 'data', asked);
+  }
+
+  /**
+   * Function breakpoints named `tf.Variable <name>` (extension-protocol.ts): data breakpoints the
+   * extension can add (Show tf.Variables) and the Breakpoints view keeps. Answered in the order given.
+   */
+  setFromFunctionBreakpoints(
+    agent: AgentClient | undefined,
+    breakpoints: readonly { variable: string; condition?: string; hitCondition?: string }[],
+  ): Promise<DebugProtocol.Breakpoint[]> {
+    return this.replace(agent, 'function', breakpoints);
+  }
+
+  /**
+   * A program connected: the watches set while none ran go to its agent (a `tf.Variable` function
+   * breakpoint kept from the last session); those now verified are told through `changed`.
+   */
+  async connected(agent: AgentClient, changed: (bp: DebugProtocol.Breakpoint) => void): Promise<void> {
+    const all = [...this.watched.data, ...this.watched.function];
+    if (all.length === 0) return;
+    for (const status of await this.send(agent, all)) {
+      if (status.found && !status.error) changed({ id: status.id, verified: true });
+    }
+  }
+
+  private send(agent: AgentClient, all: readonly VariableWatch[]): Promise<WatchStatus[]> {
+    return agent.call(
+      (a, list) => a.watchVariables(list),
+      all.map((w) => ({ ...w, condition: { ...w.condition } })),
+    );
+  }
+
+  /** Replaces one source's watches; each answered verified when such a variable exists, else why not. */
+  private async replace(agent: AgentClient | undefined, source: WatchSource, asked: readonly (WatchRequest | string)[]): Promise<DebugProtocol.Breakpoint[]> {
     const out: DebugProtocol.Breakpoint[] = [];
     const watches: VariableWatch[] = [];
     const at = new Map<number, number>();
-    for (const bp of breakpoints) {
+    for (const request of asked) {
       const id = this.nextId++;
-      const valid = typeof bp === 'object' && bp !== null && typeof bp.dataId === 'string';
-      if (!valid) {
-        out.push({ id, verified: false, message: 'not a data breakpoint (expected { dataId: string }): not set' });
+      if (typeof request === 'string') {
+        out.push({ id, verified: false, message: request });
         continue;
       }
-      if (bp.accessType !== undefined && bp.accessType !== 'write') {
-        out.push({ id, verified: false, message: `tf.Variables can be watched for writes (assign) only, not ${JSON.stringify(bp.accessType)}` });
-        continue;
-      }
-      if ((bp.condition !== undefined && typeof bp.condition !== 'string') || (bp.hitCondition !== undefined && typeof bp.hitCondition !== 'string')) {
+      if (
+        (request.condition !== undefined && typeof request.condition !== 'string') ||
+        (request.hitCondition !== undefined && typeof request.hitCondition !== 'string')
+      ) {
         out.push({ id, verified: false, message: 'condition and hitCondition must be strings: not set' });
         continue;
       }
-      const condition = parseDataCondition(bp.condition);
+      const condition = parseDataCondition(request.condition);
       if (!condition.ok) {
         out.push({ id, verified: false, message: condition.message });
         continue;
       }
-      const hits = parseHitCondition(bp.hitCondition);
+      const hits = parseHitCondition(request.hitCondition);
       if (!hits.ok) {
         out.push({ id, verified: false, message: hits.message });
         continue;
       }
       at.set(id, out.length);
       out.push({ id, verified: true });
-      watches.push({ id, variable: bp.dataId, condition: condition.condition, ...(bp.hitCondition?.trim() ? { hitCondition: bp.hitCondition.trim() } : {}) });
+      watches.push({
+        id,
+        variable: request.variable,
+        condition: condition.condition,
+        ...(request.hitCondition?.trim() ? { hitCondition: request.hitCondition.trim() } : {}),
+      });
     }
+    this.watched[source] = watches;
     if (!agent) {
-      for (const w of watches) out[at.get(w.id)!] = { id: w.id, verified: false, message: 'the program is not running: set data breakpoints while it is' };
+      // Kept: a program that starts gets them (connected).
+      for (const w of watches)
+        out[at.get(w.id)!] = { id: w.id, verified: false, message: `no tf.Variable named '${w.variable}' exists yet: watched once the program runs` };
       return out;
     }
-    const statuses = await agent.call(
-      (a, list) => a.watchVariables(list),
-      watches.map((w) => ({ ...w, condition: { ...w.condition } })),
-    );
-    for (const status of statuses) {
+    for (const status of await this.send(agent, [...this.watched.data, ...this.watched.function])) {
+      const i = at.get(status.id);
+      if (i === undefined) continue;
       const w = watches.find((x) => x.id === status.id)!;
-      if (status.error) out[at.get(status.id)!] = { id: status.id, verified: false, message: status.error };
+      if (status.error) out[i] = { id: status.id, verified: false, message: status.error };
       else if (!status.found)
-        out[at.get(status.id)!] = {
+        out[i] = {
           id: status.id,
           verified: false,
           message: `no tf.Variable named '${w.variable}' exists now; it is watched should one be made`,
@@ -140,6 +189,15 @@ export class DataBreakpoints {
     }
     return out;
   }
+}
+
+type WatchSource = 'data' | 'function';
+
+/** One data breakpoint asked for, from either source. */
+interface WatchRequest {
+  variable: string;
+  condition?: string;
+  hitCondition?: string;
 }
 
 /** An expression for a data breakpoint stop's old value (0), new value (1) or change (2): watchable, copyable. */

@@ -4,6 +4,7 @@
  * the webview (media/src/protocol.ts) import these; the value shapes are the agent's.
  */
 import type { ActiveSnapshot, DataBreakHit, GraphRunRecord, MemoryPage, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
+import type { TrainingVariable } from './debuggee/agent-protocol.js';
 
 export type {
   ActiveSnapshot,
@@ -14,6 +15,7 @@ export type {
   NodeRunStatus,
   NodeSnapshot,
   Side,
+  TrainingVariable,
   ValueInfo,
   ValuePage,
 } from './debuggee/agent-protocol.js';
@@ -148,4 +150,30 @@ export interface DataBreakpointEventBody {
   hit: DataBreakHit;
   /** `tensorData` expressions for the old value, the new value and (numeric variables) the change. */
   expressions: { old: string; new: string; change?: string };
+}
+
+/** `trainingVariables`: the program's tf.Variables with their summaries, while it is paused (TF.js: Show tf.Variables). No arguments. */
+export const TRAINING_VARIABLES_REQUEST = 'trainingVariables';
+
+export interface TrainingVariablesResponseBody {
+  variables: TrainingVariable[];
+}
+
+/**
+ * The inspector shows a tf.Variable picked in Show tf.Variables as a node of this graph (node: the
+ * variable's name, output 0 its value); `tensorData` with this graph pages it while the program is paused.
+ */
+export const VARIABLES_GRAPH = 'tf.Variables';
+
+/**
+ * A function breakpoint named `tf.Variable <name>` is a data breakpoint on that variable (VS Code
+ * has no API for an extension to add a data breakpoint, and the Breakpoints view shows and keeps
+ * function breakpoints): its condition and hit condition read as a data breakpoint's.
+ */
+export const VARIABLE_BREAKPOINT_PREFIX = 'tf.Variable ';
+
+/** The variable a `tf.Variable <name>` function breakpoint watches (quotes around the name allowed), else undefined. */
+export function variableBreakpointTarget(functionName: string): string | undefined {
+  const m = /^tf\.Variable\s+(?:'([^']+)'|"([^"]+)"|(\S(?:.*\S)?))\s*$/s.exec(functionName);
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
 }

@@ -10,7 +10,7 @@
  * - stepping, pause and Restart Frame (stepping.ts);
  * - the adapter's own requests (custom-requests.ts).
  */
-import { InitializedEvent, LoggingDebugSession, Response } from '@vscode/debugadapter';
+import { BreakpointEvent, InitializedEvent, LoggingDebugSession, Response } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BreakpointRequests } from './breakpoint-requests.js';
 import { capabilities } from './capabilities.js';
@@ -96,7 +96,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private readonly stack = new StackView(this.controller, this.store);
   private readonly stops = new StopEvents(this.controller, this.client.sendEvent, () => this.resumed());
   private readonly stepping = new Stepping(this.controller, this.stack, this.client.sendEvent, () => this.resumed(), this.positions);
-  private readonly breakpoints = new BreakpointRequests(this.controller, this.positions);
+  private readonly breakpoints = new BreakpointRequests(this.controller, this.positions, this.dataBreakpoints);
   private readonly evaluations = new EvaluateRequests(this.controller, this.evaluator, this.store, this.stack, this.positions);
   private readonly customHandlers = customRequestHandlers(this.controller, this.evaluator, this.stack, this.store.memory);
   /** Requests (by seq) already answered while their handler still runs: guardHandlers' record. */
@@ -111,6 +111,9 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.setDebuggerColumnsStartAt1(true);
     forwardControllerEvents(this.controller, this.client.sendEvent, this.positions);
     this.controller.on('continued', () => this.releaseStopObjects());
+    this.controller.onConnected((agent) =>
+      this.dataBreakpoints.connected(agent, (bp) => this.client.sendEvent(new BreakpointEvent('changed', bp as DebugProtocol.Breakpoint))),
+    );
   }
 
   /** Arguments DAP requires are checked first: a handler never sees a missing or mistyped one. */

@@ -62,7 +62,7 @@ export class StackView {
     return { stackFrames: frames, totalFrames: this.stack.length };
   }
 
-  /** A frame's scopes: a data breakpoint's, the paused node's, the callback's, then V8's. */
+  /** A frame's scopes: a data breakpoint's, the paused node's, the callback's, then V8's with the program's tf.Variables before Global. */
   scopes(frameId: number): DebugProtocol.Scope[] {
     const frame = this.frames.get(frameId);
     const scopes: DebugProtocol.Scope[] = [];
@@ -73,6 +73,10 @@ export class StackView {
     if (frame?.kind === 'js') {
       if (frame.active) scopes.push(this.store.callbackScope(frame.active));
       scopes.push(...this.store.v8Scopes(frame.callFrame));
+    }
+    if (frame) {
+      const global = scopes.findIndex((scope) => scope.name === 'Global');
+      scopes.splice(global >= 0 ? global : scopes.length, 0, this.store.trainingScope());
     }
     return scopes;
   }

@@ -7,6 +7,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from './agent-client.js';
 import {
   DATA_BREAKPOINT_GRAPH,
+  VARIABLES_GRAPH,
   type InvocationDataArguments,
   type NodeDataArguments,
   type NodeInfoArguments,
@@ -38,6 +39,22 @@ export async function tensorData(
         return info ? { info, start: from, values: a.slice(v, from, c) } : { error: 'the program is not stopped at a data breakpoint with that value' };
       },
       at,
+      start,
+      count,
+    );
+    if ('error' in page) throw new Error(page.error);
+    return page;
+  }
+  if ('node' in args && typeof args.node === 'string' && args.graph === VARIABLES_GRAPH) {
+    // A tf.Variable picked in Show tf.Variables: its value, by name, while the program is paused.
+    const page = await agent.call(
+      (a, name, from, c) => {
+        const v = a.variables()[name];
+        return a.variableName(v) === name
+          ? { info: a.valueInfo(v), start: from, values: a.slice(v, from, c) }
+          : { error: `no tf.Variable named '${name}' is registered now` };
+      },
+      args.node,
       start,
       count,
     );

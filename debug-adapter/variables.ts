@@ -44,7 +44,12 @@ type Ref =
   /** A long tensor's `values`: its first page, then all of them (paged by the client). */
   | { kind: 'head'; values: ValuesRef; evaluateName?: string }
   /** A data breakpoint stop's scope (data-breakpoints.ts). */
-  | { kind: 'data'; hit: DataBreakHit };
+  | { kind: 'data'; hit: DataBreakHit }
+  /** The tf.Variables scope: the program's registered variables, fetched when it is expanded. */
+  | { kind: 'trainingVariables' };
+
+/** The global the agent defines for the program's tf.Variables by name (agent.ts `variables`). */
+export const VARIABLES_GLOBAL = '$tfVariables';
 
 type ValuesRef = Extract<Ref, { kind: 'indexed' | 'inputValues' | 'nodeValues' }>;
 
@@ -86,11 +91,22 @@ export class VariableStore {
     return { name: 'Data Breakpoint', presentationHint: 'arguments', variablesReference: this.handles.create({ kind: 'data', hit }), expensive: false };
   }
 
-  /** The value of `name` in a V8 scope or an object shown (data breakpoints ask by variable); undefined elsewhere. */
+  /**
+   * The program's tf.Variables, in every frame of a stop: an ESM program paused in a callback
+   * while its top level awaits `model.fit` has no frame that sees its model, yet its weights are
+   * what a data breakpoint watches (Break on Value Change on each one).
+   */
+  trainingScope(): DebugProtocol.Scope {
+    return { name: 'tf.Variables', variablesReference: this.handles.create({ kind: 'trainingVariables' }), expensive: false };
+  }
+
+  /** The value of `name` in a V8 scope, an object shown or the tf.Variables scope (data breakpoints ask by variable); undefined elsewhere. */
   async childValue(reference: number, name: string): Promise<Protocol.Runtime.RemoteObject | undefined> {
     const ref = this.handles.get(reference);
-    if (ref?.kind !== 'scope' && ref?.kind !== 'object') return undefined;
-    const { result } = await this.cdp.send('Runtime.getProperties', { objectId: ref.objectId, ownProperties: true });
+    const objectId =
+      ref?.kind === 'scope' || ref?.kind === 'object' ? ref.objectId : ref?.kind === 'trainingVariables' ? await this.trainingObject() : undefined;
+    if (objectId === undefined) return undefined;
+    const { result } = await this.cdp.send('Runtime.getProperties', { objectId, ownProperties: true });
     return result.find((p) => p.name === name)?.value;
   }
 
@@ -159,6 +175,10 @@ export class VariableStore {
             ...(ref.evaluateName ? { evaluateName: ref.evaluateName } : {}),
           },
         ];
+      case 'trainingVariables': {
+        const objectId = await this.trainingObject();
+        return objectId === undefined ? [] : this.properties(objectId, VARIABLES_GLOBAL);
+      }
       case 'data':
         return dataScopeVariables(
           this,
@@ -221,6 +241,11 @@ export class VariableStore {
   }
 
   /** Properties of an object (`parent`: its expression) or of a scope (no parent: each name is its own expression). */
+  /** A fresh object of the program's tf.Variables by name (agent.ts `variables`). */
+  private async trainingObject(): Promise<string | undefined> {
+    return (await this.agent.callRemote((a) => a.variables())).objectId;
+  }
+
   private async properties(objectId: string, parent: string | undefined): Promise<DebugProtocol.Variable[]> {
     const { result, internalProperties } = await this.cdp.send('Runtime.getProperties', { objectId, ownProperties: true, generatePreview: true });
     const childName = (name: string) => (parent === undefined ? scopeName(name) : memberName(parent, name));

@@ -17,6 +17,7 @@ import { NativeSetup } from './native-setup.js';
 import { extensionPaths } from './paths.js';
 import { GraphRunner } from './run-graph.js';
 import { BackendStatus } from './status-bar.js';
+import { showTrainingVariables } from './training-variables.js';
 
 export function activate(context: vscode.ExtensionContext): void {
   putCliOnPath(context);
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const native = new NativeSetup(context);
   command('tfjsCallbacks.setupNative', () => native.run());
   command('tfjsCallbacks.toggleSkipFile', (target?: unknown) => toggleSkipFile(target));
+  command('tfjsCallbacks.showVariables', () => showTrainingVariables(inspector));
   command('tfjsCallbacks.breakOnCallback', async (name?: string) => {
     let callback = typeof name === 'string' ? name : undefined;
     if (!callback) {

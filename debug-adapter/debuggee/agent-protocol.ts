@@ -283,6 +283,13 @@ export interface DataBreakHit {
   conditionError?: string;
 }
 
+/** A registered tf.Variable as `variableList` tells it. */
+export interface TrainingVariable {
+  name: string;
+  trainable: boolean;
+  info: ValueInfo;
+}
+
 /** A watch's state after `watchVariables`: whether a variable of that name is registered now. */
 export interface WatchStatus {
   id: number;
@@ -393,6 +400,13 @@ export interface DebugAgent {
   variableName(value: unknown): string | undefined;
   /** At a data breakpoint stop: [old value, new value (the variable), change or undefined]. */
   dataValues(): readonly unknown[] | undefined;
+  /**
+   * The program's tf.Variables (`tf.engine().registeredVariables`) by name, as a fresh object (the
+   * tf.Variables scope's value; the global `$tfVariables` gives it to the Debug Console and watches).
+   */
+  variables(): Record<string, unknown>;
+  /** Each registered tf.Variable with its summary (the Show tf.Variables quick pick), in registration order. */
+  variableList(): TrainingVariable[];
   /** Keeps a tensor, NdArray or typed array (weakly) for readMemory: its pin, or why it has no bytes. */
   memoryPin(value: unknown): number | { error: string };
   /** Bytes [offset, offset + count) of a pinned value's buffer, or why not. */

@@ -562,6 +562,15 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     dataValues() {
       return pausedData;
     },
+    variables() {
+      // No prototype: the scope lists the variables and nothing else.
+      return Object.assign(Object.create(null) as Record<string, unknown>, registered());
+    },
+    variableList() {
+      return Object.entries(registered()).flatMap(([name, v]) =>
+        isVariable(v) ? [{ name, trainable: (v as { trainable?: unknown }).trainable !== false, info: agent.valueInfo(v) }] : [],
+      );
+    },
     memoryPin(v: unknown) {
       return pinMemory(v);
     },
@@ -798,22 +807,37 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   /** A node breakpoint's name: a node name, its last part or an op; with `*`, a glob over names and ops. */
   interface NodePattern {
     readonly text: string;
-    readonly glob?: RegExp;
+    /** Whether it holds `*`. */
+    readonly glob: boolean;
   }
-  const compilePattern = (text: string): NodePattern =>
-    text.includes('*')
-      ? {
-          text,
-          glob: new RegExp(
-            `^${text
-              .split('*')
-              .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-              .join('.*')}$`,
-          ),
-        }
-      : { text };
+  const compilePattern = (text: string): NodePattern => ({ text, glob: text.includes('*') });
+  /**
+   * `*` (any characters, newlines and slashes included) against a whole name, with no regular
+   * expression: on a mismatch only the last `*` takes one more character, so a pattern of k stars
+   * costs at most name × pattern steps, never the exponential backtracking of `^a.*b.*c$`.
+   */
+  const globMatches = (pattern: string, name: string): boolean => {
+    let p = 0;
+    let n = 0;
+    let star = -1;
+    let resume = 0;
+    while (n < name.length) {
+      if (p < pattern.length && pattern[p] === '*') {
+        star = p++;
+        resume = n;
+      } else if (p < pattern.length && pattern[p] === name[n]) {
+        p++;
+        n++;
+      } else if (star >= 0) {
+        p = star + 1;
+        n = ++resume;
+      } else return false;
+    }
+    while (pattern[p] === '*') p++;
+    return p === pattern.length;
+  };
   const nodeAnswers = (p: NodePattern, name: string, op: string): boolean =>
-    p.glob ? p.glob.test(name) || p.glob.test(op) : p.text === name || p.text === op || p.text === name.slice(name.lastIndexOf('/') + 1);
+    p.glob ? globMatches(p.text, name) || globMatches(p.text, op) : p.text === name || p.text === op || p.text === name.slice(name.lastIndexOf('/') + 1);
   let nodePatterns: NodePattern[] = [];
   /**
    * The patterns that may stop at a node: a name that only a callback answers to (a function
@@ -998,6 +1022,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     if (tf) return v instanceof tf.Variable;
     return isTensor(v) && (v as { constructor?: { name?: string } }).constructor?.name === 'Variable' && typeof (v as { name?: unknown }).name === 'string';
   };
+  /** The program's registered tf.Variables by name; none before TF.js is loaded. */
+  const registered = (): Record<string, unknown> => tfjs()?.engine().registeredVariables ?? {};
   type Test = (oldValue: unknown, newValue: unknown, delta: number) => unknown;
   type Watch = VariableWatch & { test?: Test; hits: number };
   let watches = new Map<string, Watch[]>();
@@ -1019,12 +1045,10 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
           continue;
         }
       }
-      if (!tf) {
-        statuses.push({ id: w.id, found: false, error: 'TensorFlow.js is not loaded in the program yet' });
-        continue;
-      }
+      // Before TF.js is loaded (a breakpoint kept from the last session) the watch waits: `assign`
+      // is wrapped when the runtime hands over TF.js (watchToolsArrival).
       next.set(w.variable, [...(next.get(w.variable) ?? []), watch]);
-      statuses.push({ id: w.id, found: Object.hasOwn(tf.engine().registeredVariables, w.variable) });
+      statuses.push({ id: w.id, found: tf !== undefined && Object.hasOwn(tf.engine().registeredVariables, w.variable) });
     }
     watches = next;
     syncAssign();
@@ -1055,6 +1079,24 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       originalAssign = undefined;
     }
   };
+
+  /*
+   * The runtime hands over its TF.js by setting the shared state's `tools` (runtime/hooks.ts). An
+   * agent installed before that (a launch stops before the program's first line) wraps `assign`
+   * for the watches waiting then: a data breakpoint kept from the last session holds from the start.
+   */
+  if (!state.tools) {
+    let arrived: Tools | undefined;
+    Object.defineProperty(state, 'tools', {
+      configurable: true,
+      enumerable: true,
+      get: () => arrived,
+      set(value: Tools | undefined) {
+        arrived = value;
+        syncAssign();
+      },
+    });
+  }
 
   /** js-debug's hit condition forms (breakpoints.ts checked the text). */
   const hitMet = (text: string | undefined, hits: number): boolean => {
@@ -1241,6 +1283,9 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
 
   state.observers = [...state.observers, observer];
   if (initial) agent.configure(initial);
+  // The program's tf.Variables by name wherever an expression is evaluated (Debug Console, watches,
+  // conditions): an ESM program paused in a callback cannot reach its own top-level `model`.
+  if (!Object.hasOwn(g, '$tfVariables')) Object.defineProperty(g, '$tfVariables', { configurable: true, enumerable: false, get: () => agent.variables() });
   holder[AGENT_KEY_NAME] = agent;
   return agent;
 }

@@ -48,7 +48,7 @@ describe('Tout mismatch', () => {
       const scopes = await s.scopes(top.id);
       assert.deepEqual(
         scopes.map((x) => x.name),
-        ['Callback'],
+        ['Callback', 'tf.Variables'],
       );
       const cb = await s.scope(top.id, 'Callback');
       assert.match(cb.get('x').value, /^NdArray float32\[2,3\] /);
