@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import { loadGraph } from '../../extension/graph-load.js';
 import { layoutGraph } from '../../media/src/graph/layout.js';
 import { graphFromModelJson, parseInput } from '../../media/src/graph/model.js';
-import { ancestorsOf, buildScopes, initialExpansion, scopeStatus, visibleGraph } from '../../media/src/graph/scopes.js';
+import { ancestorsOf, buildScopes, scopeStatus } from '../../media/src/graph/scopes.js';
+import { initialExpansion, openScopes, visibleGraph } from '../../media/src/graph/visible.js';
 import { BIG_CALLBACK, bigModel, convertedModel, convertedModelPath } from '../webview/graph-fixtures.js';
 
 test('parses inputs: data, output index, control', () => {
@@ -73,26 +74,32 @@ test('says what it left out, and refuses what is not a graph model', () => {
 
 test('small graphs open fully expanded; scopes count their nodes and callbacks', () => {
   const graph = graphFromModelJson(convertedModel('cond_callback'), 'm');
-  const root = buildScopes(graph);
-  assert.equal(root.total, 17);
-  assert.equal(root.callbacks, 1);
-  const expanded = initialExpansion(root);
-  const visible = visibleGraph(graph, root, expanded);
+  const tree = buildScopes(graph);
+  assert.equal(tree.root.total, 17);
+  assert.equal(tree.root.callbacks, 1);
+  const visible = visibleGraph(graph, tree, openScopes(tree, initialExpansion(tree)).open);
   assert.equal(visible.items.length, 17, 'every node drawn');
   assert.ok(visible.items.every((i) => i.kind === 'node'));
-  assert.deepEqual(ancestorsOf('a/b/c'), ['a', 'a/b']);
+  const nested = buildScopes({ nodes: ['a/b/c', 'a/x', 'a/b/y'].map((name) => ({ name, op: 'Relu', inputs: [], callback: false })) });
+  assert.deepEqual(
+    ancestorsOf(nested, 'a/b/c').map((s) => s.path),
+    ['a', 'a/b'],
+  );
 });
 
 test('a 1,001-node graph opens collapsed by whole scope levels within the box budget', () => {
   const graph = graphFromModelJson(bigModel(), 'big');
   assert.equal(graph.nodes.length, 1001);
-  const root = buildScopes(graph);
-  const expanded = initialExpansion(root);
+  const tree = buildScopes(graph);
+  const expanded = initialExpansion(tree);
   // x + model: 2 boxes; model's 20 blocks: 21; all blocks' 10 layers each would be 201 > 150.
-  assert.deepEqual([...expanded], ['model']);
-  const visible = visibleGraph(graph, root, expanded);
+  assert.deepEqual(
+    expanded.map((s) => s.path),
+    ['model'],
+  );
+  const visible = visibleGraph(graph, tree, openScopes(tree, expanded).open);
   assert.equal(visible.items.length, 21);
-  const block7 = visible.items.find((i) => i.id === 's:model/block_7');
+  const block7 = visible.items.find((i) => i.kind === 'scope' && i.scope.path === 'model/block_7');
   assert.ok(block7?.kind === 'scope');
   assert.equal(block7.scope.total, 50);
   assert.equal(block7.scope.callbacks, 1);
@@ -100,8 +107,9 @@ test('a 1,001-node graph opens collapsed by whole scope levels within the box bu
   assert.equal(visible.edges.length, 20);
   assert.ok(visible.edges.every((e) => e.count === 1 && !e.control));
   // Expanding the callback's scopes draws it; its collapsed scope's status is the most telling one.
-  const open = new Set([...expanded, ...ancestorsOf(BIG_CALLBACK)]);
-  const more = visibleGraph(graph, root, open);
+  const open = openScopes(tree, [...expanded, ...ancestorsOf(tree, BIG_CALLBACK)]);
+  assert.deepEqual(open.heldBack, []);
+  const more = visibleGraph(graph, tree, open.open);
   assert.equal(more.itemOf.get(BIG_CALLBACK), `n:${BIG_CALLBACK}`);
   const status = (name: string) => (name === BIG_CALLBACK ? 'paused' : name.startsWith('model/block_7/dense_0/') ? 'nan' : 'ran');
   assert.equal(scopeStatus(block7.scope, status), 'paused');
@@ -109,8 +117,8 @@ test('a 1,001-node graph opens collapsed by whole scope levels within the box bu
 
 test('dagre lays out every visible item, top to bottom along the data flow', () => {
   const graph = graphFromModelJson(convertedModel('float64'), 'm');
-  const root = buildScopes(graph);
-  const visible = visibleGraph(graph, root, initialExpansion(root));
+  const tree = buildScopes(graph);
+  const visible = visibleGraph(graph, tree, openScopes(tree, initialExpansion(tree)).open);
   const layout = layoutGraph(visible);
   assert.equal(layout.boxes.size, graph.nodes.length);
   for (const box of layout.boxes.values()) assert.ok(Number.isFinite(box.x) && Number.isFinite(box.y) && box.width > 0, box.item.id);

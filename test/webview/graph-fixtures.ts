@@ -52,3 +52,41 @@ export function bigModel(): { modelTopology: { node: { name: string; op: string;
   }
   return { modelTopology: { node } };
 }
+
+type ModelJson = { modelTopology: { node: { name: string; op: string; input?: string[] }[] } };
+
+const CHAIN_KERNELS = ['MatMul', 'BiasAdd', 'Relu', 'Mul'];
+
+/** `x` then `count` top-level nodes each fed by the one before, named as tfFunction's export names kernels (`n<i>_<Kernel>`). */
+export function flatChain(count: number): ModelJson {
+  const node: ModelJson['modelTopology']['node'] = [{ name: 'x', op: 'Placeholder' }];
+  for (let i = 0; i < count; i++) {
+    const op = CHAIN_KERNELS[i % CHAIN_KERNELS.length]!;
+    node.push({ name: `n${i}_${op}`, op, input: [node[node.length - 1]!.name] });
+  }
+  return { modelTopology: { node } };
+}
+
+/** The path of `depth` nested scopes `s0/s1/…`. */
+export function deepPath(depth: number): string {
+  return Array.from({ length: depth }, (_, i) => `s${i}`).join('/');
+}
+
+/** `x` and one Relu named `s0/s1/…/s<depth-1>/Relu`, fed by `x`. */
+export function deepScope(depth: number): ModelJson {
+  return {
+    modelTopology: {
+      node: [
+        { name: 'x', op: 'Placeholder' },
+        { name: `${deepPath(depth)}/Relu`, op: 'Relu', input: ['x'] },
+      ],
+    },
+  };
+}
+
+/** `x` then a chain of `depth` nodes one scope deeper each (`a/op`, `a/a/op`, …): scopes that cannot merge. */
+export function staircase(depth: number): ModelJson {
+  const node: ModelJson['modelTopology']['node'] = [{ name: 'x', op: 'Placeholder' }];
+  for (let i = 1; i <= depth; i++) node.push({ name: `${'a/'.repeat(i)}op`, op: 'Relu', input: [node[node.length - 1]!.name] });
+  return { modelTopology: { node } };
+}

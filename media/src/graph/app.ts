@@ -1,7 +1,9 @@
 /**
  * The graph view: takes the panel's messages (the graph, node statuses), keeps which scopes are
- * expanded, lays out and draws what is visible, and posts clicks back. The paused node is always
- * drawn (its scopes expanded), highlighted, and brought to the middle.
+ * expanded, lays out and draws what is visible, and posts clicks back. The paused node is drawn
+ * (its scopes expanded), highlighted, and brought to the middle. At most MAX_BOXES boxes are drawn
+ * (visible.ts): past that the least recently expanded scopes close, and a line says so. A graph
+ * that cannot be drawn says why in the panel, never a blank one.
  */
 import { button, h, replaceChildren } from '../dom.js';
 import { GIVEN_OPS, type GraphData, type GraphHostMessage, type GraphNode, type NodeStatus, type NodeStatusUpdate } from '../graph-protocol.js';
@@ -10,24 +12,32 @@ import type { GraphHost } from './host.js';
 import { layoutGraph, type Layout } from './layout.js';
 import { PanZoom } from './pan-zoom.js';
 import { renderLayout, setStatus } from './render.js';
-import { ancestorsOf, buildScopes, initialExpansion, nodeId, scopeStatus, visibleGraph, type Scope } from './scopes.js';
+import { ancestorsOf, buildScopes, nodeId, type Scope, type ScopeTree, scopeId, scopeStatus } from './scopes.js';
 import { svg } from './svg.js';
+import { initialExpansion, MAX_BOXES, openScopes, type VisibleGraph, visibleGraph } from './visible.js';
 
 /** What survives the panel being hidden and shown again (the panel re-sends the graph and statuses). */
 interface SavedState {
   readonly title: string;
-  readonly expanded: readonly string[];
+  /** The graph's node count: the saved scopes are indices into its scope tree. */
+  readonly size?: number;
+  readonly expanded: readonly number[];
   readonly selected?: string;
 }
 
 interface Shown {
   readonly graph: GraphData;
-  readonly root: Scope;
+  readonly tree: ScopeTree;
   readonly nodes: ReadonlyMap<string, GraphNode>;
-  expanded: Set<string>;
+  /** In the order they were expanded: the most recent are kept open when not all fit. */
+  expanded: Set<Scope>;
+  visible?: VisibleGraph;
   layout?: Layout;
   elements: Map<string, SVGGElement>;
 }
+
+/** Warnings listed above the graph; the rest are counted. */
+const MAX_WARNINGS = 20;
 
 export class GraphApp {
   private shown: Shown | undefined;
@@ -40,6 +50,8 @@ export class GraphApp {
   private readonly warnings = h('div', { className: 'warnings' });
   /** One line from the panel about the debugger (session ended, paused elsewhere, why no tensors). */
   private readonly notice = h('p', { className: 'notice', attrs: { role: 'status' } });
+  /** One line from the view itself: scopes it left collapsed to stay within MAX_BOXES. */
+  private readonly limit = h('p', { className: 'limit', attrs: { role: 'status' } });
   private readonly viewport = svg('g', { class: 'viewport' });
   private readonly canvas = svg(
     'svg',
@@ -67,7 +79,8 @@ export class GraphApp {
       button('Collapse to scopes', () => this.collapseAll(), { attrs: { 'data-action': 'collapse-all' } }),
     );
     this.notice.hidden = true;
-    replaceChildren(this.root, toolbar, this.warnings, this.notice, this.canvas, this.details);
+    this.limit.hidden = true;
+    replaceChildren(this.root, toolbar, this.warnings, this.notice, this.limit, this.canvas, this.details);
     this.root.dataset.state = 'waiting';
     this.canvas.addEventListener('click', (e) => this.clicked(e));
     this.canvas.addEventListener('keydown', (e) => {
@@ -103,17 +116,27 @@ export class GraphApp {
   }
 
   private show(graph: GraphData): void {
-    const root = buildScopes(graph);
-    const saved = this.host.getState() as SavedState | undefined;
-    const expanded = saved?.title === graph.title ? new Set(saved.expanded) : initialExpansion(root);
-    this.selected = saved?.title === graph.title ? saved.selected : undefined;
+    this.shown = undefined;
     this.statuses.clear();
     this.paused = undefined;
-    this.shown = { graph, root, nodes: new Map(graph.nodes.map((n) => [n.name, n])), expanded, elements: new Map() };
     this.title.textContent = graph.title;
-    const notes = [...graph.warnings];
+    this.limit.hidden = true;
+    const notes = graph.warnings.slice(0, MAX_WARNINGS);
+    if (graph.warnings.length > MAX_WARNINGS) notes.push(`… and ${graph.warnings.length - MAX_WARNINGS} more warnings like these.`);
     if (graph.functions > 0) notes.push(`${graph.functions} graph function(s) in library.function are not drawn: this is the top graph.`);
     replaceChildren(this.warnings, ...notes.map((w) => h('p', { className: 'warn' }, w)));
+    let tree: ScopeTree;
+    try {
+      tree = buildScopes(graph);
+    } catch (err) {
+      this.cannotDraw(graph, err);
+      return;
+    }
+    const saved = this.host.getState() as SavedState | undefined;
+    const same = saved?.title === graph.title && saved.size === graph.nodes.length && Array.isArray(saved.expanded);
+    const expanded = same ? saved.expanded.flatMap((i) => tree.scopes[i] ?? []) : initialExpansion(tree);
+    this.selected = same ? saved.selected : undefined;
+    this.shown = { graph, tree, nodes: new Map(graph.nodes.map((n) => [n.name, n])), expanded: new Set(expanded), elements: new Map() };
     this.draw();
     this.fit();
   }
@@ -122,20 +145,60 @@ export class GraphApp {
   private draw(): void {
     const shown = this.shown;
     if (!shown) return;
+    try {
+      this.drawShown(shown);
+    } catch (err) {
+      if (shown.expanded.size === 0) {
+        this.cannotDraw(shown.graph, err);
+        return;
+      }
+      // What the expanded scopes show could not be laid out: the top level alone, and why.
+      shown.expanded.clear();
+      try {
+        this.drawShown(shown);
+      } catch (again) {
+        this.cannotDraw(shown.graph, again);
+        return;
+      }
+      this.limit.textContent = `Every scope was collapsed: the expanded view could not be drawn (${(err as Error).message}).`;
+      this.limit.hidden = false;
+    }
+  }
+
+  private drawShown(shown: Shown): void {
     const start = performance.now();
-    const visible = visibleGraph(shown.graph, shown.root, shown.expanded);
-    shown.layout = layoutGraph(visible);
+    const { open, heldBack } = openScopes(shown.tree, shown.expanded);
+    for (const scope of heldBack) shown.expanded.delete(scope);
+    const visible = visibleGraph(shown.graph, shown.tree, open);
+    const layout = layoutGraph(visible);
     const laidOut = performance.now();
-    shown.elements = renderLayout(this.viewport, shown.layout);
+    shown.elements = renderLayout(this.viewport, layout);
+    shown.visible = visible;
+    shown.layout = layout;
     this.restyle();
     const done = performance.now();
     const boxes = visible.items.length;
     this.counts.textContent = `${shown.graph.nodes.length} nodes · ${boxes === shown.graph.nodes.length ? 'all shown' : `${boxes} boxes`}`;
+    this.limit.textContent =
+      heldBack.length > 0 ? `${heldBack.length} expanded scope(s) closed again: the view draws at most ${MAX_BOXES} boxes. Collapse some to open others.` : '';
+    this.limit.hidden = heldBack.length === 0;
     this.root.dataset.state = 'ready';
+    this.root.dataset.boxes = String(boxes);
     this.root.dataset.renders = String(++this.renders);
     this.root.dataset.layoutMs = (laidOut - start).toFixed(1);
     this.root.dataset.renderMs = (done - start).toFixed(1);
     this.save();
+  }
+
+  /** The panel says why instead of staying blank. */
+  private cannotDraw(graph: GraphData, err: unknown): void {
+    this.shown = undefined;
+    this.viewport.replaceChildren();
+    this.counts.textContent = `${graph.nodes.length} nodes`;
+    const why = err instanceof Error ? err.message : String(err);
+    const message = `This graph cannot be drawn (${why}). Its ${graph.nodes.length} nodes are in the model.json; node breakpoints by name or op work without the view.`;
+    this.warnings.appendChild(h('p', { className: 'error', attrs: { role: 'alert' } }, message));
+    this.root.dataset.state = 'error';
   }
 
   private restyle(): void {
@@ -149,14 +212,15 @@ export class GraphApp {
       el.classList.toggle('selected', box.item.kind === 'node' && box.item.node.name === this.selected);
     }
     const node = this.selected === undefined ? undefined : shown.nodes.get(this.selected);
-    renderDetails(this.details, node, node ? statusOf(node.name) : 'not-run', {
-      breakOn: (name) => this.host.post({ type: 'breakOnNode', node: name }),
-      breakOnOp: (op) => this.host.post({ type: 'breakOnOp', op }),
-      collapse: (scope) => {
+    const actions = {
+      breakOn: (name: string) => this.host.post({ type: 'breakOnNode', node: name }),
+      breakOnOp: (op: string) => this.host.post({ type: 'breakOnOp', op }),
+      collapse: (scope: Scope) => {
         shown.expanded.delete(scope);
         this.draw();
       },
-    });
+    };
+    renderDetails(this.details, node, node ? statusOf(node.name) : 'not-run', actions, node && shown.tree.holder.get(node.name));
   }
 
   private applyStatus(updates: readonly NodeStatusUpdate[], reset: boolean): void {
@@ -175,13 +239,22 @@ export class GraphApp {
     if (!shown) return;
     const paused = this.paused;
     if (paused !== undefined) {
-      // The paused node is followed: its scopes open, and it comes to the middle.
-      const closed = ancestorsOf(paused).filter((s) => !shown.expanded.has(s));
-      for (const s of closed) shown.expanded.add(s);
-      if (closed.length > 0) this.draw();
+      // The paused node is followed: its scopes open (the most recently expanded), and it comes to the middle.
+      const ancestors = ancestorsOf(shown.tree, paused);
+      const closed = ancestors.filter((s) => !shown.expanded.has(s)).length;
+      for (const s of ancestors) {
+        shown.expanded.delete(s);
+        shown.expanded.add(s);
+      }
+      if (closed > 0) this.draw();
       else this.restyle();
-      const box = shown.layout?.boxes.get(nodeId(paused));
+      const id = shown.visible?.itemOf.get(paused);
+      const box = id === undefined ? undefined : shown.layout?.boxes.get(id);
       if (box) this.panZoom.centerOn(box.x, box.y);
+      if (id !== undefined && id !== nodeId(paused) && box) {
+        this.limit.textContent = `The paused node is inside ${box.item.kind === 'scope' ? `'${box.item.scope.label}'` : 'a scope'}, drawn collapsed: its ${ancestors.length} enclosing scopes would draw more than ${MAX_BOXES} boxes.`;
+        this.limit.hidden = false;
+      }
     } else {
       this.restyle();
     }
@@ -195,11 +268,14 @@ export class GraphApp {
     const box = shown.layout.boxes.get(el.dataset.id ?? '');
     if (!box) return;
     if (box.item.kind === 'scope') {
-      shown.expanded.add(box.item.scope.path);
+      const scope = box.item.scope;
+      shown.expanded.delete(scope);
+      shown.expanded.add(scope);
       this.draw();
-      // The scope's first node where the box was, so the expanded part is where the user looked.
-      const prefix = `${box.item.scope.path}/`;
-      const first = [...(shown.layout?.boxes.values() ?? [])].find((b) => b.item.kind === 'node' && b.item.node.name.startsWith(prefix));
+      // The scope's first item where the box was, so the expanded part is where the user looked.
+      const firstNode = scope.nodes[0];
+      const firstScope = scope.scopes[0];
+      const first = shown.layout?.boxes.get(firstNode ? nodeId(firstNode.name) : firstScope ? scopeId(firstScope) : '');
       if (first) this.panZoom.centerOn(first.x, first.y, this.panZoom.view.k);
       return;
     }
@@ -215,14 +291,20 @@ export class GraphApp {
 
   private collapseAll(): void {
     if (!this.shown) return;
-    this.shown.expanded = initialExpansion(this.shown.root);
+    this.shown.expanded = new Set(initialExpansion(this.shown.tree));
     this.draw();
     this.fit();
   }
 
   private save(): void {
     if (!this.shown) return;
-    const state: SavedState = { title: this.shown.graph.title, expanded: [...this.shown.expanded], ...(this.selected ? { selected: this.selected } : {}) };
+    const { graph, expanded } = this.shown;
+    const state: SavedState = {
+      title: graph.title,
+      size: graph.nodes.length,
+      expanded: Array.from(expanded, (s) => s.index),
+      ...(this.selected ? { selected: this.selected } : {}),
+    };
     this.host.setState(state);
   }
 }

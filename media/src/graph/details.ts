@@ -5,15 +5,17 @@
  */
 import { button, h, replaceChildren } from '../dom.js';
 import type { GraphNode, NodeStatus } from '../graph-protocol.js';
-import { scopeOf } from './scopes.js';
+import { shortenMiddle } from './layout.js';
+import type { Scope } from './scopes.js';
 
 export interface DetailsActions {
   breakOn(node: string): void;
   breakOnOp(op: string): void;
-  collapse(scope: string): void;
+  collapse(scope: Scope): void;
 }
 
-export function renderDetails(target: HTMLElement, node: GraphNode | undefined, status: NodeStatus, actions: DetailsActions): void {
+/** `holder`: the scope or group the node is directly in (undefined at the top level). */
+export function renderDetails(target: HTMLElement, node: GraphNode | undefined, status: NodeStatus, actions: DetailsActions, holder?: Scope): void {
   if (!node) {
     replaceChildren(
       target,
@@ -26,7 +28,6 @@ export function renderDetails(target: HTMLElement, node: GraphNode | undefined, 
     );
     return;
   }
-  const scope = scopeOf(node.name);
   const data = node.inputs.filter((i) => !i.control);
   const control = node.inputs.length - data.length;
   replaceChildren(
@@ -50,6 +51,13 @@ export function renderDetails(target: HTMLElement, node: GraphNode | undefined, 
       title: `Stop after each ${node.op} node runs`,
       attrs: { 'data-action': 'break-op' },
     }),
-    scope !== '' && button(`Collapse ${scope}`, () => actions.collapse(scope), { attrs: { 'data-action': 'collapse' } }),
+    holder?.parent &&
+      button(
+        `Collapse ${shortenMiddle(holder.group ? `${holder.path}${holder.path ? '/ ' : ''}${holder.label}` : holder.path, 80)}`,
+        () => actions.collapse(holder),
+        {
+          attrs: { 'data-action': 'collapse' },
+        },
+      ),
   );
 }

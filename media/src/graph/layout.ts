@@ -1,9 +1,13 @@
 /**
  * Positions for what is drawn, by dagre (@dagrejs/dagre, layered layout, top to bottom as data
  * flows). Box sizes come from their label lengths; dagre routes each edge as a polyline.
+ *
+ * dagre recurses (its acyclic and initial-order passes, network simplex: one call per node along a
+ * path, about 0.5 KB of stack each: a chain of a few thousand boxes overflows the stack), so it
+ * is only ever given what visible.ts bounds: at most MAX_BOXES boxes.
  */
 import { graphlib, layout } from '@dagrejs/dagre';
-import type { Item, VisibleEdge, VisibleGraph } from './scopes.js';
+import type { Item, VisibleEdge, VisibleGraph } from './visible.js';
 
 export interface Box {
   readonly item: Item;
@@ -33,8 +37,10 @@ const MAX_LABEL = 34;
 /** The two lines of an item's box: what it is, then its name within its scope. */
 export function labelsOf(item: Item): { readonly title: string; readonly subtitle: string } {
   if (item.kind === 'scope') {
-    const nodes = `${item.scope.total} node${item.scope.total === 1 ? '' : 's'}`;
-    return { title: `▸ ${shorten(lastPart(item.scope.path))}`, subtitle: item.scope.callbacks > 0 ? `${nodes} · ${item.scope.callbacks} callback` : nodes };
+    const { total, callbacks, levels } = item.scope;
+    const nodes = `${total} node${total === 1 ? '' : 's'}`;
+    const counts = [nodes, ...(callbacks > 0 ? [`${callbacks} callback`] : []), ...(levels > 1 ? [`${levels} levels`] : [])];
+    return { title: `▸ ${shortenMiddle(item.scope.label)}`, subtitle: counts.join(' · ') };
   }
   return { title: shorten(item.node.op), subtitle: shorten(lastPart(item.node.name)) };
 }
@@ -66,4 +72,11 @@ function lastPart(path: string): string {
 
 function shorten(text: string): string {
   return text.length <= MAX_LABEL ? text : `${text.slice(0, MAX_LABEL - 1)}…`;
+}
+
+/** A scope's label keeps both ends: `s0/s1/s2/s…/s9998/s9999`. */
+export function shortenMiddle(text: string, max = MAX_LABEL): string {
+  if (text.length <= max) return text;
+  const head = Math.floor((max - 1) / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
 }

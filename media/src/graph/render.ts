@@ -4,7 +4,8 @@
  * classes, so a status update restyles the boxes without a new layout.
  */
 import type { NodeStatus } from '../graph-protocol.js';
-import { labelsOf, type Box, type Layout } from './layout.js';
+import { labelsOf, shortenMiddle, type Box, type Layout } from './layout.js';
+import type { Scope } from './scopes.js';
 import { svg } from './svg.js';
 
 export const STATUS_CLASSES: readonly string[] = ['status-not-run', 'status-given', 'status-ran', 'status-nan', 'status-paused'];
@@ -34,7 +35,7 @@ function renderBox(box: Box): SVGGElement {
   const { title, subtitle } = labelsOf(item);
   const callback = item.kind === 'node' ? item.node.callback : item.scope.callbacks > 0;
   const classes = ['item', item.kind, callback ? 'callback' : ''].filter(Boolean).join(' ');
-  const tooltip = item.kind === 'node' ? `${item.node.name} (${item.node.op})${callback ? ' · callback' : ''}` : `${item.scope.path}/ · click to expand`;
+  const tooltip = item.kind === 'node' ? `${item.node.name} (${item.node.op})${callback ? ' · callback' : ''}` : scopeTooltip(item.scope);
   const g = svg(
     'g',
     { class: classes, transform: `translate(${(box.x - w / 2).toFixed(1)} ${(box.y - h / 2).toFixed(1)})`, tabindex: 0, role: 'button', 'aria-label': tooltip },
@@ -52,10 +53,19 @@ function renderBox(box: Box): SVGGElement {
     g.dataset.node = item.node.name;
     g.dataset.op = item.node.op;
   } else {
-    g.dataset.scope = item.scope.path;
+    const { group } = item.scope;
+    if (group) g.dataset.group = `${group.first}-${group.last}`;
+    else g.dataset.scope = item.scope.path;
     g.dataset.count = String(item.scope.total);
   }
   return g;
+}
+
+/** What a scope box says on hover: its path (both ends of a very long one), what a group holds. */
+function scopeTooltip(scope: Scope): string {
+  const path = shortenMiddle(scope.path, 400);
+  if (scope.group) return `${path ? `${path}/ · ` : ''}items ${scope.group.first}–${scope.group.last} of ${scope.group.of} · click to expand`;
+  return `${path}/${scope.levels > 1 ? ` (${scope.levels} levels)` : ''} · click to expand`;
 }
 
 export function setStatus(el: SVGGElement, status: NodeStatus): void {

@@ -1,151 +1,185 @@
 /**
- * Name scopes (`block_1/dense/MatMul` is in `block_1/dense`, inside `block_1`) and what the view
- * draws for a set of expanded scopes: a node of an expanded scope is drawn as itself, a collapsed
- * scope as one box with its node count, and edges join whatever stands for their two ends. Large
- * graphs open with as many scope levels expanded as fit in a budget of boxes. Pure: no DOM.
+ * Name scopes (`block_1/dense/MatMul` is in `block_1/dense`, inside `block_1`) as the tree the view
+ * collapses. A chain of scopes that only hold the next one (`a/b/c/…/z/Relu`) is one scope, and
+ * a scope with more than GROUP_LIMIT nodes and sub-scopes holds them in synthetic groups of
+ * consecutive items (`1–100 of 20001`, nested when there are more than GROUP_LIMIT groups), so no
+ * expansion draws more than GROUP_LIMIT boxes. Built and walked with loops and explicit stacks,
+ * never recursion: a name may be 10,000 scopes deep, a scope may hold 20,000 nodes. Pure: no DOM.
  */
-import type { GraphData, GraphNode, NodeStatus } from '../graph-protocol.js';
+import type { GraphNode, NodeStatus } from '../graph-protocol.js';
+
+/** The most boxes expanding one scope or group draws (a scope with more holds groups). */
+export const GROUP_LIMIT = 100;
 
 export interface Scope {
-  /** `a/b`; '' for the graph's top level. */
+  /** Its place in ScopeTree.scopes: the same graph builds the same indices (the view saves them). */
+  readonly index: number;
+  /** The name scope's path (`a/b`; '' for the top level); a group's: the name scope it is part of. */
   readonly path: string;
-  readonly depth: number;
-  readonly scopes: Scope[];
-  /** Nodes directly in this scope (not in a sub-scope). */
-  readonly nodes: GraphNode[];
-  /** Nodes in this scope and all its sub-scopes. */
+  /** The path below its parent's (`b`; `b/c/d` for merged scopes); a group's: `1–100 of 2001`. */
+  readonly label: string;
+  /** How many name scopes a merged chain stands for (1 for most scopes, 0 for groups and the top level). */
+  readonly levels: number;
+  /** A synthetic group: positions `first`–`last` (from 1) of the `of` items of its name scope. */
+  readonly group?: { readonly first: number; readonly last: number; readonly of: number };
+  /** The scope or group it is in (set again when a group takes it in). */
+  parent: Scope | undefined;
+  /** Sub-scopes and groups directly in it, drawn after its nodes. */
+  scopes: Scope[];
+  /** Nodes directly in it (not in a sub-scope or group). */
+  nodes: GraphNode[];
+  /** Nodes in it and all it holds. */
   total: number;
   callbacks: number;
 }
 
-/** What the view draws: a node, or a collapsed scope. Ids never clash: a scope may share a node's name. */
-export type Item =
-  | { readonly kind: 'node'; readonly id: string; readonly node: GraphNode }
-  | { readonly kind: 'scope'; readonly id: string; readonly scope: Scope };
-
-export interface VisibleEdge {
-  readonly from: string;
-  readonly to: string;
-  /** Only control dependencies join these two items. */
-  readonly control: boolean;
-  /** How many node-to-node edges it stands for. */
-  readonly count: number;
+export interface ScopeTree {
+  readonly root: Scope;
+  /** Every scope and group, by index. */
+  readonly scopes: readonly Scope[];
+  /** Each node's name → the scope or group that holds it directly. */
+  readonly holder: ReadonlyMap<string, Scope>;
 }
-
-export interface VisibleGraph {
-  readonly items: readonly Item[];
-  readonly edges: readonly VisibleEdge[];
-  /** Each node's name → the id of the item that stands for it. */
-  readonly itemOf: ReadonlyMap<string, string>;
-}
-
-/** Graphs up to this many nodes open fully expanded; larger ones open collapsed to about this many boxes. */
-export const BOX_BUDGET = 150;
 
 export const nodeId = (name: string): string => `n:${name}`;
-export const scopeId = (path: string): string => `s:${path}`;
+export const scopeId = (scope: Scope): string => `s:${scope.index}`;
 
+/** A node's name scope: `a/b` for `a/b/c`; '' at the top level (a leading '/' starts no scope). */
 export function scopeOf(name: string): string {
   const slash = name.lastIndexOf('/');
   return slash > 0 ? name.slice(0, slash) : '';
 }
 
-export function buildScopes(graph: GraphData): Scope {
-  const root: Scope = { path: '', depth: 0, scopes: [], nodes: [], total: 0, callbacks: 0 };
-  const byPath = new Map<string, Scope>([['', root]]);
-  const scopeAt = (path: string): Scope => {
-    const known = byPath.get(path);
-    if (known) return known;
-    const parent = scopeAt(scopeOf(path));
-    const scope: Scope = { path, depth: parent.depth + 1, scopes: [], nodes: [], total: 0, callbacks: 0 };
-    parent.scopes.push(scope);
-    byPath.set(path, scope);
+/** What a scope is made with; the rest is filled in as the tree is built. */
+type ScopeFields = Omit<Scope, 'index' | 'scopes' | 'nodes' | 'total' | 'callbacks'>;
+
+/** One name scope while the tree is built: sub-scopes by their next path part. */
+interface Raw {
+  readonly path: string;
+  readonly parts: Map<string, Raw>;
+  readonly order: Raw[];
+  readonly nodes: GraphNode[];
+}
+
+export function buildScopes(graph: { readonly nodes: readonly GraphNode[] }): ScopeTree {
+  const top: Raw = { path: '', parts: new Map(), order: [], nodes: [] };
+  for (const node of graph.nodes) rawScopeOf(top, node.name).nodes.push(node);
+  const scopes: Scope[] = [];
+  const make = (fields: ScopeFields): Scope => {
+    const scope: Scope = { ...fields, index: scopes.length, scopes: [], nodes: [], total: 0, callbacks: 0 };
+    scopes.push(scope);
     return scope;
   };
-  for (const node of graph.nodes) {
-    let scope: Scope | undefined = scopeAt(scopeOf(node.name));
-    scope.nodes.push(node);
-    for (let path = scope.path; ; path = scopeOf(path)) {
-      scope = byPath.get(path)!;
-      scope.total++;
-      if (node.callback) scope.callbacks++;
-      if (path === '') break;
+  const root = make({ path: '', label: '', levels: 0, parent: undefined });
+  // Raw scopes to turn into scopes, each with the scope it goes in; a scope holding only the next is merged into it.
+  const pending: { raw: Raw; into: Scope }[] = [{ raw: top, into: root }];
+  const holder = new Map<string, Scope>();
+  for (let k = 0; k < pending.length; k++) {
+    const { raw, into } = pending[k]!;
+    for (const node of raw.nodes) {
+      into.nodes.push(node);
+      holder.set(node.name, into);
+    }
+    for (let sub of raw.order) {
+      let levels = 1;
+      while (sub.nodes.length === 0 && sub.order.length === 1) {
+        sub = sub.order[0]!;
+        levels++;
+      }
+      const label = into.path === '' ? sub.path : sub.path.slice(into.path.length + 1);
+      const scope = make({ path: sub.path, label, levels, parent: into });
+      into.scopes.push(scope);
+      pending.push({ raw: sub, into: scope });
     }
   }
-  return root;
-}
-
-/** Scope paths that hold `name` (outermost first), which must be expanded for it to be drawn. */
-export function ancestorsOf(name: string): string[] {
-  const out: string[] = [];
-  for (let path = scopeOf(name); path !== ''; path = scopeOf(path)) out.unshift(path);
-  return out;
-}
-
-/**
- * The scopes a graph opens with: all of them when it has at most `budget` nodes; else whole levels,
- * outermost first, while the boxes drawn stay within `budget` (a level is expanded entirely or not at all).
- */
-export function initialExpansion(root: Scope, budget = BOX_BUDGET): Set<string> {
-  const expanded = new Set<string>();
-  let level = root.scopes;
-  if (root.total <= budget) {
-    for (; level.length > 0; level = level.flatMap((s) => s.scopes)) for (const s of level) expanded.add(s.path);
-    return expanded;
+  countNodes(scopes);
+  // Scopes with too many items hold groups; a group with too many holds groups again (appended, so looked at in turn).
+  for (let k = 0; k < scopes.length; k++) {
+    const scope = scopes[k]!;
+    if (scope.nodes.length + scope.scopes.length > GROUP_LIMIT) groupItems(scope, make, holder);
   }
-  let boxes = root.nodes.length + root.scopes.length;
-  for (; level.length > 0; level = level.flatMap((s) => s.scopes)) {
-    // Expanding a scope replaces its box with its own nodes and sub-scope boxes.
-    const added = level.reduce((sum, s) => sum + s.nodes.length + s.scopes.length - 1, 0);
-    if (boxes + added > budget) break;
-    boxes += added;
-    for (const s of level) expanded.add(s.path);
-  }
-  return expanded;
+  return { root, scopes, holder };
 }
 
-/** What is drawn for these expanded scopes. */
-export function visibleGraph(graph: GraphData, root: Scope, expanded: ReadonlySet<string>): VisibleGraph {
+/** The raw scope `name` is directly in, made as needed, one path part at a time. */
+function rawScopeOf(top: Raw, name: string): Raw {
+  let raw = top;
+  let start = 0;
+  for (let slash = name.indexOf('/', 1); slash > 0; slash = name.indexOf('/', slash + 1)) {
+    const part = name.slice(start, slash);
+    let sub = raw.parts.get(part);
+    if (!sub) {
+      sub = { path: name.slice(0, slash), parts: new Map(), order: [], nodes: [] };
+      raw.parts.set(part, sub);
+      raw.order.push(sub);
+    }
+    raw = sub;
+    start = slash + 1;
+  }
+  return raw;
+}
+
+/** Totals and callback counts, innermost first (before grouping, a parent comes before what it holds). */
+function countNodes(scopes: readonly Scope[]): void {
+  for (let k = scopes.length - 1; k >= 0; k--) {
+    const scope = scopes[k]!;
+    scope.total += scope.nodes.length;
+    for (const node of scope.nodes) if (node.callback) scope.callbacks++;
+    if (scope.parent) {
+      scope.parent.total += scope.total;
+      scope.parent.callbacks += scope.callbacks;
+    }
+  }
+}
+
+type Item = { readonly node: GraphNode } | { readonly scope: Scope };
+
+/** Puts a scope's (or group's) items into groups of GROUP_LIMIT^k consecutive items, at most GROUP_LIMIT groups. */
+function groupItems(scope: Scope, make: (fields: ScopeFields) => Scope, holder: Map<string, Scope>): void {
   const items: Item[] = [];
-  const itemOf = new Map<string, string>();
-  const under = (scope: Scope, id: string) => {
-    for (const node of scope.nodes) itemOf.set(node.name, id);
-    for (const s of scope.scopes) under(s, id);
-  };
-  const walk = (scope: Scope) => {
-    for (const node of scope.nodes) {
-      const id = nodeId(node.name);
-      items.push({ kind: 'node', id, node });
-      itemOf.set(node.name, id);
+  for (const node of scope.nodes) items.push({ node });
+  for (const sub of scope.scopes) items.push({ scope: sub });
+  let size = GROUP_LIMIT;
+  while (Math.ceil(items.length / size) > GROUP_LIMIT) size *= GROUP_LIMIT;
+  const offset = scope.group ? scope.group.first - 1 : 0;
+  const of = scope.group ? scope.group.of : items.length;
+  scope.nodes = [];
+  scope.scopes = [];
+  for (let start = 0; start < items.length; start += size) {
+    const end = Math.min(items.length, start + size);
+    if (end - start === 1) {
+      // One item left over is itself, not a group of one.
+      placeItem(scope, items[start]!, holder);
+      continue;
     }
-    for (const s of scope.scopes) {
-      if (expanded.has(s.path)) {
-        walk(s);
-      } else {
-        const id = scopeId(s.path);
-        items.push({ kind: 'scope', id, scope: s });
-        under(s, id);
-      }
+    const range = { first: offset + start + 1, last: offset + end, of };
+    const group = make({ path: scope.path, label: `${range.first}–${range.last} of ${range.of}`, levels: 0, group: range, parent: scope });
+    for (let i = start; i < end; i++) placeItem(group, items[i]!, holder);
+    for (const node of group.nodes) if (node.callback) group.callbacks++;
+    group.total = group.nodes.length;
+    for (const sub of group.scopes) {
+      group.total += sub.total;
+      group.callbacks += sub.callbacks;
     }
-  };
-  walk(root);
-  const edges = new Map<string, { from: string; to: string; control: boolean; count: number }>();
-  for (const node of graph.nodes) {
-    const to = itemOf.get(node.name)!;
-    for (const input of node.inputs) {
-      const from = itemOf.get(input.node);
-      if (from === undefined || from === to) continue;
-      const key = `${from}\u0000${to}`;
-      const edge = edges.get(key);
-      if (edge) {
-        edge.count++;
-        edge.control &&= input.control;
-      } else {
-        edges.set(key, { from, to, control: input.control, count: 1 });
-      }
-    }
+    scope.scopes.push(group);
   }
-  return { items, edges: [...edges.values()], itemOf };
+}
+
+function placeItem(into: Scope, item: Item, holder: Map<string, Scope>): void {
+  if ('node' in item) {
+    into.nodes.push(item.node);
+    holder.set(item.node.name, into);
+  } else {
+    into.scopes.push(item.scope);
+    item.scope.parent = into;
+  }
+}
+
+/** The scopes and groups that hold a node (outermost first), which must be expanded for it to be drawn. */
+export function ancestorsOf(tree: ScopeTree, name: string): Scope[] {
+  const out: Scope[] = [];
+  for (let scope = tree.holder.get(name); scope?.parent; scope = scope.parent) out.push(scope);
+  return out.reverse();
 }
 
 /** Given ranks lowest: a scope of weights and ops that did not run has not run. */
@@ -154,13 +188,13 @@ const RANK: Readonly<Record<NodeStatus, number>> = { given: 0, 'not-run': 1, ran
 /** A collapsed scope's status: the most telling of its nodes' (paused, then NaN, then ran; given only when all are). */
 export function scopeStatus(scope: Scope, statusOf: (node: string) => NodeStatus): NodeStatus {
   let best: NodeStatus = 'given';
-  const visit = (s: Scope) => {
+  const stack = [scope];
+  for (let s = stack.pop(); s; s = stack.pop()) {
     for (const node of s.nodes) {
       const status = statusOf(node.name);
       if (RANK[status] > RANK[best]) best = status;
     }
-    for (const sub of s.scopes) visit(sub);
-  };
-  visit(scope);
+    for (const sub of s.scopes) stack.push(sub);
+  }
   return best;
 }
