@@ -145,6 +145,33 @@ const PARITY_BREAK = lineOfMarker(PARITY_PROGRAM, '@parity-break', 'PARITY_PROGR
 const PARITY_RETURN = lineOfMarker(PARITY_PROGRAM, '@parity-return', 'PARITY_PROGRAM');
 const PARITY_MODEL = lineOfMarker(PARITY_PROGRAM, '@parity-model', 'PARITY_PROGRAM');
 
+/** Training state (issue 27 point 3): an ESM model.fit whose top level awaits while a custom layer's call() runs. */
+const TRAINING_PROGRAM = `import { selectBackend, tf } from 'tfjs-callback-debugger/runtime';
+
+await selectBackend({ backend: 'cpu', quiet: true });
+
+class Scale extends tf.layers.Layer {
+  static className = 'Scale';
+  private factor: ReturnType<tf.layers.Layer['addWeight']> | undefined;
+  override build(inputShape: tf.Shape | tf.Shape[]): void {
+    const shape = (Array.isArray(inputShape[0]) ? inputShape[0] : inputShape) as tf.Shape;
+    this.factor = this.addWeight('factor', [shape[shape.length - 1]!], 'float32', tf.initializers.ones());
+  }
+  override call(inputs: tf.Tensor | tf.Tensor[]): tf.Tensor {
+    return tf.tidy(() => tf.mul(Array.isArray(inputs) ? inputs[0]! : inputs, this.factor!.read())); // @training-call
+  }
+}
+tf.serialization.registerClass(Scale);
+
+const model = tf.sequential({
+  layers: [tf.layers.dense({ units: 3, inputShape: [2], name: 'hidden', kernelInitializer: 'ones' }), new Scale({ name: 'scale' })],
+});
+model.compile({ optimizer: tf.train.sgd(0.01), loss: 'meanSquaredError' });
+await model.fit(tf.ones([4, 2]), tf.zeros([4, 3]), { epochs: 2, batchSize: 4, verbose: 0 });
+console.log('fitted');
+`;
+const TRAINING_CALL = lineOfMarker(TRAINING_PROGRAM, '@training-call', 'TRAINING_PROGRAM');
+
 /** Lines a second TF.js copy prints. */
 const SECOND_ENGINE = /already registered|Platform node has already been set|Hi, looks like you are running TensorFlow\.js/;
 
@@ -350,6 +377,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     writeFileSync(esmProgram, ESM_PROGRAM);
     writeFileSync(path.join(path.dirname(esmProgram), 'throws.ts'), THROWS_PROGRAM);
     writeFileSync(path.join(path.dirname(esmProgram), 'parity.ts'), PARITY_PROGRAM);
+    writeFileSync(path.join(path.dirname(esmProgram), 'training.ts'), TRAINING_PROGRAM);
     projectWithOwnTfjs(path.dirname(cjsProgram));
     writeFileSync(cjsProgram, CJS_PROGRAM);
     const multiOut = path.join(root, 'test', 'fixtures', 'tf-converted', 'multi_out_numpy');
@@ -1087,4 +1115,63 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
     }
   });
+
+  step(
+    '17. paused in a custom layer’s call() during an ESM model.fit: the tf.Variables scope, then Show tf.Variables → Break on Value Change stops at the optimizer’s assign',
+    async () => {
+      await open('esm-project/training.ts');
+      await breakpointAt(TRAINING_CALL);
+      await runCommand('TF.js Callbacks: Debug Graph');
+      await callStackRows()
+        .first()
+        .filter({ hasText: new RegExp(`training\\.ts\\s*${TRAINING_CALL}:`) })
+        .waitFor({ timeout: 60_000 });
+      // The program's weights, though no frame sees `model`: expand the scope.
+      const scopeRow = variableRows()
+        .filter({ hasText: /^\s*tf\.Variables\s*$/ })
+        .first();
+      await scopeRow.waitFor({ timeout: 15_000 });
+      await scopeRow.click();
+      await variableRows()
+        .filter({ hasText: /^\s*hidden\/kernel =/ })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      const listed = (await variableRows().allInnerTexts()).map((v) => v.replace(/\s+/g, ' ').trim());
+      log(`  tf.Variables scope: ${listed.filter((v) => /^(hidden|scale)\//.test(v)).join(' | ')}`);
+      assert.ok(
+        listed.some((v) => /^hidden\/kernel = Variable float32\[2,3\] min=1 max=1/.test(v)),
+        listed.join(' | '),
+      );
+      await shot('tf-variables-scope');
+
+      await runCommand('TF.js Callbacks: Show tf.Variables');
+      await quickPickRow('hidden/kernel').waitFor({ timeout: 15_000 });
+      // Each row: the name, then its values in short (a detail line of its own).
+      const offered = await paletteLabels();
+      assert.deepEqual(offered, ['hidden/kernel', 'min 1 · max 1 · mean 1', 'hidden/bias', 'min 0 · max 0 · mean 0', 'scale/factor', 'min 1 · max 1 · mean 1']);
+      await shot('show-tf-variables');
+      await quickPickRow('hidden/kernel').click();
+      await quickPickRow('Break on Value Change').waitFor({ timeout: 10_000 });
+      await pick('Break on Value Change');
+      await page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'tf.Variable hidden/kernel' }).waitFor({ timeout: 10_000 });
+
+      // Continue: the optimizer's step after this batch's forward pass assigns the kernel.
+      await page.keyboard.press('F5');
+      await page.locator('.pane', { hasText: 'Paused on data breakpoint' }).first().waitFor({ timeout: 30_000 });
+      await variableRows()
+        .filter({ hasText: /^\s*new value =/ })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      const shown = (await variableRows().allInnerTexts()).map((v) => v.replace(/\s+/g, ' ').trim());
+      log(`  data stop: ${shown.slice(0, 4).join(' | ')}`);
+      assert.ok(
+        shown.some((v) => /^variable = tf\.Variable 'hidden\/kernel' float32\[2,3\]/.test(v)),
+        shown.join(' | '),
+      );
+      await shot('tf-variable-break-on-change');
+      await page.keyboard.press('Shift+F5');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
+      await runCommand('Remove All Breakpoints');
+    },
+  );
 });
