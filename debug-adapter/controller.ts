@@ -11,6 +11,7 @@ import { logMessage } from './breakpoint-expressions.js';
 import { type LogpointLocation, logpointLocation } from './logpoints.js';
 import { calleeFunction, reached, type StepTarget } from './step-in-targets.js';
 import type { CdpConnection } from './cdp/connection.js';
+import { BRIDGE_METHODS } from './debuggee/bridge-protocol.js';
 import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type GraphRunRecord, type KnownNotice, type LastBreak } from './debuggee/agent-protocol.js';
 import type { FilterConfig } from './launch-config.js';
 import { displayName } from './callback-display.js';
@@ -34,6 +35,9 @@ export interface DebuggeeConnection {
   readonly agent: AgentClient;
   readonly scripts: Scripts;
 }
+
+/** How long Stop waits for a terminal's process to end on `Bridge.end` before closing anyway. */
+const END_WAIT_MS = 2000;
 
 /** How many extra steps to take to get out of library code before stopping anyway. */
 const MAX_STEP_RETRIES = 60;
@@ -460,6 +464,19 @@ export class Controller extends EventEmitter {
   /** Closes the connection (the program ended): requests after it say so. */
   close(): void {
     this.cdp?.close();
+  }
+
+  /**
+   * Stop on a Debug Terminal's process: its bridge ends it on `Bridge.end`; then the connection
+   * closes. (Closed without that word, the bridge lets the program run on undebugged.)
+   */
+  async endTerminalProcess(): Promise<void> {
+    const cdp = this.cdp;
+    if (!cdp || cdp.isClosed) return;
+    // The bridge ends the process rather than answer: the connection's close settles this.
+    const waited = new Promise((resolve) => setTimeout(resolve, END_WAIT_MS).unref());
+    await Promise.race([cdp.sendRaw(BRIDGE_METHODS.end).catch(() => {}), waited]);
+    cdp.close();
   }
 
   /** Closes the connection and forgets it (the debuggee is gone, or the handshake failed). */

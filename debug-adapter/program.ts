@@ -51,8 +51,8 @@ export class Program {
   terminate(): void {
     this.stopAsked = true;
     this.debuggee?.kill();
-    // A terminal's process: its bridge ends it (and its detached children) once the socket closes.
-    if (this.terminal) this.controller.close();
+    // A terminal's process: its bridge ends it (and its detached children) when told.
+    if (this.terminal) void this.controller.endTerminalProcess();
   }
 
   /** The disconnect request: an attached program runs on; a launched one ends unless the client says not to. */
@@ -64,15 +64,15 @@ export class Program {
       this.debuggee?.kill();
       if (this.debuggee) await Promise.race([this.debuggee.exited, delay(3000)]);
     }
-    // A terminal's process cannot be left running: its bridge ends it when the socket closes.
-    if (this.terminal) this.controller.close();
+    // A terminal's process ends with its session, as a launch's does: its bridge ends it when told.
+    if (this.terminal) await this.controller.endTerminalProcess();
     this.listener?.dispose();
   }
 
   /** The client is gone (its stream closed) or asked the adapter to stop: nothing is left behind. */
   shutdown(): void {
     if (!this.attached) this.debuggee?.kill();
-    if (this.terminal) this.controller.close();
+    if (this.terminal) void this.controller.endTerminalProcess();
     this.listener?.dispose();
   }
 }

@@ -9,13 +9,15 @@
  *
  * Nothing here may break a terminal's command: when the extension does not answer, the process
  * says so once on stderr and runs undebugged, with tsx and the runtime's loader still (its
- * children, which lose the variable, stay quiet).
+ * children, which lose the variable, stay quiet). When the session it was given is lost (stopped
+ * or its adapter dead before the program connects, or the adapter gone later), the bridge does
+ * the same (bridge.ts).
  */
 import Module from 'node:module';
 import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { SOCKET_ENV } from './bridge-protocol.js';
+import { SOCKET_ENV, TERMINAL_PROGRAM_ENV } from './bridge-protocol.js';
 import { bridgePreloads } from './launcher.js';
 import {
   EXIT_CODE_FILE,
@@ -85,6 +87,8 @@ export async function bootProgram({ program, launch, viaRunner, runtimeCli }: Pr
     }
   });
   process.env[SOCKET_ENV] = reply.bridgeSocket;
+  // A session lost before or after the program starts leaves it running undebugged (bridge.ts).
+  process.env[TERMINAL_PROGRAM_ENV] = path.basename(program);
   await preload({ bridge: true, tsx });
 }
 

@@ -14,10 +14,20 @@ export const BRIDGE_METHODS = {
   debuggerNeeded: 'Bridge.debuggerNeeded',
   /** adapter → bridge: the debugger is on, the stop may go ahead. */
   debuggerReady: 'Bridge.debuggerReady',
+  /**
+   * adapter → bridge: the session was stopped (Stop, Restart, the client gone): end the program.
+   * A Debug Terminal's program whose connection closes without this word runs on undebugged.
+   */
+  end: 'Bridge.end',
 } as const;
 
 /** The Unix socket the bridge connects to (only the adapter's user can open it). */
 export const SOCKET_ENV = 'TFJS_CALLBACKS_DEBUG_SOCKET';
+/**
+ * Set by a Debug Terminal's bootloader (boot-program.ts) to the program's name: its bridge lets the
+ * program run on undebugged when the session is lost, where a launch's ends it.
+ */
+export const TERMINAL_PROGRAM_ENV = 'TFJS_CALLBACKS_DEBUG_TERMINAL_PROGRAM';
 /** The agent's first configuration (JSON `AgentConfig`), so a stop at the start needs no round trip. */
 export const CONFIG_ENV = 'TFJS_CALLBACKS_DEBUG_CONFIG';
 

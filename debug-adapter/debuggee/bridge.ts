@@ -13,11 +13,16 @@
  * the agent's first stop asks for it: the main thread posts to the worker and blocks in
  * Atomics.wait; the adapter's commands still run there (V8 serves inspector interrupts inside
  * Atomics.wait), and its `Bridge.debuggerReady` wakes the main thread, which then stops.
+ *
+ * When the adapter goes away, a launch's program goes too. A Debug Terminal's is the user's own
+ * command: unless the adapter said `Bridge.end` (Stop), a socket that cannot be reached or closes
+ * leaves it running to its own end undebugged, with one stderr line saying why.
  */
 import { isMainThread, Worker } from 'node:worker_threads';
 import { installAgent } from './agent.js';
-import { BRIDGE_METHODS, type BridgeConfig, CONFIG_ENV, SOCKET_ENV } from './bridge-protocol.js';
+import { BRIDGE_METHODS, type BridgeConfig, CONFIG_ENV, SOCKET_ENV, TERMINAL_PROGRAM_ENV } from './bridge-protocol.js';
 import { createLineFramer } from './line-framer.js';
+import { sessionLossLine } from './session-loss.js';
 import { CHILDREN_FILE, childrenFile, trackDetachedChildren } from './child-tracker.js';
 import { mark } from './timeline.js';
 
@@ -26,6 +31,7 @@ import { mark } from './timeline.js';
 const WORKER_SOURCE = `
 var __name = (f) => f;
 const createLineFramer = ${createLineFramer.toString()};
+const sessionLossLine = ${sessionLossLine.toString()};
 const { parentPort, workerData } = require('node:worker_threads');
 const inspector = require('node:inspector');
 const net = require('node:net');
@@ -33,6 +39,9 @@ const session = new inspector.Session();
 session.connectToMainThread();
 const socket = net.connect(workerData.socketPath);
 socket.setNoDelay(true);
+let connected = false;
+let running = false;
+socket.on('connect', () => (connected = true));
 const send = (message) => socket.write(JSON.stringify(message) + '\\n');
 session.on('inspectorNotification', (message) => send(message));
 const debuggerOn = new Int32Array(workerData.debuggerOn);
@@ -51,6 +60,7 @@ socket.on('data', (chunk) => {
       continue; // only the adapter writes here; a torn line is not worth the program's life
     }
     if (message.method === ${JSON.stringify(BRIDGE_METHODS.go)}) {
+      running = true;
       parentPort.postMessage('go');
       send({ id: message.id, result: {} });
       continue;
@@ -61,19 +71,26 @@ socket.on('data', (chunk) => {
       send({ id: message.id, result: {} });
       continue;
     }
+    if (message.method === ${JSON.stringify(BRIDGE_METHODS.end)}) {
+      end();
+      continue;
+    }
     session.post(message.method, message.params || {}, (error, result) => {
       if (error) send({ id: message.id, error: { code: error.code, message: String(error.message) } });
       else send({ id: message.id, result: result || {} });
     });
   }
 });
-// The adapter is gone (ended the session, or died): the debuggee goes too, with the detached
-// children it recorded, and the session's private directory. This thread runs even while the main
-// thread is paused, so it can do that in any state.
+// A launch's adapter is gone (ended the session, or died), or any adapter said Bridge.end: the
+// debuggee goes too, with the detached children it recorded, and the session's private directory.
+// This thread runs even while the main thread is paused, so it can do that in any state.
 const fs = require('node:fs');
 const path = require('node:path');
+const dir = path.dirname(workerData.socketPath);
+const removeDir = () => {
+  if (path.basename(dir).startsWith('tfjs-cb-dbg-')) try { fs.rmSync(dir, { recursive: true, force: true }); } catch {}
+};
 const end = () => {
-  const dir = path.dirname(workerData.socketPath);
   try {
     for (const line of fs.readFileSync(path.join(dir, '${CHILDREN_FILE}'), 'utf8').split('\\n')) {
       const pid = Number(line);
@@ -81,11 +98,27 @@ const end = () => {
       try { process.kill(-pid, 'SIGKILL'); } catch {}
     }
   } catch {}
-  if (path.basename(dir).startsWith('tfjs-cb-dbg-')) try { fs.rmSync(dir, { recursive: true, force: true }); } catch {}
+  removeDir();
   process.kill(process.pid, 'SIGKILL');
 };
-socket.on('close', end);
-socket.on('error', end);
+// A Debug Terminal's program that lost its session: said once, written at once (the main thread
+// may be busy for long), the main thread resumed and woken, the agent told (main: runUndebugged).
+let lost = false;
+const lose = (code) => {
+  if (lost) return;
+  lost = true;
+  const socketPath = workerData.socketPath;
+  try { fs.writeSync(2, sessionLossLine({ program: workerData.terminal, socketPath, code, connected, running })); } catch {}
+  try { session.disconnect(); } catch {}
+  Atomics.store(debuggerOn, 0, 2);
+  Atomics.notify(debuggerOn, 0);
+  socket.destroy();
+  // Connected, the directory is this session's, and its adapter is gone: nobody else removes it.
+  if (connected) removeDir();
+  parentPort.postMessage('lost');
+};
+socket.on('close', () => (workerData.terminal ? lose(undefined) : end()));
+socket.on('error', (err) => (workerData.terminal ? lose(err.code || err.message) : end()));
 `;
 
 /** How long a stop waits for the adapter to turn the debugger on; it answers in milliseconds. */
@@ -110,12 +143,15 @@ if (new URL(import.meta.url).search === '?hold') {
     delete process.env[SOCKET_ENV];
     const config = process.env[CONFIG_ENV];
     delete process.env[CONFIG_ENV];
+    const terminal = process.env[TERMINAL_PROGRAM_ENV];
+    delete process.env[TERMINAL_PROGRAM_ENV];
     trackDetachedChildren(childrenFile(socketPath));
     const agent = installAgent(globalThis, config ? (JSON.parse(config) as BridgeConfig) : undefined);
     const debuggerOn = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { socketPath, debuggerOn: debuggerOn.buffer }, execArgv: [], env: {} });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { socketPath, debuggerOn: debuggerOn.buffer, terminal }, execArgv: [], env: {} });
     agent.ensureDebugger = () => {
-      if (Atomics.load(debuggerOn, 0) === 1) return;
+      // 1: on; 2: the session is lost (a terminal's program runs on without it).
+      if (Atomics.load(debuggerOn, 0) !== 0) return;
       worker.postMessage('need-debugger');
       if (Atomics.wait(debuggerOn, 0, 0, DEBUGGER_WAIT_MS) === 'timed-out') {
         process.stderr.write(
@@ -127,6 +163,10 @@ if (new URL(import.meta.url).search === '?hold') {
     holder[HOLD] = new Promise<void>((resolve, reject) => {
       worker.on('message', (message) => {
         if (message === 'go') resolve();
+        if (message !== 'lost') return;
+        runUndebugged(agent);
+        resolve();
+        void worker.terminate();
       });
       worker.once('error', reject);
     }).then(() => {
@@ -134,4 +174,19 @@ if (new URL(import.meta.url).search === '?hold') {
       worker.unref();
     });
   }
+}
+
+/** A terminal's program whose session is lost: no stop, watch or record of the agent's stays on. */
+function runUndebugged(agent: ReturnType<typeof installAgent>): void {
+  agent.ensureDebugger = undefined;
+  agent.configure({
+    breakOnCallbacks: [],
+    functionBreakpoints: [],
+    breakOnToutMismatch: false,
+    breakOnNonFinite: false,
+    breakOnGraphNonFinite: false,
+    watchGraph: false,
+    keepInputs: false,
+  });
+  agent.watchVariables([]);
 }

@@ -17,7 +17,7 @@ import { cleanEnv } from '../fixtures/spawn.js';
 import { describeFrames, fixture, root, Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
 import { makeUserProject, TFJS_VERSION, type UserProject } from '../helpers/projects.js';
-import { BOOT_LINE, BOOTLOADER, FakeExtension, runInTerminal, runToEnd, tempDir, useDebugTerminal, waitUntil } from '../helpers/terminal.js';
+import { BOOT_LINE, BOOTLOADER, FakeExtension, pausedInTerminal, runInTerminal, runToEnd, tempDir, useDebugTerminal, waitUntil } from '../helpers/terminal.js';
 
 useDebugAdapter();
 useDebugTerminal();
@@ -82,13 +82,8 @@ describe('Debug Terminal', () => {
   });
 
   test("stopping the session ends the terminal's program, as stopping a launch does", T, async () => {
-    const bodyLine = lineOf(NUMPY, '@scale-rows-body');
-    const ext = await FakeExtension.start((dc) => dc.setBreakpointsRequest({ source: { path: NUMPY }, breakpoints: [{ line: bodyLine }] }));
+    const { ext, run, s } = await pausedInTerminal(NUMPY, lineOf(NUMPY, '@scale-rows-body'));
     try {
-      const run = runInTerminal(process.execPath, [NUMPY], ext.env());
-      await waitUntil(() => ext.sessions.length === 1, 30_000, 'the program asked for a session');
-      const s = ext.sessions[0]!;
-      assert.equal((await s.stopped()).body.reason, 'breakpoint');
       await s.dc.disconnectRequest({});
       assert.equal(await run.exited, null, 'ended by a signal, paused where it was');
       assert.equal(run.child.signalCode, 'SIGKILL');

@@ -112,6 +112,21 @@ export function runInTerminal(command: string, args: string[], env: NodeJS.Proce
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }
 
+/** `program` run in a terminal whose extension sets a breakpoint at `line`, paused there: the extension, the run, its session. */
+export async function pausedInTerminal(program: string, line: number): Promise<{ ext: FakeExtension; run: Run; s: Session }> {
+  const ext = await FakeExtension.start((dc) => dc.setBreakpointsRequest({ source: { path: program }, breakpoints: [{ line }] }));
+  try {
+    const run = runInTerminal(process.execPath, [program], ext.env());
+    await waitUntil(() => ext.sessions.length === 1, 30_000, 'the program asked for a session');
+    const s = ext.sessions[0]!;
+    assert.equal((await s.stopped()).body.reason, 'breakpoint');
+    return { ext, run, s };
+  } catch (err) {
+    await ext.dispose();
+    throw err;
+  }
+}
+
 /** A fresh folder, removed after the tests. */
 export function tempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
