@@ -196,7 +196,9 @@ class Builder {
 
   private callbackName(node: CallbackNode): string {
     // A scope before the callback's name keeps node names unique; the last part binds it (`callbacks: { name: fn }`).
-    const scope = NODE_NAME.test(this.graph.name) ? this.graph.name : 'tf_function';
+    // The scope is the one it was called in (a named tf.tidy, a nested tfFunction), else the graph's name.
+    const slash = node.name.lastIndexOf('/');
+    const scope = slash > 0 ? node.name.slice(0, slash) : NODE_NAME.test(this.graph.name) ? this.graph.name : 'tf_function';
     let name = `${scope}/${node.callbackName}`;
     for (let k = 1; this.names.has(name) || this.nodeNames.includes(name); k++) name = `${scope}_${k}/${node.callbackName}`;
     this.names.add(name);

@@ -45,7 +45,10 @@ export interface NodeInput {
 
 interface NodeBase {
   readonly index: number;
-  /** Unique in the graph: `n3_Multiply`, `n4_pyfunc_0`. */
+  /**
+   * Unique in the graph: `n3_Multiply`, `n4_pyfunc_0`; inside a named tf.tidy or a tfFunction it
+   * calls, under their name scopes (`encoder/block_1/n9_Relu`).
+   */
   readonly name: string;
   readonly inputs: readonly NodeInput[];
   readonly outputs: readonly NodeOutput[];

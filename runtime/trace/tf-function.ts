@@ -11,7 +11,7 @@ import { TraceError } from './errors.js';
 import { edgesOf, type TensorSpec, type TracedGraph } from './graph.js';
 import { replay, type Replayable } from './replay.js';
 import { checkInputSignature, signatureOf, type InputSpec } from './signature.js';
-import { asyncFix, isTracing, traceCall } from './tracer.js';
+import { asyncFix, inlineScope, isTracing, traceCall } from './tracer.js';
 import { exportConcrete, pickConcrete, type ExportedModel, type ExportOptions } from './export-model.js';
 
 export interface TfFunctionOptions {
@@ -77,8 +77,8 @@ export function tfFunction<A extends unknown[], R>(fn: (...args: A) => R, option
   let disposed = false;
 
   const traced = (...args: A): R => {
-    // Inside another trace: inlined into that graph, as TensorFlow inlines a nested tf.function.
-    if (isTracing()) return fn(...args);
+    // Inside another trace: inlined into that graph, as TensorFlow inlines a nested tf.function, as a name scope of its own.
+    if (isTracing()) return inlineScope(name, () => fn(...args));
     if (disposed) throw new Error(`tfFunction '${name}' (defined at ${formatCallSite(definedAt)}) was disposed; make a new one to call it again.`);
     if (options.inputSignature) checkInputSignature(name, options.inputSignature, args, captureCallSite());
     const signature = signatureOf(name, args);

@@ -75,6 +75,23 @@ export function untraced<T>(fn: () => T): T {
 if (shared.tools) shared.tools.untraced = untraced;
 
 /**
+ * Runs a tfFunction called inside the trace under way (inlined into its graph) as a name scope of
+ * its own: the nodes it records are named `<its name>/n<i>_<Kernel>`, so a large graph keeps the
+ * traced code's structure for the graph view to collapse.
+ */
+export function inlineScope<R>(name: string, fn: () => R): R {
+  const trace = active;
+  if (!trace) return fn();
+  const engine = tf.engine() as unknown as EngineInternals;
+  trace.inlined.push({ name, depth: engine.state.scopeStack.length });
+  try {
+    return fn();
+  } finally {
+    trace.inlined.pop();
+  }
+}
+
+/**
  * Runs `fn(...args)` eagerly, recording its kernels; `leaves` are the tensor arguments (placeholders).
  * `tapeOn`: the graph will replay under a gradient tape, so lost custom gradients matter.
  */
@@ -136,6 +153,11 @@ class Trace implements WrapperRecorder {
   /** The first refusal, kept so that a user's try/catch cannot hide it. */
   violation: TraceError | undefined;
   private warnedOps = new Set<string>();
+  /** tfFunctions inlined now (inlineScope), outermost first, each with the engine's scope depth where it began. */
+  readonly inlined: { readonly name: string; readonly depth: number }[] = [];
+  /** A name scope's part of node names (by its engine scope or inlined call), unique among its siblings. */
+  private readonly scopeParts = new WeakMap<object, string>();
+  private readonly partsUsed = new Map<string, number>();
 
   constructor(
     readonly name: string,
@@ -162,6 +184,39 @@ class Trace implements WrapperRecorder {
       .filter((n) => n.endsWith('__op'))
       .map((n) => n.slice(0, -'__op'.length));
     return names.length > 0 ? names.join('/') : undefined;
+  }
+
+  /**
+   * The name scope of the node recorded now: the named tf.tidy calls and inlined tfFunctions it runs
+   * in, outermost first, outside any op (`encoder/block/block_1` for a second call of a tidy named
+   * block); undefined at the traced function's top level.
+   */
+  nameScope(engine: EngineInternals): string | undefined {
+    const stack = engine.state.scopeStack;
+    let path = '';
+    let next = 0;
+    for (let depth = this.baseScope; depth <= stack.length; depth++) {
+      for (; next < this.inlined.length && this.inlined[next]!.depth <= depth; next++)
+        path = this.scopePart(path, this.inlined[next]!, this.inlined[next]!.name);
+      if (depth === stack.length) break;
+      const scope = stack[depth]!;
+      if (scope.name.endsWith('__op')) break;
+      if (scope.name !== UNNAMED_SCOPE) path = this.scopePart(path, scope, scope.name);
+    }
+    return path === '' ? undefined : path;
+  }
+
+  private scopePart(parent: string, scope: object, name: string): string {
+    let part = this.scopeParts.get(scope);
+    if (part === undefined) {
+      const base = scopeName(name);
+      const key = `${parent}/${base}`;
+      const used = this.partsUsed.get(key) ?? 0;
+      this.partsUsed.set(key, used + 1);
+      part = used === 0 ? base : `${base}_${used}`;
+      this.scopeParts.set(scope, part);
+    }
+    return parent === '' ? part : `${parent}/${part}`;
   }
 
   refOf(t: Tensor): ValueRef {
@@ -208,14 +263,22 @@ class Trace implements WrapperRecorder {
       .map(([key, t]) => ({ key, ref: this.refOf(t) }));
   }
 
-  addKernel(kernel: string, inputs: KernelInputs, nodeInputs: NodeInput[], attrs: Record<string, unknown> | undefined, out: Tensor | Tensor[], op?: string) {
+  addKernel(
+    kernel: string,
+    inputs: KernelInputs,
+    nodeInputs: NodeInput[],
+    attrs: Record<string, unknown> | undefined,
+    out: Tensor | Tensor[],
+    op: string | undefined,
+    scope: string | undefined,
+  ) {
     const outs = Array.isArray(out) ? out : [out];
     const index = this.nodes.length;
     const callSite = userCallSite();
     this.nodes.push({
       type: 'kernel',
       index,
-      name: `n${index}_${kernel}`,
+      name: scoped(scope, `n${index}_${kernel}`),
       kernel,
       ...(op ? { op } : {}),
       arrayInputs: Array.isArray(inputs),
@@ -265,7 +328,7 @@ class Trace implements WrapperRecorder {
     this.nodes.push({
       type: 'callback',
       index,
-      name: `n${index}_${callbackName}`,
+      name: scoped(this.nameScope(engine), `n${index}_${callbackName}`),
       token: token.token,
       callbackName,
       callbackKind: call.kind,
@@ -353,6 +416,19 @@ class Trace implements WrapperRecorder {
   }
 }
 
+/** What tfjs names a tf.tidy scope given no name. */
+const UNNAMED_SCOPE = 'unnamed scope';
+
+/** A tidy's or function's name as one part of a TensorFlow node name (letters, digits, '_', '.', '-'). */
+function scopeName(name: string): string {
+  const part = name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[_-]+/, '');
+  return part === '' ? 'scope' : part;
+}
+
+function scoped(scope: string | undefined, name: string): string {
+  return scope === undefined ? name : `${scope}/${name}`;
+}
+
 function copyView(view: ArrayBufferView): ArrayBufferView {
   return (view as unknown as { slice(): ArrayBufferView }).slice();
 }
@@ -370,8 +446,9 @@ function install(engine: EngineInternals, trace: Trace): () => void {
     }
     const nodeInputs = trace.inputsOf(inputs);
     const op = trace.opScope(this);
+    const scope = trace.nameScope(this);
     const out = base.runKernel.call(this, name, inputs, attrs);
-    trace.addKernel(name, inputs, nodeInputs, attrs, out, op);
+    trace.addKernel(name, inputs, nodeInputs, attrs, out, op, scope);
     return out;
   };
   target.runKernelFunc = function (this: EngineInternals, params: KernelFuncParams) {

@@ -24,6 +24,8 @@ import {
   tfFunction,
 } from '../../runtime/index.js';
 import { checkModelJson } from '../../runtime/graph-model/model-json-check.js';
+import { graphFromModelJson } from '../../media/src/graph/model.js';
+import { buildScopes } from '../../media/src/graph/scopes.js';
 import { assertSameValues, values } from '../helpers/same-values.js';
 import { BACKENDS, useBackend } from '../helpers/backends.js';
 
@@ -455,6 +457,60 @@ for (const backend of BACKENDS) {
       assertSameValues(single(model.execute(x)), f(x), 'every kernel');
       noteKernels(f);
       model.dispose();
+      f.dispose();
+    });
+
+    it("writes the traced code's structure as name scopes: each call of a tfFunction it calls and of a named tf.tidy is one, which the graph view collapses", async () => {
+      const cube = (v: Tensor) => tf.mul(v, tf.square(v));
+      const block = tfFunction((x: Tensor) => tf.relu(tf.add(x, 1)), { name: 'block' });
+      const eager = (x: Tensor) => {
+        let y = x;
+        for (let i = 0; i < 3; i++) y = block(y);
+        const z = tf.tidy('head', () => tf.mul(y, pyFunction(cube, [y], 'float32', { name: 'cube' }) as Tensor));
+        return tf.sinh(z);
+      };
+      const f = tfFunction(eager, { name: 'scoped' });
+      f(input()).dispose();
+      assert.deepEqual(
+        f.graph!.nodes.map((n) => n.name),
+        [
+          'block/n0_Add',
+          'block/n1_Relu',
+          'block_1/n2_Add',
+          'block_1/n3_Relu',
+          'block_2/n4_Add',
+          'block_2/n5_Relu',
+          'head/n6_cube',
+          'head/n7_Multiply',
+          'n8_Sinh',
+        ],
+      );
+      const exported = f.export(dirFor('scoped'));
+      assert.deepEqual(
+        exported.callbacks.map((c) => [c.node, c.name]),
+        [['head/cube', 'cube']],
+      );
+      const json = readJson(exported.modelPath);
+      checkModelJson(json);
+      const tree = buildScopes(graphFromModelJson(json, 'scoped/model.json'));
+      assert.deepEqual(
+        tree.root.scopes.map((s) => [s.label, s.total]),
+        [
+          ['block', 2],
+          ['block_1', 2],
+          ['block_2', 2],
+          ['head', 2],
+        ],
+      );
+      const model = await loadCallbackModel(exported.modelPath, { callbacks: { cube } });
+      const x = tf.tensor([
+        [0.1, -0.2, 0.3],
+        [0.4, 0.5, -0.6],
+      ]);
+      assertSameValues(single(model.execute(x)), f(x), 'the scoped model');
+      noteKernels(f);
+      model.dispose();
+      block.dispose();
       f.dispose();
     });
 

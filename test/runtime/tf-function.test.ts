@@ -396,7 +396,7 @@ for (const backend of BACKENDS) {
       assertEngineRestored();
     });
 
-    it('inlines a tfFunction called inside another one', () => {
+    it('inlines a tfFunction called inside another one, its nodes in a name scope of its name', () => {
       const inner = tfFunction((x: Tensor) => tf.exp(x));
       const outer = tfFunction((x: Tensor) => tf.add(inner(x), 1));
       const x = input();
@@ -404,7 +404,7 @@ for (const backend of BACKENDS) {
       assertSameValues(outer(x), tf.add(tf.exp(x), 1), 'replay');
       assert.deepEqual(
         outer.graph!.nodes.map((n) => n.name),
-        ['n0_Exp', 'n1_Add'],
+        ['tf_function/n0_Exp', 'n1_Add'],
       );
       assert.equal(inner.concreteFunctions.length, 0);
     });
