@@ -13,6 +13,11 @@ import type { Evaluator } from './evaluator.js';
 import type { StackView } from './stack-view.js';
 import type { VariableStore } from './variables.js';
 
+/** An evaluate result longer than this is cut, with a note, as a Variables page stops at MAX_PAGE values. */
+export const MAX_RESULT_CHARS = 100_000;
+/** Copy Value takes at most this many characters; a longer value is refused, never cut on the clipboard. */
+export const MAX_COPY_CHARS = 10_000_000;
+
 export class EvaluateRequests {
   constructor(
     private readonly controller: Controller,
@@ -27,7 +32,7 @@ export class EvaluateRequests {
     const value = await this.evaluator.evaluate(args.expression, this.stack.frame(args.frameId), args.context);
     const v = await this.store.evaluated(value, args.expression);
     return {
-      result: v.value,
+      result: shownResult(v.value, args.expression),
       variablesReference: v.variablesReference,
       ...(v.type ? { type: v.type } : {}),
       ...(v.indexedVariables ? { indexedVariables: v.indexedVariables } : {}),
@@ -39,9 +44,9 @@ export class EvaluateRequests {
   private async evaluateForClipboard(args: DebugProtocol.EvaluateArguments): Promise<DebugProtocol.EvaluateResponse['body']> {
     const value = await this.evaluator.evaluate(args.expression, this.stack.frame(args.frameId), 'clipboard');
     const text = await clipboardText(value, this.controller.agent, args.expression);
-    if (text !== undefined) return { result: text, variablesReference: 0 };
+    if (text !== undefined) return { result: copied(text, args.expression), variablesReference: 0 };
     const v = await this.store.evaluated(value, args.expression);
-    return { result: v.value, variablesReference: v.variablesReference };
+    return { result: copied(v.value, args.expression), variablesReference: v.variablesReference };
   }
 
   async setVariable(args: DebugProtocol.SetVariableArguments): Promise<DebugProtocol.SetVariableResponse['body']> {
@@ -80,4 +85,23 @@ export class EvaluateRequests {
       () => undefined,
     );
   }
+}
+
+/** A result cut to MAX_RESULT_CHARS, with a note that says how long it was and how to see the rest. */
+export function shownResult(text: string, expression: string): string {
+  if (text.length <= MAX_RESULT_CHARS) return text;
+  const next = `(${expression.trim()}).slice(${MAX_RESULT_CHARS}, ${2 * MAX_RESULT_CHARS})`;
+  return `${text.slice(0, MAX_RESULT_CHARS)}… (cut: the first ${count(MAX_RESULT_CHARS)} of ${count(text.length)} characters; evaluate ${next} for the next)`;
+}
+
+/** Copy Value's text, or why it is refused: too long for the clipboard. */
+function copied(text: string, expression: string): string {
+  if (text.length <= MAX_COPY_CHARS) return text;
+  throw new Error(
+    `${expression} is ${count(text.length)} characters; Copy Value takes at most ${count(MAX_COPY_CHARS)}: copy a slice of it, e.g. (${expression.trim()}).slice(0, ${MAX_COPY_CHARS})`,
+  );
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }

@@ -16,6 +16,7 @@ const isArray: Check = (v) => Array.isArray(v);
 const isInteger: Check = (v) => Number.isSafeInteger(v);
 const isBoolean: Check = (v) => typeof v === 'boolean';
 const isStringArray: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isSide: Check = (v) => v === 'inputs' || v === 'outputs';
 
 const KINDS = new Map<Check, string>([
   [isObject, 'an object'],
@@ -26,6 +27,7 @@ const KINDS = new Map<Check, string>([
   [isInteger, 'a whole number'],
   [isBoolean, 'true or false'],
   [isStringArray, 'a list of strings'],
+  [isSide, '"inputs" or "outputs"'],
 ]);
 
 interface Field {
@@ -59,12 +61,21 @@ const ARGUMENTS: Record<string, Record<string, Field> | undefined> = {
   tensorData: {
     expression: may(isString),
     frameId: may(isNumber),
-    invocationId: may(isNumber),
+    invocationId: may(isInteger),
     graph: may(isString),
     node: may(isString),
-    side: may(isString),
+    side: may(isSide),
     index: may(isCount),
     start: may(isCount),
+    count: may(isCount),
+  },
+  tensorBytes: {
+    invocationId: may(isInteger),
+    graph: may(isString),
+    node: may(isString),
+    side: may(isSide),
+    index: may(isCount),
+    offset: may(isCount),
     count: may(isCount),
   },
   breakpointLocations: { source: need(isObject), line: need(isNumber), endLine: may(isNumber), column: may(isNumber), endColumn: may(isNumber) },
@@ -76,16 +87,25 @@ const ARGUMENTS: Record<string, Record<string, Field> | undefined> = {
   setDataBreakpoints: { breakpoints: need(isArray) },
   graphWatch: { on: need(isBoolean) },
   nodeInfo: { graph: need(isString), node: need(isString) },
+  toggleSkipFile: { path: need(isString) },
+};
+
+/** Requests that name what they read one of several ways: one of these sets of fields, whole. */
+const TARGETS: Record<string, readonly (readonly string[])[] | undefined> = {
+  tensorData: [['expression'], ['invocationId'], ['graph', 'node']],
+  tensorBytes: [['invocationId'], ['graph', 'node']],
 };
 
 /** What is wrong with a request's arguments, or undefined when they are usable. */
 export function argumentProblem(command: string, args: unknown): string | undefined {
   const fields = ARGUMENTS[command];
   if (!fields) return undefined;
+  const targets = TARGETS[command];
   if (args === undefined || args === null) {
     const required = Object.entries(fields)
       .filter(([, f]) => !f.optional)
       .map(([name]) => name);
+    if (targets) return `${command} needs arguments (${alternatives(targets)}); it got ${args === null ? 'null' : 'none'}`;
     if (required.length === 0 && command !== 'launch' && command !== 'attach' && command !== 'initialize') return undefined;
     return `${command} needs arguments${required.length ? ` (${required.join(', ')})` : ''}; it got ${args === null ? 'null' : 'none'}`;
   }
@@ -95,7 +115,17 @@ export function argumentProblem(command: string, args: unknown): string | undefi
     if (value === undefined && field.optional) continue;
     if (!field.check(value)) return `${command}: "${name}" must be ${KINDS.get(field.check)}, not ${describe(value)}`;
   }
+  const given = args as Record<string, unknown>;
+  if (targets && !targets.some((set) => set.every((name) => given[name] !== undefined))) {
+    return `${command} needs ${alternatives(targets)}; it got none of them`;
+  }
   return undefined;
+}
+
+/** "expression, invocationId, or graph and node". */
+function alternatives(targets: readonly (readonly string[])[]): string {
+  const sets = targets.map((set) => set.join(' and '));
+  return sets.length > 1 ? `${sets.slice(0, -1).join(', ')}, or ${sets.at(-1)}` : sets.join('');
 }
 
 function describe(value: unknown): string {

@@ -128,7 +128,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     }
     this.sendErrorResponse(new Response(request), {
       id: 1101,
-      format: `${problem}. See the Debug Adapter Protocol's ${request.command} request.`,
+      format: `${problem}. See ${this.customHandlers.has(request.command) ? "this adapter's PROTOCOL.md for its" : "the Debug Adapter Protocol's"} ${request.command} request.`,
       showUser: false,
     });
   }

@@ -1,13 +1,15 @@
 /**
  * Evaluations that go wrong: one that never ends is stopped after its time and the session goes
  * on; what was thrown shows in the error, whatever it was; setVariable's new value is evaluated
- * in the paused frame. And the framer that assembles the debuggee's messages does linear work.
+ * in the paused frame; a result over the cap is cut with a note. And the framer that assembles
+ * the debuggee's messages does linear work.
  * Real adapter (dist/), real debuggee, real TF.js; the framer directly.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { createLineFramer } from '../../debug-adapter/debuggee/line-framer.js';
+import { MAX_RESULT_CHARS } from '../../debug-adapter/evaluate-requests.js';
 import { REPL_EVALUATION_TIMEOUT_MS } from '../../debug-adapter/evaluation.js';
 import { root, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
@@ -62,6 +64,27 @@ describe('evaluate', () => {
       assert.equal(await evaluateError(s, 'throw [1, 2]', frameId), 'Uncaught [1, 2]');
       assert.equal(await evaluateError(s, 'throw new RangeError("bad " + factor)', frameId), 'Uncaught RangeError: bad 7');
       assert.equal(await evaluateError(s, 'throw null'), 'Uncaught null');
+    }),
+  );
+
+  test('a result over the cap is cut with a note saying how long it was and how to see more; Copy Value refuses one too long', T, () =>
+    withSession(async (s) => {
+      const frameId = await stopInHold(s);
+      const { result } = await s.evaluate("'ab'.repeat(1_000_000)", frameId);
+      assert.ok(result.length <= MAX_RESULT_CHARS + 200, `cut near ${MAX_RESULT_CHARS} characters, got ${result.length}`);
+      assert.ok(result.startsWith('"abab'), result.slice(0, 20));
+      assert.match(
+        result,
+        /… \(cut: the first 100,000 of 2,000,002 characters; evaluate \('ab'\.repeat\(1_000_000\)\)\.slice\(100000, 200000\) for the next\)$/,
+      );
+      assert.equal((await s.evaluate("'ab'.repeat(1_000_000).length", frameId)).result, '2000000', 'the value itself is whole in the program');
+      const copy = await s.dc.evaluateRequest({ expression: "'x'.repeat(11_000_000)", frameId, context: 'clipboard' }).then(
+        (r) => `copied ${r.body.result.length} characters`,
+        (err: Error) => err.message,
+      );
+      assert.match(copy, /'x'\.repeat\(11_000_000\) is 11,000,002 characters; Copy Value takes at most 10,000,000: copy a slice of it/);
+      // Under the caps, whole.
+      assert.equal((await s.evaluate("'ab'.repeat(1000)", frameId)).result.length, 2002);
     }),
   );
 

@@ -173,6 +173,51 @@ describe('every request gets a response', () => {
   );
 });
 
+describe("the adapter's own requests check their arguments as the standard ones do", () => {
+  /** Each custom request, with the fields it needs named in its error. */
+  const CUSTOM: Record<string, RegExp> = {
+    tensorData: /^tensorData needs arguments \(expression, invocationId, or graph and node\); it got (none|null)\./,
+    tensorBytes: /^tensorBytes needs arguments \(invocationId, or graph and node\); it got (none|null)\./,
+    graphWatch: /^graphWatch needs arguments \(on\); it got (none|null)\./,
+    nodeInfo: /^nodeInfo needs arguments \(graph, node\); it got (none|null)\./,
+    toggleSkipFile: /^toggleSkipFile needs arguments \(path\); it got (none|null)\./,
+  };
+
+  test('no arguments, null, {}, or a field of the wrong type: each says what it needs, none reads a property of undefined', T, () =>
+    withSession(async (s) => {
+      const top = await stopInHold(s);
+      const message = async (command: string, args: unknown): Promise<string> => {
+        const o = await rawRequest(s.dc, command, args);
+        assert.ok(o.answered, `${command} ${JSON.stringify(args)} was not answered`);
+        assert.equal(o.response.success, false, `${command} ${JSON.stringify(args)} should fail`);
+        assert.doesNotMatch(o.response.message ?? '', /Cannot read properties|undefined \(reading/, `${command} ${JSON.stringify(args)}`);
+        return o.response.message ?? '';
+      };
+      for (const [command, needs] of Object.entries(CUSTOM)) {
+        assert.match(await message(command, undefined), needs);
+        assert.match(await message(command, null), needs);
+        assert.match(await message(command, 'text'), new RegExp(`^${command}'s arguments must be an object, not the string "text"`));
+      }
+      assert.match(await message('tensorData', {}), /^tensorData needs expression, invocationId, or graph and node; it got none of them\./);
+      assert.match(await message('tensorData', { graph: 'g' }), /^tensorData needs expression, invocationId, or graph and node; it got none of them\./);
+      assert.match(
+        await message('tensorData', { invocationId: 1, side: 'sideways' }),
+        /^tensorData: "side" must be "inputs" or "outputs", not the string "sideways"/,
+      );
+      assert.match(await message('tensorData', { invocationId: 0.5 }), /^tensorData: "invocationId" must be a whole number, not number 0\.5/);
+      assert.match(await message('tensorBytes', { offset: 0, count: 8 }), /^tensorBytes needs invocationId, or graph and node; it got none of them\./);
+      assert.match(await message('tensorBytes', { invocationId: 1, offset: -1 }), /^tensorBytes: "offset" must be a whole number ≥ 0, not number -1/);
+      assert.match(await message('graphWatch', { on: 'yes' }), /^graphWatch: "on" must be true or false/);
+      assert.match(await message('toggleSkipFile', { path: 3 }), /^toggleSkipFile: "path" must be a string, not number 3/);
+      // The session still answers, and a well-formed tensorData still reads.
+      assert.equal((await s.evaluate('factor', top.id)).result, '7');
+      const page = (await rawRequest(s.dc, 'tensorData', { expression: 'new Float32Array([1, 2, 3])', count: 2 })) as { response: DebugProtocol.Response };
+      assert.equal(page.response.success, true, page.response.message);
+      assert.deepEqual((page.response.body as { values: number[] }).values, [1, 2]);
+    }),
+  );
+});
+
 describe('attach to a WebSocket that is no inspector', () => {
   /** An HTTP server listing one node target whose WebSocket does `behaviour`. */
   async function badInspector(behaviour: 'garbage' | 'silent'): Promise<{ port: number; close: () => void }> {
