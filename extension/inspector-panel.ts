@@ -4,10 +4,16 @@
  * slices for it (`tensorData`). One panel; its webview keeps its own
  * state, so a hidden panel comes back as it was.
  *
- * Where it opens: in an editor group of its own BELOW the active one, so the code keeps its full
- * width (beside it, a 1280-px-wide window left the code ~50 columns). Once open it stays where it
- * is, stop after stop and session after session; wherever the user moves it is remembered, and a
- * closed inspector reopens there when that group is still open (and is not the code's own).
+ * Where it opens (`tfjsCallbacks.inspectorLocation`):
+ * - `panel` (the default): a view in the panel, beside the Debug Console and the Terminal
+ *   (`INSPECTOR_VIEW`, a WebviewView). The code keeps its whole editor area: at 1440×900 with the
+ *   panel open, an editor group below the code left it 6–10 lines; the panel is where VS Code's
+ *   own "what the program shows" views are, and it can be dragged to the sidebar like any view.
+ * - `editor`: an editor group of its own BELOW the active one, so the code keeps its full width
+ *   (beside it, a 1280-px-wide window left the code ~50 columns). Once open it stays where it is,
+ *   stop after stop and session after session; wherever the user moves it is remembered, and a
+ *   closed inspector reopens there when that group is still open (and is not the code's own).
+ * Either way one webview at a time holds the inspector: the one the setting names.
  */
 import * as vscode from 'vscode';
 import {
@@ -30,9 +36,21 @@ import { dataBreakpointNode } from './data-breakpoint-node.js';
 import { inspectorHtml } from './inspector-html.js';
 
 const VIEW_TYPE = 'tfjsCallbacks.inspector';
+/** The inspector as a view (package.json `views`, in the panel's Tensor Inspector container). */
+export const INSPECTOR_VIEW = 'tfjsCallbacks.inspectorView';
+
+type Location = 'panel' | 'editor';
+/** How long a stop waits for VS Code to make the panel view. */
+const VIEW_OPEN_MS = 10_000;
 
 export class InspectorPanel {
   private panel: vscode.WebviewPanel | undefined;
+  /** The panel view, once VS Code has shown it (resolveWebviewView). */
+  private view: vscode.WebviewView | undefined;
+  /** Settles when the view is resolved after `show` asked VS Code to open it. */
+  private viewResolved: (() => void) | undefined;
+  /** Set while the view is being opened: one open, however many stops come. */
+  private viewOpening: Promise<void> | undefined;
   /** Set while the panel is being created (its group made first): one panel, however many stops come. */
   private opening: Promise<void> | undefined;
   /** The editor group the panel was last in (where the user put it), for reopening it there. */
@@ -53,12 +71,12 @@ export class InspectorPanel {
         else return;
         this.sessions.set(e.session.id, e.session);
         const open = vscode.workspace.getConfiguration('tfjsCallbacks').get<boolean>('openInspectorOnStop', true);
-        if (!open && !this.panel && !this.opening) return;
+        if (!open && !this.webview && !this.opening) return;
         // Posted once the panel exists (it queues until its webview is ready).
         void this.show(true).then(() => this.post(message));
       }),
       vscode.debug.onDidStartDebugSession((session) => {
-        if (session.type === DEBUG_TYPE && this.panel) this.post({ type: 'sessionStarted', sessionId: session.id });
+        if (session.type === DEBUG_TYPE && this.webview) this.post({ type: 'sessionStarted', sessionId: session.id });
       }),
       vscode.debug.onDidTerminateDebugSession((session) => {
         if (!this.sessions.delete(session.id)) return;
@@ -72,7 +90,22 @@ export class InspectorPanel {
       vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
         deserializeWebviewPanel: async (panel) => this.adopt(panel),
       }),
+      // Kept alive while the Debug Console's tab is in front: a stop's tensors stay where they were.
+      vscode.window.registerWebviewViewProvider(
+        INSPECTOR_VIEW,
+        { resolveWebviewView: (view) => this.adoptView(view) },
+        { webviewOptions: { retainContextWhenHidden: true } },
+      ),
     );
+  }
+
+  private get location(): Location {
+    return vscode.workspace.getConfiguration('tfjsCallbacks').get<string>('inspectorLocation', 'panel') === 'editor' ? 'editor' : 'panel';
+  }
+
+  /** The webview holding the inspector now: the one the setting names. */
+  private get webview(): vscode.Webview | undefined {
+    return this.location === 'panel' ? this.view?.webview : this.panel?.webview;
   }
 
   /**
@@ -85,8 +118,9 @@ export class InspectorPanel {
     this.post({ type: 'node', sessionId: session.id, event, live });
   }
 
-  /** Shows the panel where it is, or opens it (see the file comment for where). */
+  /** Shows the inspector where it is, or opens it (see the file comment for where). */
   show(preserveFocus = false): Promise<void> {
+    if (this.location === 'panel') return this.showView(preserveFocus);
     if (this.panel) {
       // Brought to the front in its own group, never moved: no column given (the panel's own
       // `viewColumn` can still read "Active" just after it was made, which would move it). A
@@ -98,6 +132,39 @@ export class InspectorPanel {
       this.opening = undefined;
     });
     return this.opening;
+  }
+
+  /** The panel view in front (not the Debug Console); the focus stays in the code when asked. */
+  private async showView(preserveFocus: boolean): Promise<void> {
+    if (this.view) {
+      if (!this.view.visible) this.view.show(preserveFocus);
+      return;
+    }
+    this.viewOpening ??= (async () => {
+      const resolved = new Promise<void>((resolve) => {
+        this.viewResolved = resolve;
+        // A view the user removed from the layout is never resolved: the stop goes on without it.
+        setTimeout(resolve, VIEW_OPEN_MS);
+      });
+      // VS Code has no "reveal without focus" for a view it has not made yet: open it, then give the focus back.
+      await vscode.commands.executeCommand(`${INSPECTOR_VIEW}.focus`);
+      await resolved;
+      if (preserveFocus) await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    })().finally(() => {
+      this.viewOpening = undefined;
+    });
+    return this.viewOpening;
+  }
+
+  private adoptView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.setUp(view.webview);
+    view.onDidDispose(() => {
+      if (this.view === view) this.view = undefined;
+      if (this.location === 'panel') this.ready = false;
+    });
+    this.viewResolved?.();
+    this.viewResolved = undefined;
   }
 
   private async open(preserveFocus: boolean): Promise<void> {
@@ -131,15 +198,7 @@ export class InspectorPanel {
 
   private adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
-    this.ready = false;
-    const webview = panel.webview;
-    webview.options = this.options();
-    const media = vscode.Uri.joinPath(this.context.extensionUri, 'media');
-    webview.html = inspectorHtml({
-      cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'inspector.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'inspector.css')).toString(),
-    });
+    this.setUp(panel.webview);
     // Where the user drags it is where it reopens (a real group: not ViewColumn.Active as asked for).
     const remember = () => {
       if (panel.viewColumn !== undefined && panel.viewColumn > 0) this.lastColumn = panel.viewColumn;
@@ -148,18 +207,34 @@ export class InspectorPanel {
     panel.onDidChangeViewState(remember);
     panel.onDidDispose(() => {
       this.panel = undefined;
-      this.ready = false;
+      if (this.location === 'editor') this.ready = false;
     });
-    webview.onDidReceiveMessage((message: WebviewMessage) => void this.receive(message));
+  }
+
+  /** The inspector's page in a new webview: it says when it is ready for the queued messages. */
+  private setUp(webview: vscode.Webview): void {
+    this.ready = false;
+    webview.options = this.options();
+    const media = vscode.Uri.joinPath(this.context.extensionUri, 'media');
+    webview.html = inspectorHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'inspector.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'inspector.css')).toString(),
+    });
+    webview.onDidReceiveMessage((message: WebviewMessage) => {
+      // Only the webview the setting names speaks for the inspector (a panel left from before a switch does not).
+      if (webview === this.webview) void this.receive(message);
+    });
   }
 
   private post(message: HostMessage): void {
-    if (!this.panel) return;
+    const webview = this.webview;
+    if (!webview) return;
     if (!this.ready) {
       this.queue.push(message);
       return;
     }
-    void this.panel.webview.postMessage(message);
+    void webview.postMessage(message);
   }
 
   /** A custom request to the session a stop belongs to: its answer's body, or why there is none. */
@@ -177,7 +252,7 @@ export class InspectorPanel {
     switch (message.type) {
       case 'ready':
         this.ready = true;
-        for (const m of this.queue.splice(0)) void this.panel?.webview.postMessage(m);
+        for (const m of this.queue.splice(0)) void this.webview?.postMessage(m);
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);

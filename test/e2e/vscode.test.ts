@@ -583,56 +583,83 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     await shot('step-over');
   });
 
-  step('4. continue stops on the Tout mismatch; the tensor inspector shows the flagged output', async () => {
-    await page.keyboard.press('F5');
-    await callStackRows().filter({ hasText: 'bad_dtype' }).first().waitFor({ timeout: 30_000 });
-    const stack = (await callStackRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
-    log(`  call stack: ${stack.join(' | ')}`);
-    assert.ok(
-      stack.some((s) => /› bad_dtype \(PyFunc\)/.test(s)),
-      `a graph frame for bad_dtype: ${stack.join(' | ')}`,
-    );
-    const reason = await page.locator('.debug-call-stack, .pane', { hasText: 'Tout mismatch in bad_dtype' }).first().innerText();
-    assert.match(reason, /Tout mismatch in bad_dtype: 0-th value is double, but expects float/);
-    await variableRows()
-      .filter({ hasText: /^\s*returned =/ })
-      .first()
-      .waitFor({ timeout: 10_000 });
-    const variables = (await variableRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
-    log(`  variables: ${variables.join(' | ')}`);
-    assert.ok(
-      variables.some((v) => v.startsWith('returned = Float64Array float64[6] min=1 max=6')),
-      `what the callback returned is shown: ${variables.join(' | ')}`,
-    );
-    assert.ok(
-      variables.some((v) => v.startsWith('mismatch[0] = 0-th value returned by pyfunc_2 is double, but expects float')),
-      'the mismatch is shown',
-    );
+  step(
+    '4. continue stops on the Tout mismatch; the tensor inspector, in the panel, shows the flagged output with 20+ lines of code in view at 1440×900',
+    async () => {
+      // The window size of the report (issue 27 point 9): a 1440×900 laptop screen.
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.keyboard.press('F5');
+      await callStackRows().filter({ hasText: 'bad_dtype' }).first().waitFor({ timeout: 30_000 });
+      const stack = (await callStackRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
+      log(`  call stack: ${stack.join(' | ')}`);
+      assert.ok(
+        stack.some((s) => /› bad_dtype \(PyFunc\)/.test(s)),
+        `a graph frame for bad_dtype: ${stack.join(' | ')}`,
+      );
+      const reason = await page.locator('.debug-call-stack, .pane', { hasText: 'Tout mismatch in bad_dtype' }).first().innerText();
+      assert.match(reason, /Tout mismatch in bad_dtype: 0-th value is double, but expects float/);
+      await variableRows()
+        .filter({ hasText: /^\s*returned =/ })
+        .first()
+        .waitFor({ timeout: 10_000 });
+      const variables = (await variableRows().allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
+      log(`  variables: ${variables.join(' | ')}`);
+      assert.ok(
+        variables.some((v) => v.startsWith('returned = Float64Array float64[6] min=1 max=6')),
+        `what the callback returned is shown: ${variables.join(' | ')}`,
+      );
+      assert.ok(
+        variables.some((v) => v.startsWith('mismatch[0] = 0-th value returned by pyfunc_2 is double, but expects float')),
+        'the mismatch is shown',
+      );
 
-    const body = inspector().locator('body');
-    await inspector().locator('body', { hasText: '0-th value returned by' }).waitFor({ timeout: 30_000 });
-    await inspector().locator('body', { hasText: 'bad_dtype' }).waitFor({ timeout: 10_000 });
-    const text = await body.innerText();
-    log(`  inspector: ${text.split('\n').filter(Boolean).slice(0, 6).join(' | ')}`);
-    assert.match(text, /0-th value returned by pyfunc_2 is double, but expects float/);
-    assert.match(text, /Float64Array/);
-    const flagged = await body.textContent();
-    assert.match(flagged ?? '', /dtype mismatch/, 'the output row is flagged as a dtype mismatch');
-    // The inspector has an editor group of its own BELOW the code: the code keeps its width.
-    const groups = await page.locator('.editor-group-container').evaluateAll((els) =>
-      els.map((el) => {
-        const r = el.getBoundingClientRect();
-        return { top: r.top, width: r.width, tabs: Array.from(el.querySelectorAll('.tab')).map((t) => t.textContent ?? '') };
-      }),
-    );
-    log(`  editor groups: ${JSON.stringify(groups.map((g) => ({ top: Math.round(g.top), width: Math.round(g.width), tabs: g.tabs.map((t) => t.trim()) })))}`);
-    const code = groups.find((g) => g.tabs.some((t) => t.includes('graph.ts')));
-    const panel = groups.find((g) => g.tabs.some((t) => t.includes('Tensor Inspector')));
-    assert.ok(code && panel && code !== panel, 'the inspector is in a group of its own');
-    assert.ok(panel.top > code.top, 'below the code');
-    assert.ok(Math.abs(panel.width - code.width) < 2, 'as wide as the code: nothing squeezed beside it');
-    await shot('tout-mismatch-inspector');
-  });
+      const body = inspector().locator('body');
+      await inspector().locator('body', { hasText: '0-th value returned by' }).waitFor({ timeout: 30_000 });
+      await inspector().locator('body', { hasText: 'bad_dtype' }).waitFor({ timeout: 10_000 });
+      const text = await body.innerText();
+      log(`  inspector: ${text.split('\n').filter(Boolean).slice(0, 6).join(' | ')}`);
+      assert.match(text, /0-th value returned by pyfunc_2 is double, but expects float/);
+      assert.match(text, /Float64Array/);
+      const flagged = await body.textContent();
+      assert.match(flagged ?? '', /dtype mismatch/, 'the output row is flagged as a dtype mismatch');
+      // The inspector is a view in the panel (inspectorLocation: panel): the code keeps the editor area.
+      // VS Code draws webviews in a layer of their own, placed over their view: the inspector's lies within the panel.
+      const panelBox = await page.locator('.part.panel').boundingBox();
+      const frames = await page.locator('iframe.webview.ready').evaluateAll((els) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        }),
+      );
+      const frame = frames.find((f) => panelBox && f.height > 0 && f.y >= panelBox.y - 1 && f.y + f.height <= panelBox.y + panelBox.height + 1);
+      log(`  panel ${JSON.stringify(panelBox)}, webviews ${JSON.stringify(frames)}`);
+      assert.ok(frame, 'the inspector is in the panel');
+      assert.equal(await page.locator('.editor-group-container').count(), 1, 'no editor group was made for it');
+      const codeLines = await page
+        .locator('.editor-group-container .monaco-editor')
+        .first()
+        .evaluate((editor) => {
+          const line = editor.querySelector('.view-line');
+          const area = editor.querySelector('.lines-content')?.parentElement ?? editor;
+          return line ? Math.floor(area.getBoundingClientRect().height / line.getBoundingClientRect().height) : 0;
+        });
+      log(`  code lines in view: ${codeLines}`);
+      assert.ok(codeLines >= 20, `at least 20 lines of code in view, not ${codeLines}`);
+      // The flagged row is within the inspector's visible area, no scrolling.
+      const row = inspector().locator('tr', { hasText: 'dtype mismatch' }).first();
+      const flaggedBox = await row.boundingBox();
+      log(`  inspector frame ${JSON.stringify(frame)}, flagged row ${JSON.stringify(flaggedBox)}`);
+      assert.ok(flaggedBox, 'the flagged row is drawn');
+      assert.ok(flaggedBox.y + flaggedBox.height <= frame.y + frame.height + 1, 'the flagged row is in view without scrolling');
+      // Its check cell too: not cut off at the right edge of the table's scroll box.
+      const check = await row.locator('td.check').boundingBox();
+      const scrollBox = await inspector().locator('.table-scroll', { has: row }).first().boundingBox();
+      log(`  check cell ${JSON.stringify(check)}, table box ${JSON.stringify(scrollBox)}`);
+      assert.ok(check && scrollBox && check.x + check.width <= scrollBox.x + scrollBox.width + 1, 'the check cell is in view');
+      await shot('tout-mismatch-inspector');
+      await page.setViewportSize({ width: 1600, height: 1000 });
+    },
+  );
 
   step('5. stopping the session leaves no debuggee process', async () => {
     const running = processesMentioning(program);
