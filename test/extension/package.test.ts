@@ -51,6 +51,7 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
         'TF.js Callbacks: Break on Callback…',
         'TF.js Callbacks: Create Debug Terminal',
         'TF.js Callbacks: Toggle Skipping this File',
+        'TF.js Callbacks: Show tf.Variables',
       ],
     );
     for (const file of [
@@ -66,6 +67,7 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
       'dist/runtime/native/check.js',
       'media/dist/inspector.js',
       'media/inspector.css',
+      'media/inspector-icon.svg',
       'media/dist/graph.js',
       'media/graph.css',
       'media/theme.css',
