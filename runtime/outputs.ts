@@ -125,6 +125,11 @@ function checkSafely(value: ReturnedValue, expected: TfDType, index: number, cal
 
 function countDetail(ret: unknown, count: number, tout: Tout, isList: boolean): string {
   const declared = tout.single ? `Tout ${JSON.stringify(tout.dtypes[0])}` : `Tout ${JSON.stringify(tout.dtypes)}`;
+  if (count === 0 && Array.isArray(ret)) {
+    // A returned array is the list of outputs (as in TensorFlow): [] is none, not one empty output.
+    const expected = `${declared} expects ${tout.dtypes.length} (${tout.dtypes.join(', ')})`;
+    return `The callback returned an empty array ([]), a list of no outputs, but ${expected}. Return one value per Tout entry (one empty output is an empty typed array or tensor, e.g. new Float32Array(0)), or use Tout [] for a callback that returns nothing.`;
+  }
   if (count === 0) {
     return `The callback returned ${ret === null ? 'null' : 'undefined'} (no values) but ${declared} declares ${tout.dtypes.length}: return the outputs, or use Tout [] for a callback that returns nothing.`;
   }

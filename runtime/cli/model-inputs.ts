@@ -102,10 +102,15 @@ function rectangularShape(value: unknown[], where: string, label: string, string
   return shape;
 }
 
+/** The dtypes a seeded input can have: numbers (bool from them). */
+const SEEDED_DTYPES = ['float32', 'int32', 'bool'];
+
 /** Seeded inputs from the placeholders' signatures: unknown dimensions become 1. */
 export function seededModelInputs(model: CallbackModel): tf.NamedTensorMap {
   const map: tf.NamedTensorMap = {};
   for (const input of model.graphModel.inputs) {
+    // TF.js reads numbers as a string tensor's bytes (garbage) or fails on the count: say what to do instead.
+    if (!SEEDED_DTYPES.includes(input.dtype)) throw new InputsError(unseededMessage(input.name, input.dtype, input.shape ?? []));
     const shape = (input.shape ?? []).map((d) => (d < 0 ? 1 : d));
     const size = shape.reduce((a, b) => a * b, 1);
     const values = Float32Array.from({ length: size }, (_, i) => Math.sin(i + 1));
@@ -119,4 +124,9 @@ export function seededModelInputs(model: CallbackModel): tf.NamedTensorMap {
         : tf.tensor(values, shape, input.dtype);
   }
   return map;
+}
+
+function unseededMessage(name: string, dtype: string, shape: readonly number[]): string {
+  const example = dtype === 'string' ? '["text"]' : '[1]';
+  return `Input '${name}' is a ${dtype} placeholder (shape [${shape.join(', ')}]): the CLI seeds numbers only. Give its values with --inputs <file.json>, e.g. {"${name}": {"dtype": "${dtype}", "shape": [1], "data": ${example}}}.`;
 }

@@ -420,6 +420,37 @@ for (const backend of BACKENDS) {
   });
 }
 
+describe('a callback that returns [] (a list of no outputs)', () => {
+  for (const [wrapper, wrap] of Object.entries(WRAPPERS)) {
+    for (const Tout of ['float32', ['float32', 'int32']] as const) {
+      it(`${wrapper} with Tout ${JSON.stringify(Tout)}: says it returned an empty array and what Tout expects, not "undefined"`, () => {
+        const input = tf.scalar(1);
+        try {
+          assert.throws(
+            () => wrap(() => [], [input], Tout, { name: 'empty' }),
+            (err: Error) => {
+              assert.ok(err instanceof InvalidArgumentError, String(err));
+              const n = typeof Tout === 'string' ? 1 : Tout.length;
+              assert.equal(firstLine(err), `empty returns 0 values, but expects to see ${n} values.`);
+              const dtypes = typeof Tout === 'string' ? Tout : Tout.join(', ');
+              assert.ok(
+                err.message.includes(
+                  `The callback returned an empty array ([]), a list of no outputs, but Tout ${JSON.stringify(Tout)} expects ${n} (${dtypes}).`,
+                ),
+                err.message,
+              );
+              assert.doesNotMatch(err.message, /returned undefined/);
+              return true;
+            },
+          );
+        } finally {
+          input.dispose();
+        }
+      });
+    }
+  }
+});
+
 describe('Tout parsing cache', () => {
   it("[['float32']] is rejected after ['float32'] was parsed", () => {
     parseTout(['float32'], 'f');

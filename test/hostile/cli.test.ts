@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { callbackNode, placeholder, writeGraphModel } from '../../scripts/lib/graph-model-writer.js';
 import { eagerModel, tempDir } from '../fixtures/callback-models.js';
 import { runCli, writeFile } from '../fixtures/spawn.js';
 
@@ -113,4 +114,23 @@ test('a cyclic model is a ModelFormatError naming the nodes, not a run with the 
   assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
   assert.match(run.stdout, /ModelFormatError/);
   assert.match(run.stdout, /form a cycle: 'py' → 'out' → 'py'|form a cycle: 'out' → 'py' → 'out'/);
+});
+
+test('a string placeholder with no --inputs is an InputsError saying how to give it, not a raw TF.js error', () => {
+  const model = writeGraphModel(path.join(root, 'strings'), [
+    placeholder('words', [-1], 'DT_STRING'),
+    callbackNode('upper', 'EagerPyFunc', ['words'], 'pyfunc_upper', ['DT_STRING'], ['DT_STRING']),
+  ]);
+  const callbacks = writeFile(root, 'strings-callbacks.mjs', `export const upper = (x) => x;\n`);
+  const run = runCli(['run', model, '--callbacks', callbacks, '--backend', 'cpu']);
+  assert.equal(run.status, 1, `${run.stdout}\n${run.stderr}`);
+  assert.match(
+    run.stdout,
+    /✗ .*strings.model\.json failed: InputsError: Input 'words' is a string placeholder \(shape \[-1\]\): the CLI seeds numbers only\. Give its values with --inputs <file\.json>, e\.g\. \{"words": \{"dtype": "string", "shape": \[1\], "data": \["text"\]\}\}\.\n/,
+  );
+  assert.doesNotMatch(`${run.stdout}\n${run.stderr}`, /^\s+at /m, 'no stack');
+  // With the values given, it runs.
+  const inputs = writeFile(root, 'strings-inputs.json', JSON.stringify({ words: { dtype: 'string', shape: [2], data: ['a', 'b'] } }));
+  const given = runCli(['run', model, '--callbacks', callbacks, '--inputs', inputs, '--backend', 'cpu']);
+  assert.equal(given.status, 0, `${given.stdout}\n${given.stderr}`);
 });
