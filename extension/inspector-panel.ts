@@ -40,6 +40,8 @@ const VIEW_TYPE = 'tfjsCallbacks.inspector';
 export const INSPECTOR_VIEW = 'tfjsCallbacks.inspectorView';
 
 type Location = 'panel' | 'editor';
+/** Stops (pause-state.ts StopReason) that do not bring the panel view in front of the Debug Console. */
+const QUIET_STOPS = new Set(['step', 'pause', 'restart']);
 /** How long a stop waits for VS Code to make the panel view. */
 const VIEW_OPEN_MS = 10_000;
 
@@ -51,6 +53,8 @@ export class InspectorPanel {
   private viewResolved: (() => void) | undefined;
   /** Set while the view is being opened: one open, however many stops come. */
   private viewOpening: Promise<void> | undefined;
+  /** Sessions whose first stop brought the panel view to the front. */
+  private readonly revealedIn = new Set<string>();
   /** Set while the panel is being created (its group made first): one panel, however many stops come. */
   private opening: Promise<void> | undefined;
   /** The editor group the panel was last in (where the user put it), for reopening it there. */
@@ -72,6 +76,13 @@ export class InspectorPanel {
         this.sessions.set(e.session.id, e.session);
         const open = vscode.workspace.getConfiguration('tfjsCallbacks').get<boolean>('openInspectorOnStop', true);
         if (!open && !this.webview && !this.opening) return;
+        // In the panel it shares the room with the Debug Console: it comes to the front at a
+        // session's first stop and at each breakpoint, exception or mismatch; a step, pause or
+        // Restart Frame updates it where it is, so one stepping while typing in the Debug Console
+        // stays there.
+        const quiet = QUIET_STOPS.has((e.body as { reason?: string }).reason ?? '');
+        if (this.location === 'panel' && this.view && quiet && this.revealedIn.has(e.session.id)) return this.post(message);
+        this.revealedIn.add(e.session.id);
         // Posted once the panel exists (it queues until its webview is ready).
         void this.show(true).then(() => this.post(message));
       }),
@@ -79,6 +90,7 @@ export class InspectorPanel {
         if (session.type === DEBUG_TYPE && this.webview) this.post({ type: 'sessionStarted', sessionId: session.id });
       }),
       vscode.debug.onDidTerminateDebugSession((session) => {
+        this.revealedIn.delete(session.id);
         if (!this.sessions.delete(session.id)) return;
         this.post({ type: 'sessionEnded', sessionId: session.id });
       }),

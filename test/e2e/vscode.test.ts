@@ -380,6 +380,8 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     writeFileSync(path.join(path.dirname(esmProgram), 'training.ts'), TRAINING_PROGRAM);
     projectWithOwnTfjs(path.dirname(cjsProgram));
     writeFileSync(cjsProgram, CJS_PROGRAM);
+    // The tutorials' tf.data shape whose map callback fails (test/fixtures/shapes/tfdata-fails).
+    cpSync(path.join(root, 'test', 'fixtures', 'shapes', 'tfdata-fails', 'pipeline.js'), path.join(path.dirname(cjsProgram), 'pipeline.js'));
     const multiOut = path.join(root, 'test', 'fixtures', 'tf-converted', 'multi_out_numpy');
     mkdirSync(path.dirname(cjsModel), { recursive: true });
     for (const file of ['model.json', 'group1-shard1of1.bin', 'callbacks.ts']) cpSync(path.join(multiOut, file), path.join(path.dirname(cjsModel), file));
@@ -940,8 +942,23 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       await top().filter({ hasText: 'dense-model › scale (EagerPyFunc)' }).waitFor({ timeout: 15_000 });
       await box('scale').and(graph.locator('[data-status="paused"]')).waitFor({ timeout: 15_000 });
       await shot('graph-view-step-out-to-node');
-      await page.keyboard.press('Shift+F5');
-      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
+      // Continue to the end: the view shows the whole run, the nodes after the last stop included
+      // (they read 'not run' before), inputs and weights as given.
+      await page.keyboard.press('F5');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
+      await graph.locator('g.item[data-status="paused"]').waitFor({ state: 'detached', timeout: 15_000 });
+      const statuses = await graph
+        .locator('g.item[data-node]')
+        .evaluateAll((els) => els.map((el) => `${el.getAttribute('data-node')}:${el.getAttribute('data-status')}`));
+      log(`  statuses after the run: ${statuses.join(' ')}`);
+      assert.ok(statuses.length > 3, statuses.join(' '));
+      assert.deepEqual(
+        statuses.filter((st) => !/:(ran|given)$/.test(st)),
+        [],
+        'every node ran or was given',
+      );
+      assert.ok(statuses.includes('dense/Relu:ran') && statuses.includes('scale:ran'), statuses.join(' '));
+      await shot('graph-view-after-run');
       // The node breakpoint goes, so later steps run as before.
       await runCommand('Remove All Breakpoints');
     },
@@ -1073,7 +1090,9 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       log(`  View Binary Data: ${(await page.locator('.notification-toast').allInnerTexts()).join(' | ').replace(/\s+/g, ' ') || '(no notification)'}`);
       await shot('view-binary-data');
       await runCommand('Notifications: Clear All Notifications');
-      // The same bytes in the inspector's byte view, which needs no extension.
+      // The same bytes in the inspector's byte view, which needs no extension. The steps above left
+      // the Debug Console in front of it in the panel (a step or Restart Frame does not switch).
+      await runCommand('TF.js Callbacks: Open Tensor Inspector');
       const insp = await webviewWith('button.show-bytes');
       await insp.locator('button.show-bytes').click();
       const firstRow = insp.locator('table.bytes tbody tr').first();
@@ -1201,4 +1220,24 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       await runCommand('Remove All Breakpoints');
     },
   );
+
+  step('18. a tf.data map whose callback fails (CommonJS, un-awaited main): after the stop, Continue ends with one clear error and exit code 1', async () => {
+    await open('cjs-project/pipeline.js');
+    await runCommand('TF.js Callbacks: Debug Graph');
+    const widget = page.locator('.exception-widget');
+    await widget.waitFor({ timeout: 60_000 });
+    assert.match((await widget.innerText()).replace(/\s+/g, ' '), /Tout mismatch in to_pixels/);
+    await page.keyboard.press('F5');
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
+    await runCommand('Debug Console: Focus on Debug Console View');
+    const lines = (await page.locator('.repl .monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    log(`  Debug Console: ${lines.slice(-8).join(' | ')}`);
+    const text = lines.join('\n');
+    // TensorFlow's words, the callback and the fix, as a plain run prints them.
+    assert.match(text, /InvalidArgumentError: 0-th value returned by to_pixels is int32, but expects float/);
+    assert.match(text, /Return float data or change Tout to 'int32'\./);
+    assert.match(text, /Program exited with code 1/);
+    assert.doesNotMatch(text, /throw ex|tfjs-data\/src|tfjs-core\/src|This is a bug in tfjs-callbacks/);
+    await shot('tf-data-failure-ends');
+  });
 });
