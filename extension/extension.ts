@@ -18,6 +18,7 @@ import { extensionPaths } from './paths.js';
 import { GraphRunner } from './run-graph.js';
 import { BackendStatus } from './status-bar.js';
 import { showTrainingVariables } from './training-variables.js';
+import { registerWalkthrough } from './walkthrough.js';
 
 export function activate(context: vscode.ExtensionContext): void {
   putCliOnPath(context);
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): void {
   command('tfjsCallbacks.setupNative', () => native.run());
   command('tfjsCallbacks.toggleSkipFile', (target?: unknown) => toggleSkipFile(target));
   command('tfjsCallbacks.showVariables', () => showTrainingVariables(inspector));
+  registerWalkthrough(context);
   command('tfjsCallbacks.breakOnCallback', async (name?: string) => {
     let callback = typeof name === 'string' ? name : undefined;
     if (!callback) {

@@ -3,6 +3,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseDType, type TfDType } from '../dtypes.js';
 import { DynamicGraphError, ModelFormatError, UnboundCallbackError } from '../errors.js';
 import type { CallbackKind } from '../events.js';
@@ -30,8 +31,12 @@ export type ModelInputs = Tensor | Tensor[] | tf.NamedTensorMap;
 /** The model whose execution is under way, for the registered op functions. */
 const running = new AsyncLocalStorage<{ model: CallbackModel; async: boolean }>();
 
-export async function loadCallbackModel(modelJsonPath: string, options: LoadCallbackModelOptions = {}): Promise<CallbackModel> {
-  const files = await readModelFiles(modelJsonPath);
+/**
+ * Loads a graph model.json and binds its callback nodes. `modelJson`: its path, or a `file:` URL
+ * (an ES module's `new URL('./model/model.json', import.meta.url)`, no node:url needed).
+ */
+export async function loadCallbackModel(modelJson: string | URL, options: LoadCallbackModelOptions = {}): Promise<CallbackModel> {
+  const files = await readModelFiles(typeof modelJson === 'string' ? modelJson : fileURLToPath(modelJson));
   registerCallbackOps();
   const graphModel = await asModelFormatError(files.path, () => tf.loadGraphModel({ load: async () => files.artifacts }));
   let model: CallbackModel;

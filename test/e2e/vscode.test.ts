@@ -1240,4 +1240,42 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     assert.doesNotMatch(text, /throw ex|tfjs-data\/src|tfjs-core\/src|This is a bug in tfjs-callbacks/);
     await shot('tf-data-failure-ends');
   });
+
+  step(
+    '19. the walkthrough: Create Sample Project into the workspace, a breakpoint on its line, Debug Graph stops in the callback; each step is checked off by the real event',
+    async () => {
+      await runCommand('Welcome: Open Walkthrough...');
+      await pick('Debug a TF.js Callback');
+      const stepDone = (id: string) => page.locator(`[data-done-step-id$="#${id}"]`).first();
+      await stepDone('createSample').waitFor({ state: 'attached', timeout: 15_000 });
+      await shot('walkthrough');
+      for (const id of ['createSample', 'debug', 'graph']) assert.notEqual(await stepDone(id).getAttribute('aria-checked'), 'true', `${id} is not done yet`);
+
+      await runCommand('TF.js Callbacks: Create Sample Project');
+      // VS Code's own folder dialog, at the workspace folder: accept it.
+      const accept = page.locator('.quick-input-widget .monaco-button', { hasText: 'Create the sample here' });
+      await accept.waitFor({ timeout: 10_000 });
+      await accept.click();
+      await page.locator('.tab.active', { hasText: 'main.ts' }).waitFor({ timeout: 15_000 });
+      for (const file of ['main.ts', 'package.json', 'model/model.json', 'model/callbacks.ts', 'model/group1-shard1of1.bin'])
+        assert.ok(existsSync(path.join(workspace, 'tfjs-callbacks-sample', file)), `the sample has ${file}`);
+      await breakpointAt(10);
+      await runCommand('TF.js Callbacks: Debug Graph');
+      await callStackRows()
+        .first()
+        .filter({ hasText: /scale_rows\s*main\.ts\s*10:/ })
+        .waitFor({ timeout: 60_000 });
+      await shot('walkthrough-sample-stop');
+      await page.keyboard.press('Shift+F5');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
+      await runCommand('Remove All Breakpoints');
+
+      await runCommand('Welcome: Open Walkthrough...');
+      await pick('Debug a TF.js Callback');
+      for (const id of ['createSample', 'breakpoint', 'debug', 'inspector']) {
+        await page.locator(`[data-done-step-id$="#${id}"][aria-checked="true"]`).first().waitFor({ state: 'attached', timeout: 10_000 });
+      }
+      await shot('walkthrough-progress');
+    },
+  );
 });

@@ -52,6 +52,7 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
         'TF.js Callbacks: Create Debug Terminal',
         'TF.js Callbacks: Toggle Skipping this File',
         'TF.js Callbacks: Show tf.Variables',
+        'TF.js Callbacks: Create Sample Project',
       ],
     );
     for (const file of [
@@ -68,6 +69,8 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
       'media/dist/inspector.js',
       'media/inspector.css',
       'media/inspector-icon.svg',
+      'media/walkthrough/sample.md',
+      'media/walkthrough/graph.md',
       'media/dist/graph.js',
       'media/graph.css',
       'media/theme.css',
