@@ -134,8 +134,8 @@ describe('tensorBytes (the inspector’s byte view)', () => {
       assert.equal(ids.dtype, 'int32');
 
       await assert.rejects(bytes({ invocationId, side: 'inputs', index: 7, offset: 0, count: 8 }), /input 7 of invocation \d+ is not there/);
-      await assert.rejects(bytes({ invocationId, side: 'inputs', index: 0, offset: -1, count: 8 }), /whole numbers ≥ 0/);
-      await assert.rejects(bytes({ side: 'inputs', index: 0, offset: 0, count: 8 }), /needs an invocationId, or a graph and a node/);
+      await assert.rejects(bytes({ invocationId, side: 'inputs', index: 0, offset: -1, count: 8 }), /"offset" must be a whole number ≥ 0, not number -1/);
+      await assert.rejects(bytes({ side: 'inputs', index: 0, offset: 0, count: 8 }), /tensorBytes needs invocationId, or graph and node; it got none of them/);
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
     }),
