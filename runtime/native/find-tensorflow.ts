@@ -3,9 +3,10 @@
  * (or `tensorflow-cpu`, `tensorflow-gpu`…) package, or a wheel file. Python is asked where the
  * package is without importing it (an import takes seconds and prints logs).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { askPython, type PythonAnswer } from './python-answer.js';
+import { listMembers, unpackMembers, unsafeName, WheelError } from './wheel-zip.js';
 
 export class NativeSetupError extends Error {}
 
@@ -40,27 +41,21 @@ print(json.dumps({"python": sys.executable, "dir": list(spec.submodule_search_lo
 `;
 
 /** TensorFlow from a Python: the one named, else python3, else python on the PATH. */
-export function fromPython(python?: string): FoundTensorFlow {
+export function fromPython(python?: string, options: { readonly timeoutMs?: number } = {}): FoundTensorFlow {
   const candidates = python ? [python] : ['python3', 'python'];
-  let answer: { python: string; dir?: string; version?: string | null } | undefined;
-  let tried = '';
+  let answer: PythonAnswer | undefined;
+  const tried: string[] = [];
   for (const exe of candidates) {
-    try {
-      answer = JSON.parse(
-        execFileSync(exe, ['-c', LOCATE], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] })
-          .trim()
-          .split('\n')
-          .at(-1)!,
-      );
+    const asked = askPython(exe, LOCATE, options.timeoutMs);
+    if ('python' in asked) {
+      answer = asked;
       break;
-    } catch (err) {
-      const e = err as NodeJS.ErrnoException & { stderr?: string };
-      tried += `${tried ? '; ' : ''}${exe}: ${e.code === 'ENOENT' ? 'not found' : (e.stderr?.trim().split('\n').at(-1) ?? e.message)}`;
     }
+    tried.push(`${exe}: ${asked.why}`);
   }
   if (!answer) {
     throw new NativeSetupError(
-      `No Python to find TensorFlow with (${tried}). Install TensorFlow into a Python environment (python3 -m venv ~/tf && ~/tf/bin/pip install tensorflow-cpu) and pass --python ~/tf/bin/python, or pass --wheel <tensorflow-*.whl>.`,
+      `No Python to find TensorFlow with (${tried.join('; ')}). Install TensorFlow into a Python environment (python3 -m venv ~/tf && ~/tf/bin/pip install tensorflow-cpu) and pass --python ~/tf/bin/python, or pass --wheel <tensorflow-*.whl>.`,
     );
   }
   if (!answer.dir) {
@@ -76,28 +71,50 @@ export function fromPython(python?: string): FoundTensorFlow {
   });
 }
 
-/** TensorFlow from a wheel file: its libraries and headers unpacked into `into`. */
-export function fromWheel(wheel: string, into: string): FoundTensorFlow {
+/** At most this much is unpacked from a wheel (TensorFlow 2.21's libraries and headers: 1.1 GB). */
+export const WHEEL_CAP = 4 * 2 ** 30;
+
+/** The wheel's version, checked, from its file name. */
+export function wheelVersion(wheel: string): string {
   const file = path.resolve(wheel);
   if (!existsSync(file)) throw new NativeSetupError(`--wheel ${wheel}: no such file.`);
   const version = /^tensorflow(?:[-_](?:cpu|gpu|intel))?-(\d[^-]*)-/.exec(path.basename(file))?.[1];
   if (!version)
     throw new NativeSetupError(`--wheel ${wheel}: not a TensorFlow wheel (expected a name like tensorflow_cpu-2.21.0-cp311-cp311-manylinux_2_27_x86_64.whl).`);
   supported(version, file);
-  mkdirSync(into, { recursive: true });
-  // Only what the build needs: the two libraries and the headers (a wheel is ~250 MB unpacked).
-  const wanted = [...LIBRARIES.map((l) => `tensorflow/${l}`), 'tensorflow/include/*'];
+  return version;
+}
+
+/**
+ * TensorFlow from a wheel file: its libraries and headers unpacked into `into`, a folder that must
+ * not exist yet (wheel-zip.ts writes regular files and folders only, under a size cap).
+ */
+export async function fromWheel(wheel: string, into: string, cap = WHEEL_CAP): Promise<FoundTensorFlow> {
+  const version = wheelVersion(wheel);
+  const file = path.resolve(wheel);
   try {
-    execFileSync('unzip', ['-q', '-o', file, ...wanted, '-d', into], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
+    const members = listMembers(file);
+    for (const m of members) {
+      const unsafe = unsafeName(m.name);
+      if (unsafe) throw new WheelError(`its member ${JSON.stringify(m.name)} ${unsafe}`);
+    }
+    // Only what the build needs: the two libraries and the headers (a wheel is ~1.3 GB unpacked).
+    const wanted = members.filter((m) => WANTED.includes(m.name) || m.name.startsWith('tensorflow/include/'));
+    mkdirSync(into);
+    await unpackMembers(file, wanted, into, cap);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException & { stderr?: Buffer };
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code) throw new NativeSetupError(`--wheel ${wheel}: could not read it or unpack it into ${into} (${(err as Error).message}).`);
+    if (!(err instanceof WheelError)) throw err;
     throw new NativeSetupError(
-      `--wheel ${wheel}: could not unpack it (${e.code === 'ENOENT' ? 'no `unzip` command: install unzip' : (e.stderr?.toString().trim() ?? e.message)}).`,
+      `--wheel ${wheel}: ${err.message}. Nothing of it was kept. A wheel from PyPI has none of this: download it again (pip download --no-deps tensorflow-cpu==${version}).`,
     );
   }
   const dir = path.join(into, 'tensorflow');
   return checked({ version, libDir: dir, includeDir: path.join(dir, 'include'), from: file });
 }
+
+const WANTED: readonly string[] = LIBRARIES.map((l) => `tensorflow/${l}`);
 
 /** A 2.x the binding works with. */
 function supported(version: string, from: string): void {

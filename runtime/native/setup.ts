@@ -6,12 +6,13 @@
  * and is what the runtime's auto backend then loads (backend.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildDir, hasBuild, napiVersionFor, nativeRoot, packageDir, readRecord, recordFile, type NativeBuildRecord } from './cache.js';
-import { fromPython, fromWheel, LIBRARIES, NativeSetupError, type FoundTensorFlow } from './find-tensorflow.js';
+import { fromPython, fromWheel, LIBRARIES, NativeSetupError, wheelVersion, type FoundTensorFlow } from './find-tensorflow.js';
+import { builtFromWheel, newWheelFolder, removeOtherWheelFolders } from './wheel-folders.js';
 import { projectTfjsVersion } from './installed.js';
 
 export { NativeSetupError };
@@ -51,61 +52,93 @@ export async function setupNative(options: SetupOptions): Promise<SetupResult> {
   }
   const projectDir = path.resolve(options.projectDir ?? process.cwd());
   const version = tfjsVersion(projectDir);
+  if (options.wheel) wheelVersion(options.wheel);
   const root = nativeRoot(options.env);
   const build = buildDir(root, version);
+  // What this run makes goes again if it fails: nothing is left behind a failed first run.
+  const made = [root, build].filter((dir) => !existsSync(dir));
   mkdirSync(build, { recursive: true });
-
-  const tf = options.wheel ? fromWheel(options.wheel, path.join(build, 'wheel')) : fromPython(options.python);
-  say(`TensorFlow ${tf.version}: ${tf.from}`);
-  for (const [tool, hint] of [
-    ['g++', 'a C++ compiler'],
-    ['make', 'make'],
-  ] as const) {
-    if (!runs(tool, ['--version']))
-      throw new NativeSetupError(
-        `No ${tool} on the PATH: the binding is C++ built with node-gyp and needs ${hint} (Debian/Ubuntu: sudo apt-get install -y build-essential).`,
-      );
-  }
-
-  const pkg = packageDir(build);
   const previous = readRecord(build);
-  if (previous && hasBuild(build) && previous.tensorflow.libDir === tf.libDir && previous.tensorflow.version === tf.version) {
-    say(`reusing the build of ${previous.builtAt} against this TensorFlow (${build})`);
+  if (options.wheel && previous && hasBuild(build) && builtFromWheel(previous, options.wheel)) {
+    say(`reusing the build of ${previous.builtAt} from this wheel (${build})`);
+    return resultOf(started, build, previous, runCheck(root, projectDir, options.env));
+  }
+  // A wheel is unpacked into a folder of this attempt's own, removed if the attempt fails.
+  const unpacked = options.wheel ? newWheelFolder(build, previous) : undefined;
+  let linked = false;
+  try {
+    const tf = unpacked ? await fromWheel(options.wheel!, unpacked) : fromPython(options.python);
+    say(`TensorFlow ${tf.version}: ${tf.from}`);
+    for (const [tool, hint] of [
+      ['g++', 'a C++ compiler'],
+      ['make', 'make'],
+    ] as const) {
+      if (!runs(tool, ['--version']))
+        throw new NativeSetupError(
+          `No ${tool} on the PATH: the binding is C++ built with node-gyp and needs ${hint} (Debian/Ubuntu: sudo apt-get install -y build-essential).`,
+        );
+    }
+
+    const pkg = packageDir(build);
+    if (previous && hasBuild(build) && previous.tensorflow.libDir === tf.libDir && previous.tensorflow.version === tf.version) {
+      say(`reusing the build of ${previous.builtAt} against this TensorFlow (${build})`);
+      return resultOf(started, build, previous, runCheck(root, projectDir, options.env));
+    }
+    if (!existsSync(path.join(pkg, 'binding.gyp')) || readVersion(pkg) !== version) {
+      say(`fetching @tensorflow/tfjs-node@${version} from npm (its sources; no install scripts, no download of libtensorflow)`);
+      installPackage(build, version);
+    }
+    pruneEngines(build);
+    linked = true;
+    link(pkg, tf);
+
+    const published = (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { binary: { napi_versions: number[] } }).binary.napi_versions;
+    const napi = napiVersionFor(published);
+    say(`building the binding with node-gyp (N-API ${napi}, ${os.availableParallelism()} jobs)…`);
+    const buildStarted = Date.now();
+    compile(pkg, napi);
+    const buildSeconds = (Date.now() - buildStarted) / 1000;
+
+    const record: NativeBuildRecord = {
+      tfjsNodeVersion: version,
+      napiVersion: napi,
+      tensorflow: { version: tf.version, libDir: tf.libDir, includeDir: tf.includeDir, from: tf.from },
+      builtAt: new Date().toISOString(),
+      buildSeconds,
+    };
+    writeFileSync(recordFile(build), `${JSON.stringify(record, null, 2)}\n`);
     const check = runCheck(root, projectDir, options.env);
-    return { build, record: previous, seconds: (Date.now() - started) / 1000, diskMiB: diskUsage(build) / 2 ** 20, check };
+    if (unpacked) removeOtherWheelFolders(build, unpacked);
+    return resultOf(started, build, record, check);
+  } catch (err) {
+    if (unpacked) rmSync(unpacked, { recursive: true, force: true });
+    // The build links what this attempt found: no record may call it ready.
+    if (linked) rmSync(recordFile(build), { force: true });
+    for (const dir of made.reverse()) removeIfEmpty(dir);
+    throw err;
   }
-  if (!existsSync(path.join(pkg, 'binding.gyp')) || readVersion(pkg) !== version) {
-    say(`fetching @tensorflow/tfjs-node@${version} from npm (its sources; no install scripts, no download of libtensorflow)`);
-    installPackage(build, version);
-  }
-  pruneEngines(build);
-  link(pkg, tf);
+}
 
-  const published = (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { binary: { napi_versions: number[] } }).binary.napi_versions;
-  const napi = napiVersionFor(published);
-  say(`building the binding with node-gyp (N-API ${napi}, ${os.availableParallelism()} jobs)…`);
-  const buildStarted = Date.now();
-  compile(pkg, napi);
-  const buildSeconds = (Date.now() - buildStarted) / 1000;
-
-  const record: NativeBuildRecord = {
-    tfjsNodeVersion: version,
-    napiVersion: napi,
-    tensorflow: { version: tf.version, libDir: tf.libDir, includeDir: tf.includeDir, from: tf.from },
-    builtAt: new Date().toISOString(),
-    buildSeconds,
-  };
-  writeFileSync(recordFile(build), `${JSON.stringify(record, null, 2)}\n`);
-  const check = runCheck(root, projectDir, options.env);
+function resultOf(started: number, build: string, record: NativeBuildRecord, check: NativeCheck): SetupResult {
   return { build, record, seconds: (Date.now() - started) / 1000, diskMiB: diskUsage(build) / 2 ** 20, check };
 }
 
 /** Removes the build setup-native made for this project's tfjs version; says what it removed. */
 export function undoNative(options: Pick<SetupOptions, 'projectDir' | 'env'>): string | undefined {
-  const build = buildDir(nativeRoot(options.env), tfjsVersion(options.projectDir ?? process.cwd()));
+  const root = nativeRoot(options.env);
+  const build = buildDir(root, tfjsVersion(options.projectDir ?? process.cwd()));
   if (!existsSync(build)) return undefined;
   rmSync(build, { recursive: true, force: true });
+  removeIfEmpty(root);
   return build;
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty (other builds), or gone: kept as it is
+  }
 }
 
 /** The @tensorflow/tfjs version the project runs (else the runtime's own): tfjs-node must match it. */

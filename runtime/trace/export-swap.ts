@@ -18,6 +18,7 @@ import { accessSync, chmodSync, constants, cpSync, mkdirSync, readdirSync, renam
 import path from 'node:path';
 import { WEIGHTS_FILE } from './export.js';
 import { codeOf, ExportTargetError, exportFsError, MODEL_FILE, resolveTarget } from './export-target.js';
+import { isAlive } from '../process-alive.js';
 
 export type FolderState = 'missing' | 'empty' | 'not-empty';
 
@@ -189,15 +190,6 @@ function makeWritable(dir: string): void {
   chmodSync(dir, 0o700);
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) makeWritable(path.join(dir, entry.name));
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return codeOf(err) === 'EPERM';
   }
 }
 

@@ -150,6 +150,12 @@ describe('setup-native: from a wheel file', { skip: TF_WHEEL ? false : 'no Tenso
     assert.match(run.stdout, /^TensorFlow 2\.\d+\.\d+: .*\.whl$/m);
     assert.match(run.stdout, /checked: backend 'tensorflow' loads \(TF_Version 2\.\d+\.\d+\)/);
     assert.match(run.stdout, /most of it TensorFlow's libraries, unpacked from the wheel/);
+    // Run again with the same wheel: the build is reused, not unpacked again (one wheel folder).
+    const again = runCli(['setup-native', '--wheel', TF_WHEEL!], { env: { TFJS_CALLBACKS_NATIVE_DIR: wheelRoot } });
+    assert.equal(again.status, 0, `${again.stdout}\n${again.stderr}`);
+    assert.match(again.stdout, /^reusing the build of .* from this wheel/m);
+    const build = path.join(wheelRoot, fs.readdirSync(wheelRoot)[0]!);
+    assert.equal(fs.readdirSync(build).filter((name) => name.startsWith('wheel')).length, 1);
     fs.rmSync(wheelRoot, { recursive: true, force: true });
   });
 });
