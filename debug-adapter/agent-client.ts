@@ -9,6 +9,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp/connection.js';
 import { AGENT_KEY, AGENT_SOURCE_URL, type ActiveSnapshot, type DebugAgent } from './debuggee/agent-protocol.js';
 import { stopGroup } from './object-groups.js';
+import { tagNonFinite } from './wire-values.js';
 
 /**
  * Names each script the adapter runs in the debuggee after the agent, which the debugger
@@ -33,20 +34,25 @@ export class AgentMissingError extends Error {
   }
 }
 
-/** The declaration sent for a remote function: finds the agent, then calls the function's own source. */
-const declarations = new WeakMap<object, string>();
-function declaration(fn: object): string {
-  let text = declarations.get(fn);
+/**
+ * The declaration sent for a remote function: finds the agent, then calls the function's own source.
+ * An answer by value goes through tagNonFinite on its way out, as JSON would make its NaN and ±Infinity null.
+ */
+const declarations = { byValue: new WeakMap<object, string>(), byReference: new WeakMap<object, string>() };
+function declaration(fn: object, byValue = false): string {
+  const cache = byValue ? declarations.byValue : declarations.byReference;
+  let text = cache.get(fn);
   if (text === undefined) {
+    const call = `(${fn.toString()}).call(this, agent, ...args)`;
     // `__name`: what a transpiler that keeps function names (tsx) wraps nested functions in.
     text = `function (key, ...args) {
   ${AGENT_CALL_TAG}
   var __name = (f) => f;
   const agent = globalThis[key];
   if (!agent) throw new Error('AgentMissing');
-  return (${fn.toString()}).call(this, agent, ...args);
+  return ${byValue ? `(${tagNonFinite.toString()})(${call})` : call};
 }`;
-    declarations.set(fn, text);
+    cache.set(fn, text);
   }
   return text;
 }
@@ -122,7 +128,7 @@ export class AgentClient {
   private async invoke(objectId: string, fn: object, args: readonly Json[], returnByValue: boolean): Promise<Protocol.Runtime.RemoteObject> {
     const r = await this.cdp.send('Runtime.callFunctionOn', {
       objectId,
-      functionDeclaration: declaration(fn),
+      functionDeclaration: declaration(fn, returnByValue),
       arguments: [{ value: AGENT_KEY }, ...args.map((value) => ({ value }))],
       returnByValue,
       silent: true,

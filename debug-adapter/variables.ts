@@ -472,17 +472,18 @@ export class VariableStore {
       if ('error' in page) throw new Error(page.error);
       return page.values.map((v, i) => element(start + i, v, ref));
     }
-    const values = await this.agent
+    const typed = await this.agent
       .callOn(
         ref.objectId,
         function (agent, s, c) {
-          return Array.isArray(this) ? undefined : agent.slice(this, s, c);
+          // Under `values`, where NaN and ±Infinity travel as themselves (wire-values.ts).
+          return Array.isArray(this) ? undefined : { values: agent.slice(this, s, c) };
         },
         start,
         end - start,
       )
       .catch(() => undefined);
-    if (values) return values.map((v, i) => element(start + i, v, ref));
+    if (typed) return typed.values.map((v, i) => element(start + i, v, ref));
     // A plain array: its items may be objects, so page through a remote slice.
     const slice = await this.cdp.send('Runtime.callFunctionOn', {
       objectId: ref.objectId,
@@ -551,7 +552,9 @@ function text(name: string, value: string, evaluateName?: string): DebugProtocol
 
 /** One value of a page, named by its index (`[1, 2]` for N-D), its evaluateName the flat element. */
 function element(flat: number, v: FlatValue, ref: { shape?: readonly number[]; evaluateName?: string }): DebugProtocol.Variable {
-  return text(indexName(flat, ref.shape), typeof v === 'string' ? JSON.stringify(v) : String(v), elementName(ref.evaluateName, flat));
+  // NaN and ±Infinity came as NonFiniteValue (wire-values.ts): JS's own words for them, as for any number.
+  const shown = typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' && v !== null ? v.nonFinite : String(v);
+  return text(indexName(flat, ref.shape), shown, elementName(ref.evaluateName, flat));
 }
 
 /** The values a variables request asks for: DAP's no count (or 0) is one default page; never more than MAX_PAGE. */

@@ -199,15 +199,26 @@ export interface ValueInfo {
   max?: number;
   mean?: number;
   nanCount?: number;
+  /** ±Inf, both signs. */
   infCount?: number;
+  /** Of infCount, the −Inf ones (runtime/summary.ts; absent from an older agent). */
+  negInfCount?: number;
   zeroCount?: number;
   exact?: boolean;
   counted?: number;
-  preview?: (number | string | boolean)[];
+  preview?: FlatValue[];
 }
 
-/** A flat value as JSON: numbers (bigints as numbers), strings or booleans. */
-export type FlatValue = number | string | boolean;
+/**
+ * A non-finite number in an answer's `values` or `preview` (debug-adapter/wire-values.ts): JSON has no
+ * NaN or ±Infinity and would make each of them null. `nonFinite` is JS's own text of the number.
+ */
+export interface NonFiniteValue {
+  nonFinite: 'NaN' | 'Infinity' | '-Infinity';
+}
+
+/** A flat value as JSON: numbers (bigints as numbers; NaN and ±Infinity as NonFiniteValue), strings or booleans. */
+export type FlatValue = number | NonFiniteValue | string | boolean;
 
 /** Values [start, start + values.length) of a value, flattened row-major. */
 export interface ValuePage {

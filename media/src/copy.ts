@@ -32,7 +32,7 @@ export async function tensorAsJson(data: TensorData, source: TensorSource, name:
     ...(truncated ? { truncated: true, count: flat.length, note: `first ${flat.length} of ${info.size} values, row-major` } : {}),
     values,
   };
-  // NaN and ±Infinity have no JSON form: they are null (as the debugger sends them).
+  // NaN and ±Infinity have no JSON form: JSON.stringify writes them null.
   return { text: JSON.stringify(body), count: flat.length, truncated };
 }
 
@@ -58,10 +58,9 @@ export function nest(flat: readonly Value[], shape: readonly number[]): unknown 
 /**
  * "Copy as NumPy" / "Copy as CSV": the whole tensor as a NumPy literal or CSV (runtime/tensor-formats.ts,
  * as the adapter's Copy Value formats), or why not (over MAX_COPY_VALUES, CSV of more than 2-D), said
- * before any value is fetched. A value that arrived as null (NaN or ±Infinity: JSON has neither) is
- * written as NaN, which `note` says when the tensor holds an Inf.
+ * before any value is fetched. NaN and ±Infinity arrive as themselves (tensor-data.ts): np.nan, np.inf, -np.inf.
  */
-export async function tensorAsText(data: TensorData, source: TensorSource, name: string, format: 'numpy' | 'csv'): Promise<CopyResult & { note?: string }> {
+export async function tensorAsText(data: TensorData, source: TensorSource, name: string, format: 'numpy' | 'csv'): Promise<CopyResult> {
   const { info } = source;
   const refused = copyRefusal(format, info.dtype, info.shape, name);
   if (refused) throw new Error(refused);
@@ -71,6 +70,5 @@ export async function tensorAsText(data: TensorData, source: TensorSource, name:
   const values = (await Promise.all(parts)).flat();
   const formatted = formatTensor(format, { dtype: info.dtype, shape: info.shape, values }, name);
   if (!formatted.ok) throw new Error(formatted.message);
-  const note = (info.infCount ?? 0) > 0 ? '±Inf arrive here as NaN/Inf alike and were written as NaN' : undefined;
-  return { text: formatted.text, count: info.size, truncated: false, ...(note ? { note } : {}) };
+  return { text: formatted.text, count: info.size, truncated: false };
 }

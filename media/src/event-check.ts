@@ -4,7 +4,7 @@
  * NaN, or megabytes long. Each one is replaced by something the renderer can show, and a line
  * says which value could not be shown and why, so one bad field never blanks the panel.
  */
-import type { InvocationSnapshot, TensorCallbackEvent, TensorInfo } from './protocol.js';
+import type { InvocationSnapshot, TensorCallbackEvent, TensorInfo, WireValue } from './protocol.js';
 
 /** Longest text kept from one field: messages and names past it are cut, and say so. */
 export const MAX_TEXT = 4000;
@@ -135,9 +135,8 @@ export function tensorInfo(r: Reader, v: unknown, where: string): TensorInfo | n
     if (n === undefined || n === null) return undefined;
     return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : r.fail(`${where}.${key}`, `expected a count, got ${describe(n)}`);
   };
-  const preview = Array.isArray(o.preview)
-    ? o.preview.slice(0, size).map((x) => (typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string' ? x : Number.NaN))
-    : undefined;
+  // Kept as sent, NonFiniteValue included (read by tensor-data.ts), so saved state keeps it too; anything else is a NaN.
+  const preview = Array.isArray(o.preview) ? o.preview.slice(0, size).map(wireValue) : undefined;
   const info: TensorInfo = {
     kind,
     dtype,
@@ -149,12 +148,22 @@ export function tensorInfo(r: Reader, v: unknown, where: string): TensorInfo | n
     ...optional('mean', stat('mean')),
     ...optional('nanCount', count('nanCount')),
     ...optional('infCount', count('infCount')),
+    ...optional('negInfCount', count('negInfCount')),
     ...optional('zeroCount', count('zeroCount')),
     ...optional('exact', typeof o.exact === 'boolean' ? o.exact : undefined),
     ...optional('counted', count('counted')),
     ...optional('preview', preview),
   };
   return info;
+}
+
+type NonFiniteText = Extract<WireValue, object>['nonFinite'];
+const NON_FINITE_TEXTS: readonly NonFiniteText[] = ['NaN', 'Infinity', '-Infinity'];
+
+function wireValue(x: unknown): WireValue {
+  if (typeof x === 'number' || typeof x === 'boolean' || typeof x === 'string') return x;
+  const text = x && typeof x === 'object' ? (x as { nonFinite?: unknown }).nonFinite : undefined;
+  return { nonFinite: NON_FINITE_TEXTS.find((t) => t === text) ?? 'NaN' };
 }
 
 function shapeOf(r: Reader, v: unknown, where: string): number[] | undefined {

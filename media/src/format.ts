@@ -3,17 +3,26 @@
  * the page with textContent (see dom.ts).
  */
 import { dtypeOfArrayName, parseDType } from '../../runtime/dtypes.js';
-import type { InvocationSnapshot, TensorInfo } from './protocol.js';
+import { nonFiniteText, nonFiniteWord } from '../../runtime/non-finite-text.js';
+import type { InvocationSnapshot, TensorInfo, WireValue } from './protocol.js';
 
-/** What a value of a tensor may be after JSON: NaN and ±Infinity arrive as null. */
+/**
+ * A value of a tensor as the page holds it: NaN and ±Infinity as numbers again (fromWire); null
+ * where an older adapter sent JSON's null for one of them, which cannot say which.
+ */
 export type Value = number | string | boolean | null;
 
 const MAX_STRING = 48;
 
+/** A value as the adapter sends it (debug-adapter/wire-values.ts): its NonFiniteValue back to the number. */
+export function fromWire(v: WireValue | null | undefined): Value {
+  if (v === undefined) return null;
+  return typeof v === 'object' && v !== null ? Number(v.nonFinite) : v;
+}
+
 export function formatNumber(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return '∞';
-  if (x === -Infinity) return '-∞';
+  const word = nonFiniteWord(x);
+  if (word) return word;
   if (Number.isInteger(x) && Math.abs(x) < 1e9) return String(x);
   const abs = Math.abs(x);
   if (abs !== 0 && (abs >= 1e6 || abs < 1e-4)) return x.toExponential(3).replace(/\.?0+e/, 'e');
@@ -55,6 +64,13 @@ export function statText(info: TensorStats, key: 'min' | 'max' | 'mean'): string
   const v = info[key];
   if (typeof v !== 'number') return '—';
   return `${info.exact === false ? '≈' : ''}${formatNumber(v)}`;
+}
+
+/** A summary's NaN and ±Inf in the CLI's words ("2 NaN, 1 −Inf"), "0" when none, "—" where none are counted (strings). */
+export function nonFiniteCounts(info: TensorStats): string {
+  if (info.dtype === 'string' || info.nanCount === undefined) return '—';
+  const counts = { dtype: info.dtype, nanCount: info.nanCount, infCount: info.infCount ?? 0 };
+  return nonFiniteText(info.negInfCount === undefined ? counts : { ...counts, negInfCount: info.negInfCount }, formatCount) || '0';
 }
 
 export function countText(n: number | undefined): string {

@@ -2,6 +2,7 @@
  * The histogram of a region's finite values on a canvas, in the theme's colors; NaN and ±Inf
  * are counted beside it.
  */
+import { nonFiniteText } from '../../runtime/non-finite-text.js';
 import { h, themeColor } from './dom.js';
 import { formatCount, formatNumber } from './format.js';
 import { finiteRange } from './heatmap.js';
@@ -91,13 +92,7 @@ export function renderHistogram(data: RegionData): HTMLElement {
     const label = bins.integers ? formatNumber(bins.min + i) : `[${formatNumber(bins.min + i * width)}, ${formatNumber(bins.min + (i + 1) * width)})`;
     canvas.title = n > 0 ? `${label}: ${formatCount(bins.counts[i]!)}` : '';
   });
-  const extra = [
-    bins.nan ? `${formatCount(bins.nan)} NaN` : '',
-    bins.posInf ? `${formatCount(bins.posInf)} +∞` : '',
-    bins.negInf ? `${formatCount(bins.negInf)} -∞` : '',
-  ]
-    .filter(Boolean)
-    .join(', ');
+  const extra = nonFiniteText({ dtype: 'float64', nanCount: bins.nan, infCount: bins.posInf + bins.negInf, negInfCount: bins.negInf }, formatCount);
   figure.append(
     canvas,
     h(

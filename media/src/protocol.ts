@@ -15,6 +15,9 @@ type Tolerant<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
 export type Side = adapter.Side;
 
+/** A value of a page or preview as sent: NaN and ±Infinity as NonFiniteValue (JSON has neither). */
+export type WireValue = Frozen<adapter.FlatValue>;
+
 /** One input or output's summary (adapter `ValueInfo`). */
 export type TensorInfo = Frozen<adapter.ValueInfo>;
 

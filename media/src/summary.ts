@@ -5,7 +5,7 @@
  */
 import { checkInputs, checkOutputs, STATUS_TEXT, type OutputCheck } from './checks.js';
 import { h, type Child } from './dom.js';
-import { countText, formatCount, formatShape, invocationTitle, isFailed, normalizeDtype, statText, type TensorStats } from './format.js';
+import { countText, formatCount, formatShape, invocationTitle, isFailed, nonFiniteCounts, normalizeDtype, statText, type TensorStats } from './format.js';
 import type { Side } from './protocol.js';
 import type { HistoryEntry, InvocationEntry, TensorRef } from './state.js';
 
@@ -74,7 +74,9 @@ export function fact(name: string, value: string): HTMLElement {
   return h('div', { className: 'fact' }, h('dt', null, name), h('dd', null, value));
 }
 
-export const COLUMNS = ['', 'name', 'kind', 'dtype', 'shape', 'min', 'max', 'mean', 'NaN', 'Inf', 'zeros', 'Tin / Tout', 'check'];
+export const COLUMNS = ['', 'name', 'kind', 'dtype', 'shape', 'min', 'max', 'mean', 'NaN/Inf', 'zeros', 'Tin / Tout', 'check'];
+/** The columns of a value's own cells, kind to zeros. */
+const VALUE_SPAN = COLUMNS.indexOf('Tin / Tout') - COLUMNS.indexOf('kind');
 /** A model node's summary columns: no Tin / Tout, no check. */
 export const NODE_COLUMNS = COLUMNS.slice(0, -2);
 
@@ -170,19 +172,18 @@ export function tensorRow(
       ),
       h('td', { className: 'shape' }, formatShape(info.shape)),
       ...(['min', 'max', 'mean'] as const).map((k) => h('td', { className: `num ${k}`, title: sampled }, statText(info, k))),
-      h('td', { className: `num nan${info.nanCount ? ' warn' : ''}` }, countText(info.nanCount)),
-      h('td', { className: `num inf${info.infCount ? ' warn' : ''}` }, countText(info.infCount)),
+      h('td', { className: `num nonfinite${info.nanCount || info.infCount ? ' warn' : ''}` }, nonFiniteCounts(info)),
       h('td', { className: 'num zeros' }, countText(info.zeroCount)),
     );
   } else if (info) {
     // An object, a Promise, null, a ragged array…: what it is, and that it has no values to show.
     cells.push(
       h('td', { className: 'kind opaque' }, info.kind),
-      h('td', { className: 'none', attrs: { colspan: '9' } }, 'not a tensor value: no dtype, shape or values'),
+      h('td', { className: 'none', attrs: { colspan: String(VALUE_SPAN - 1) } }, 'not a tensor value: no dtype, shape or values'),
     );
   } else {
     const text = check?.status === 'missing' ? 'missing: the callback returned fewer values' : 'not a tensor, NdArray or typed array';
-    cells.push(h('td', { className: 'kind none', attrs: { colspan: '10' } }, text));
+    cells.push(h('td', { className: 'kind none', attrs: { colspan: String(VALUE_SPAN) } }, text));
   }
   if (!plain) {
     cells.push(h('td', { className: 'tout' }, side === 'outputs' ? (check?.declared ?? '—') : (declaredInput ?? '')));

@@ -4,7 +4,7 @@
  */
 import type { BytesRequest, HostChannel } from './messaging.js';
 import type { Side, SliceOwner, TensorBytes, TensorInfo } from './protocol.js';
-import type { Value } from './format.js';
+import { fromWire, type Value } from './format.js';
 import { coveringRanges, type Matrix, type Region } from './slicing.js';
 
 /** The debugger answers at most this many values per request. */
@@ -48,7 +48,7 @@ export class TensorData {
     const fetched = await Promise.allSettled(ranges.map((r) => this.range(source, r.start, r.count)));
     const chunks: { start: number; values: readonly Value[] }[] = [];
     let problem: string | undefined;
-    const preview = (source.info.preview ?? []) as readonly Value[];
+    const preview = previewOf(source.info);
     fetched.forEach((f, k) => {
       const { start, count } = ranges[k]!;
       if (f.status === 'fulfilled') {
@@ -106,7 +106,7 @@ export class TensorData {
   }
 
   range(source: TensorSource, start: number, count: number): Promise<readonly Value[]> {
-    const preview = source.info.preview as readonly Value[] | undefined;
+    const preview = source.info.preview ? previewOf(source.info) : undefined;
     const end = Math.min(start + count, source.info.size);
     if (preview && end <= preview.length) return Promise.resolve(preview.slice(start, end));
     const key = `${source.sessionId}\u0000${ownerKey(source.owner)}\u0000${source.side}\u0000${source.index}\u0000${start}\u0000${count}`;
@@ -123,7 +123,7 @@ export class TensorData {
     }
     p = this.channel
       .requestSlice({ sessionId: source.sessionId, ...source.owner, side: source.side, index: source.index, start, count })
-      .then((slice) => slice.values as readonly Value[]);
+      .then((slice) => slice.values.map(fromWire));
     p.catch(() => this.cache.delete(key));
     this.cache.set(key, p);
     while (this.cache.size > CACHE_SLICES) this.cache.delete(this.cache.keys().next().value!);
@@ -135,6 +135,11 @@ export class TensorData {
     const prefix = `${sessionId}\u0000${ownerKey(owner)}\u0000`;
     for (const key of [...this.cache.keys()]) if (key.startsWith(prefix)) this.cache.delete(key);
   }
+}
+
+/** The summary's first values, NaN and ±Infinity as numbers again. */
+function previewOf(info: TensorInfo): readonly Value[] {
+  return (info.preview ?? []).map(fromWire);
 }
 
 function ownerKey(owner: SliceOwner): string {

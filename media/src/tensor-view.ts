@@ -361,7 +361,7 @@ export class TensorView {
     try {
       const result = await tensorAsText(this.data, model.source, model.name, format);
       this.handlers.onCopy(result.text, COPY_LABELS[format]);
-      status.textContent = `Copied ${formatCount(result.count)} values as ${COPY_LABELS[format]}${result.note ? ` (${result.note})` : ''}`;
+      status.textContent = `Copied ${formatCount(result.count)} values as ${COPY_LABELS[format]}`;
     } catch (err) {
       status.textContent = `Copy failed: ${(err as Error).message}`;
       status.className = 'copy-status error';

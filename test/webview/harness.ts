@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { tagNonFinite } from '../../debug-adapter/wire-values.js';
 import { inspectorHtml } from '../../extension/inspector-html.js';
 import type { HostMessage, NodeStopEvent, TensorCallbackEvent, TensorInfo, WebviewMessage } from '../../media/src/protocol.js';
 import { artifactsDir, buildWebview, root, startPageHarness, type PageHarness } from './page-harness.js';
@@ -41,7 +42,7 @@ export function nodeFixtureKey(sessionId: string, graph: string, node: string, s
 /** Answers `tensorData` and `tensorBytes` from the fixtures. Plain JS: it is served inline with the page's nonce. */
 function answerScript(fixtures: Fixtures): string {
   // JSON inside a <script>: "<" escaped so a fixture's text cannot close the element.
-  const data = JSON.stringify(fixtures).replace(/</g, '\\u003c');
+  const data = JSON.stringify(onTheWire(fixtures)).replace(/</g, '\\u003c');
   return `(() => {
   const fixtures = ${data};
   const typed = { float32: Float32Array, int32: Int32Array, bool: Uint8Array, float64: Float64Array };
@@ -73,7 +74,9 @@ function answerScript(fixtures: Fixtures): string {
       message = { type: 'tensorBytes', requestId: req.requestId, error: f ? 'a ' + f.info.dtype + ' tensor has no byte buffer' : 'no tensor' };
     } else {
       const all = new Typed(f.info.size);
-      for (let i = 0; i < f.info.size; i++) all[i] = f.values ? f.values[i] : f.affine.offset + f.affine.scale * i;
+      // (A NaN or ±Infinity is tagged in the fixtures, as on the wire: the number again.)
+      const number = (v) => (v && typeof v === 'object' ? Number(v.nonFinite) : v);
+      for (let i = 0; i < f.info.size; i++) all[i] = f.values ? number(f.values[i]) : f.affine.offset + f.affine.scale * i;
       const bytes = new Uint8Array(all.buffer).subarray(req.offset, req.offset + req.count);
       message = { type: 'tensorBytes', requestId: req.requestId, bytes: { offset: req.offset, byteLength: all.byteLength, dtype: f.info.dtype, data: btoa(String.fromCharCode(...bytes)) } };
     }
@@ -104,9 +107,17 @@ export async function startHarness(options: { build?: boolean; viewport?: { widt
   return { ...harness, open: (fixtures = {}) => harness.open(fixtures) };
 }
 
+/**
+ * A message as it reaches the page: its values and previews tagged as the adapter's agent calls tag
+ * them (NaN and ±Infinity as NonFiniteValue), then JSON (CDP, DAP, the webview's postMessage).
+ */
+function onTheWire<T>(message: T): T {
+  return JSON.parse(JSON.stringify(tagNonFinite(message))) as T;
+}
+
 /** Posts a host message to the page as the panel would. */
 export async function sendHost(page: Page, message: HostMessage): Promise<void> {
-  await page.evaluate((m) => (window as unknown as { __host: (m: unknown) => void }).__host(m), message as unknown as Record<string, unknown>);
+  await page.evaluate((m) => (window as unknown as { __host: (m: unknown) => void }).__host(m), onTheWire(message) as unknown as Record<string, unknown>);
 }
 
 export async function sendInvocation(page: Page, sessionId: string, event: TensorCallbackEvent, live = true): Promise<void> {

@@ -1,0 +1,82 @@
+/**
+ * NaN, −Inf and +Inf in the inspector, in Chromium: the summary table, the grid and the histogram
+ * tell the same counts with the same words as the CLI (runtime/non-finite-text.ts), both from the
+ * event's preview and from tensorData pages. The summaries are the runtime's own, and the harness
+ * sends them as the adapter does (debug-adapter/wire-values.ts, then JSON).
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { summarizeValues } from '../../runtime/summary.js';
+import type { TensorCallbackEvent, TensorInfo } from '../../media/src/protocol.js';
+import { SESSION } from './fixtures.js';
+import { assertClean, fixtureKey, gridCells, posted, screenshot, sendInvocation, startHarness, waitForTensor, type Harness } from './harness.js';
+
+let h: Harness;
+
+before(async () => {
+  h = await startHarness();
+});
+
+after(async () => {
+  await h?.close();
+});
+
+/** 2 NaN, 5 −Inf, 1 +Inf; the last four past the summary's preview of 8, so they come by tensorData. */
+const VALUES = [Number.NaN, -Infinity, -Infinity, Infinity, 0, -1.5, -Infinity, -Infinity, -Infinity, 2, Number.NaN, 3];
+const WORDS = ['NaN', '−Inf', '−Inf', '+Inf', '0', '-1.5', '−Inf', '−Inf', '−Inf', '2', 'NaN', '3'];
+
+/** The agent's ValueInfo: the kind beside the runtime's summary. */
+function valueInfo(kind: string, dtype: 'float32' | 'string', shape: number[], flat: unknown[]): TensorInfo {
+  return { kind, disposed: false, ...summarizeValues({ dtype, shape, flat }) } as TensorInfo;
+}
+
+const logs = valueInfo('Tensor', 'float32', [2, 6], VALUES);
+const words = valueInfo('Tensor', 'string', [2], ['NaN', '-Infinity']);
+
+const event: TensorCallbackEvent = {
+  reason: 'exception',
+  description: 'NaN/Inf in output 0 of log_ratio',
+  invocation: {
+    id: 9,
+    callback: { name: 'log_ratio', token: 'pyfunc_0', kind: 'numpy_function', stateful: true, functionName: 'log_ratio' },
+    op: 'PyFunc',
+    Tout: ['float32', 'string'],
+    parameterNames: ['x'],
+    phase: 'returned',
+    toutCheck: { ok: true, mismatches: [], narrowed: [] },
+  },
+  inputs: [],
+  outputs: [logs, words],
+};
+
+const fixtures = {
+  [fixtureKey(SESSION, 9, 'outputs', 0)]: { info: logs, values: VALUES },
+  [fixtureKey(SESSION, 9, 'outputs', 1)]: { info: words, values: ['NaN', '-Infinity'] },
+};
+
+test('the table, the grid and the histogram tell NaN, −Inf and +Inf apart, in the CLI’s words', async () => {
+  const page = await h.open(fixtures);
+  await sendInvocation(page, SESSION, event);
+  let renders = await waitForTensor(page);
+  await page.click('tr.tensor-row[data-side="outputs"][data-index="0"]');
+  renders = await waitForTensor(page, renders);
+
+  const counts = await page.$$eval('table.summary tr.tensor-row td[data-col="nonfinite"]', (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(counts, ['2 NaN, 5 −Inf, 1 +Inf', '—'], 'the table: counts with signs; none for strings');
+  assert.deepEqual((await gridCells(page)).flat(), WORDS, 'the grid: each value as itself');
+  assert.equal(await page.textContent('figure.histogram p.note'), 'not shown: 2 NaN, 5 −Inf, 1 +Inf', 'the histogram’s footnote');
+  await screenshot(page, 'non-finite.png');
+  await page.click('button.copy-numpy');
+  await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'copy'));
+  const copy = (await posted(page)).find((m) => m.type === 'copy');
+  assert.equal(
+    copy?.type === 'copy' && copy.text,
+    'np.array([[np.nan, -np.inf, -np.inf, np.inf, 0.0, -1.5], [-np.inf, -np.inf, -np.inf, 2.0, np.nan, 3.0]], dtype=np.float32)',
+    'NumPy: each as itself',
+  );
+
+  await page.click('tr.tensor-row[data-side="outputs"][data-index="1"]');
+  await waitForTensor(page, renders);
+  assert.deepEqual((await gridCells(page)).flat(), ['"NaN"', '"-Infinity"'], 'strings stay strings');
+  await assertClean(h, page);
+});
