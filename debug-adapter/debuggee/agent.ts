@@ -1129,6 +1129,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     let oldBad = 0;
     let nan = 0;
     let inf = 0;
+    let negInf = 0;
     const numeric = v.dtype !== 'string';
     if (numeric) {
       const a = untraced(() => old.dataSync());
@@ -1138,7 +1139,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         const y = Number(b[i]);
         if (!Number.isFinite(x)) oldBad++;
         if (Number.isNaN(y)) nan++;
-        else if (!Number.isFinite(y)) inf++;
+        else if (y === -Infinity) negInf++;
+        else if (y === Infinity) inf++;
         if (x === y || (Number.isNaN(x) && Number.isNaN(y))) continue;
         const d = Math.abs(y - x);
         maxAbs = Number.isNaN(d) ? Infinity : Math.max(maxAbs, d);
@@ -1155,8 +1157,11 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         held = true;
         why = 'assigned';
       } else if (c.kind === 'nonFinite') {
-        held = nan + inf > 0 && oldBad === 0;
-        why = `became non-finite (${nan} NaN, ${inf} Inf)`;
+        held = nan + negInf + inf > 0 && oldBad === 0;
+        // runtime/non-finite-text.ts nonFiniteText's words, its source of truth (the agent imports
+        // nothing): the counts that are not 0, each infinity with its sign. agent.test compares the two.
+        const counts = [nan && `${nan} NaN`, negInf && `${negInf} −Inf`, inf && `${inf} +Inf`];
+        why = `became non-finite (${counts.filter(Boolean).join(', ')})`;
       } else if (c.kind === 'changesBy') {
         held = maxAbs > c.threshold;
         why = `changed by ${Number(maxAbs.toPrecision(5))} > ${c.threshold} (largest |new - old|)`;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { installAgent } from '../../debug-adapter/debuggee/agent.js';
 import { dtypeOfArray } from '../../runtime/dtypes.js';
+import { nonFiniteText } from '../../runtime/non-finite-text.js';
 import { NdArray, numpyFunction, pyFunction, selectBackend, tf } from '../../runtime/index.js';
 import { summarizeTensor, summarizeValues } from '../../runtime/summary.js';
 
@@ -240,5 +241,41 @@ describe('details and page at a stop in the runtime', () => {
     r = stopOn(() => pyFunction(() => new Map() as never, [x()], 'float32'));
     assert.deepEqual([r.details.outputs[0].kind, r.details.outputs[0].opaque], ['Map', true]);
     assert.match(r.pages[0].error, /output 0 of invocation \d+ is a Map, not a tensor value/);
+  });
+});
+
+describe('a data breakpoint’s why', () => {
+  const agent = installAgent(globalThis);
+  let whys: string[] = [];
+
+  before(async () => {
+    await selectBackend({ backend: 'cpu', quiet: true });
+    agent.callbackBreak = () => whys.push(agent.lastBreak!.data!.why);
+  });
+  after(() => {
+    agent.callbackBreak = () => {};
+    agent.watchVariables([]);
+  });
+
+  test('tells NaN and ±Inf in runtime/non-finite-text.ts’s words (the agent keeps a copy of them)', () => {
+    const w = tf.variable(tf.zeros([4]), true, 'agent_test_weights');
+    agent.watchVariables([{ id: 1, variable: 'agent_test_weights', condition: { kind: 'nonFinite' } }]);
+    const cases = [
+      [Number.NaN, 1, 2, 3],
+      [-Infinity, -Infinity, 0, 0],
+      [Infinity, 1, 2, 3],
+      [Infinity, Number.NaN, -Infinity, 1],
+      [Number.NaN, Number.NaN, Infinity, Infinity],
+    ];
+    for (const values of cases) {
+      whys = [];
+      w.assign(tf.tensor1d(values));
+      const words = nonFiniteText(summarizeValues({ dtype: 'float32', shape: [4], flat: values }));
+      assert.deepEqual(whys, [`became non-finite (${words})`], values.join(', '));
+      // Back to finite values (no stop): the next case becomes non-finite again.
+      w.assign(tf.zeros([4]));
+      assert.equal(whys.length, 1);
+    }
+    w.dispose();
   });
 });

@@ -132,7 +132,7 @@ describe('data breakpoints on tf.Variables', () => {
       const [nan] = await setData(s, [{ dataId: 'dense_w', condition: 'becomes non-finite' }]);
       assert.equal(nan!.verified, true, nan!.message);
       const poison = await continueToStop(s);
-      assert.match(poison.body.description ?? '', /dense_w became non-finite \(4 NaN, 0 Inf\)/);
+      assert.match(poison.body.description ?? '', /dense_w became non-finite \(4 NaN\)$/);
       assert.equal(firstUserFrame(await s.stack())?.line, lineOf(PROGRAM, '@poison'));
 
       // Cleared: assign is tfjs's own again, and the watching left no tensor behind.
