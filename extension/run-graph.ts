@@ -6,11 +6,14 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { nonFiniteOutputsProblem } from '../runtime/cli/run-summary.js';
 import type { TraceFile } from '../runtime/cli/trace.js';
+import type { CallbackInvocation } from '../runtime/events.js';
 import { isGraphProgram, isModelJson, runArguments, UNTRUSTED_MESSAGE } from './config-resolution.js';
 import { editorContext } from './editor-context.js';
 import { beginRun, extensionOutput } from './output.js';
 import { NODE_ENV, extensionPaths } from './paths.js';
+import { runAnnouncement } from './run-announcement.js';
 
 export interface RunResult {
   readonly exitCode: number;
@@ -86,44 +89,62 @@ export class GraphRunner {
     return result;
   }
 
-  /** Problems for the files the language server does not cover: those not open in an editor. */
+  /**
+   * Problems for the files the language server does not cover, those not open in an editor, as it
+   * says them (server/last-run.ts): Tout mismatches, and NaN/Inf outputs per call site.
+   */
   private showProblems(trace: TraceFile | undefined): void {
     this.problems.clear();
     if (!trace) return;
     const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.fsPath));
-    const byFile = new Map<string, vscode.Diagnostic[]>();
+    const sites = new Map<string, { file: string; range: vscode.Range; invocations: CallbackInvocation[] }>();
     for (const inv of trace.invocations) {
-      if (inv.toutCheck.ok || !inv.callSite || open.has(inv.callSite.file)) continue;
-      const line = Math.max(0, inv.callSite.line - 1);
-      // A model node's span (its name in a one-line model.json), else the whole line.
-      const { endLine, endColumn } = inv.callSite;
-      const range =
-        endLine !== undefined && endColumn !== undefined
-          ? new vscode.Range(line, inv.callSite.column - 1, endLine - 1, endColumn - 1)
-          : new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER);
-      for (const m of inv.toutCheck.mismatches) {
-        const d = new vscode.Diagnostic(range, m.message, vscode.DiagnosticSeverity.Error);
-        d.source = 'tfjs-callbacks run';
-        d.code = 'tout-mismatch';
-        const list = byFile.get(inv.callSite.file) ?? [];
-        if (!list.some((x) => x.message === d.message && x.range.isEqual(range))) list.push(d);
-        byFile.set(inv.callSite.file, list);
+      if (!inv.callSite || open.has(inv.callSite.file)) continue;
+      const range = siteRange(inv.callSite);
+      const key = `${inv.callSite.file}\u0000${range.start.line}:${range.start.character}:${range.end.line}:${range.end.character}`;
+      const site = sites.get(key) ?? { file: inv.callSite.file, range, invocations: [] };
+      site.invocations.push(inv);
+      sites.set(key, site);
+    }
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    const add = (file: string, d: vscode.Diagnostic) => {
+      const list = byFile.get(file) ?? [];
+      if (!list.some((x) => x.message === d.message && x.range.isEqual(d.range))) list.push(d);
+      byFile.set(file, list);
+    };
+    for (const { file, range, invocations } of sites.values()) {
+      for (const inv of invocations) {
+        if (inv.toutCheck.ok) continue;
+        for (const m of inv.toutCheck.mismatches) add(file, problem(range, m.message, vscode.DiagnosticSeverity.Error, 'tout-mismatch'));
       }
+      const nonFinite = nonFiniteOutputsProblem(invocations);
+      if (nonFinite) add(file, problem(range, nonFinite, vscode.DiagnosticSeverity.Warning, 'non-finite-output'));
     }
     for (const [file, diagnostics] of byFile) this.problems.set(vscode.Uri.file(file), diagnostics);
   }
 
   private async announce(target: string, result: RunResult): Promise<void> {
-    const s = result.trace?.summary;
-    const name = path.basename(target);
-    if (!s) {
-      void vscode.window.showErrorMessage(`Run Graph: ${name} exited with code ${result.exitCode} and wrote no trace. See the "TF.js Callbacks" output.`);
-      return;
-    }
-    const text = `${name}: ${s.invocations} callback invocations of ${s.callbacks} callbacks · ${s.toutMismatches} Tout mismatches · ${s.errors} errors · backend ${result.trace?.backend?.backend ?? '?'}`;
-    if (result.exitCode === 0 && s.toutMismatches === 0 && s.errors === 0) void vscode.window.showInformationMessage(`Run Graph ✓ ${text}`);
-    else void vscode.window.showWarningMessage(`Run Graph ✗ ${text}${result.trace?.failure ? ` — ${result.trace.failure.message.split('\n')[0]}` : ''}`);
+    const { severity, text } = runAnnouncement(path.basename(target), result.exitCode, result.trace);
+    if (severity === 'info') void vscode.window.showInformationMessage(text);
+    else if (severity === 'warning') void vscode.window.showWarningMessage(text);
+    else void vscode.window.showErrorMessage(text);
   }
+}
+
+/** A model node's span (its name in a one-line model.json), else the whole line. */
+function siteRange(site: NonNullable<CallbackInvocation['callSite']>): vscode.Range {
+  const line = Math.max(0, site.line - 1);
+  const { endLine, endColumn } = site;
+  return endLine !== undefined && endColumn !== undefined
+    ? new vscode.Range(line, site.column - 1, endLine - 1, endColumn - 1)
+    : new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER);
+}
+
+function problem(range: vscode.Range, message: string, severity: vscode.DiagnosticSeverity, code: string): vscode.Diagnostic {
+  const d = new vscode.Diagnostic(range, message, severity);
+  d.source = 'tfjs-callbacks run';
+  d.code = code;
+  return d;
 }
 
 function readTrace(file: string): TraceFile | undefined {

@@ -152,7 +152,8 @@ function outputSummaries(converted: ConvertedOutputs, tout: Tout): TensorSummary
   // On a mismatch there are no output tensors: summarise what the callback returned instead.
   return converted.returned.map((r) => {
     if (r.tensor) return summarizeTensor(r.tensor);
-    return summarizeValues({ dtype: r.dtype ?? 'float64', shape: r.shape, flat: r.flat ?? [] });
+    const summary = summarizeValues({ dtype: r.dtype ?? 'float64', shape: r.shape, flat: r.flat ?? [] });
+    return r.problem ? { ...summary, notAValue: r.describe } : summary;
   });
 }
 

@@ -177,7 +177,7 @@ function classifyNested(value: unknown[]): ReturnedValue {
   }
   const flat: unknown[] = [];
   const ragged = flattenInto(value, shape, 0, flat, []);
-  if (ragged) return bad('nested array', ragged);
+  if (ragged) return bad(ragged === CIRCULAR ? 'nested array' : 'ragged nested array', ragged);
   const kinds = new Set(flat.map((v) => typeof v));
   if (kinds.size > 1) return bad('nested array', `its leaves mix ${[...kinds].join(' and ')}`);
   const kind = kinds.values().next().value ?? 'number';

@@ -34,6 +34,11 @@ export interface TensorSummary {
   readonly counted: number;
   /** The first few values, as text-safe JS values. */
   readonly preview: readonly (number | string | boolean)[];
+  /**
+   * What a callback returned in place of a value ("ragged nested array", "Promise"): it has no
+   * dtype, shape or values, and the rest of the summary says nothing.
+   */
+  readonly notAValue?: string;
 }
 
 /** Values without a tensor (a callback's return value that failed the Tout check). */
@@ -163,7 +168,4 @@ function emptySummary(dtype: TfDType, shape: readonly number[]): TensorSummary {
   return { dtype, shape, size: 0, nanCount: 0, infCount: 0, zeroCount: 0, exact: false, counted: 0, preview: [] };
 }
 
-/** "float32[2,3]" */
-export function signature(s: { dtype: string; shape: readonly number[] }): string {
-  return `${s.dtype}[${s.shape.join(',')}]`;
-}
+export { signature } from './signature.js';

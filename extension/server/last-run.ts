@@ -1,9 +1,11 @@
 /**
  * The last run's failures as diagnostics at their call sites: Tout mismatches (toutCheck.ok
- * false) with TensorFlow's message, and exceptions callbacks threw. For graph programs they sit
- * on the wrapper call; for model.json on the callback node's name.
+ * false) with TensorFlow's message, exceptions callbacks threw, and NaN/Inf outputs (warnings, in
+ * the CLI's words). For graph programs they sit on the wrapper call; for model.json on the
+ * callback node's name.
  */
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver';
+import { nonFiniteOutputsProblem } from '../../runtime/cli/run-summary.js';
 import type { ProgramAnalysis, TraceMatch } from './program-analysis.js';
 import { LineIndex } from './line-index.js';
 import { lineRange, rangeOf, textRangeToLsp } from './positions.js';
@@ -64,6 +66,8 @@ function siteDiagnostics(invocations: readonly TracedInvocation[], range: Range)
       });
     }
   }
+  const nonFinite = nonFiniteOutputsProblem(invocations);
+  if (nonFinite) out.push({ severity: DiagnosticSeverity.Warning, range, message: nonFinite, source: LAST_RUN_SOURCE, code: 'non-finite-output' });
   const failed = invocations.filter((inv) => inv.error !== undefined).at(-1);
   if (failed?.error) {
     out.push({

@@ -133,7 +133,10 @@ export function observe(invocations: readonly TracedInvocation[]): ObservedSigna
   };
 }
 
-function list(summaries: readonly { dtype: string; shape: readonly number[] }[] | undefined): string {
+/** As runtime/summary.ts `signature` writes them, read defensively (the trace is a file on disk). */
+function list(summaries: readonly { dtype: string; shape: readonly number[]; notAValue?: string }[] | undefined): string {
   if (!Array.isArray(summaries) || summaries.length === 0) return '()';
-  return summaries.map((s) => `${String(s?.dtype)}[${Array.isArray(s?.shape) ? s.shape.join(',') : '?'}]`).join(', ');
+  return summaries
+    .map((s) => (typeof s?.notAValue === 'string' ? s.notAValue : `${String(s?.dtype)}[${Array.isArray(s?.shape) ? s.shape.join(',') : '?'}]`))
+    .join(', ');
 }

@@ -1,5 +1,5 @@
 /**
- * One readable line per callback invocation, and the run's summary line.
+ * One readable line per callback invocation (the run's summary line: run-summary.ts).
  */
 import { formatCallSite } from '../callsite.js';
 import type { CallbackInvocation } from '../events.js';
@@ -45,43 +45,3 @@ function narrowingNote(inv: CallbackInvocation): string | undefined {
 function list(summaries: readonly TensorSummary[]): string {
   return summaries.length === 0 ? '()' : summaries.map(signature).join(', ');
 }
-
-export interface TraceSummary {
-  readonly invocations: number;
-  readonly callbacks: number;
-  readonly toutMismatches: number;
-  readonly errors: number;
-  readonly reused: number;
-  readonly nonFinite: number;
-  readonly callbackMs: number;
-}
-
-export function summarize(invocations: readonly CallbackInvocation[]): TraceSummary {
-  return {
-    invocations: invocations.length,
-    callbacks: new Set(invocations.map((i) => `${i.graph ?? ''}|${i.callback.token}|${i.node ?? ''}`)).size,
-    toutMismatches: invocations.filter((i) => !i.toutCheck.ok).length,
-    errors: invocations.filter((i) => i.error !== undefined).length,
-    reused: invocations.filter((i) => i.memoized).length,
-    nonFinite: invocations.filter((i) => i.outputs.some((o) => o.nanCount > 0 || o.infCount > 0)).length,
-    callbackMs: invocations.reduce((t, i) => t + i.durationMs, 0),
-  };
-}
-
-/**
- * The run's summary line: ✓ when callbacks ran and all matched, ✗ when one failed or the run did,
- * ⚠ when no callback ran at all (nothing the user asked the CLI to check was checked), with a
- * second line saying so.
- */
-export function formatSummary(s: TraceSummary, backend: string, runFailed = false): string {
-  const ok = s.toutMismatches === 0 && s.errors === 0 && !runFailed;
-  const mark = !ok ? '✗' : s.invocations === 0 ? '⚠' : '✓';
-  const line =
-    `${mark} ${s.invocations} callback invocation${s.invocations === 1 ? '' : 's'} of ${s.callbacks} callback${s.callbacks === 1 ? '' : 's'}` +
-    ` · ${s.toutMismatches} Tout mismatch${s.toutMismatches === 1 ? '' : 'es'} · ${s.errors} error${s.errors === 1 ? '' : 's'}` +
-    ` · ${s.reused} reused · ${s.nonFinite} with NaN/Inf outputs · ${s.callbackMs.toFixed(1)} ms in callbacks · backend ${backend}`;
-  return s.invocations === 0 && !runFailed ? `${line}\n  ${NO_CALLBACK_RAN}` : line;
-}
-
-export const NO_CALLBACK_RAN =
-  'no graph callback ran: the run called no numpyFunction, pyFunction or pyFunc and ran no callback node (is that work behind a flag, or in a function nothing calls?)';

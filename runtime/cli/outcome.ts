@@ -3,7 +3,7 @@
  * with a hint where its own message does not say what to do, the summary line, and the trace.
  */
 import type { BackendReport } from '../backend.js';
-import { formatSummary, summarize } from './format.js';
+import { formatSummary, summarize } from './run-summary.js';
 import type { TraceRecorder } from './trace.js';
 
 /** Failures whose message says everything: no stack under them. */

@@ -6,7 +6,8 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { BackendReport } from '../backend.js';
 import type { CallbackInvocation, CallbackObserver, CallbackStart } from '../events.js';
-import { formatInvocation, summarize, type TraceSummary } from './format.js';
+import { formatInvocation } from './format.js';
+import { summarize, type TraceSummary } from './run-summary.js';
 
 export interface TraceFile {
   readonly version: 1;

@@ -1,13 +1,13 @@
 /**
  * Code lenses, hovers and the last run's diagnostics, over the real server process: a trace
- * written in the CLI's format (runtime/cli/trace.ts) and a real one from `tfjs-callbacks run
+ * written in the CLI's format (runtime/cli/trace.ts) and real ones from `tfjs-callbacks run
  * --trace`, announced with the tfjsCallbacks/traceUpdated notification.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { MarkupContent } from 'vscode-languageserver-protocol';
+import { DiagnosticSeverity, type MarkupContent } from 'vscode-languageserver-protocol';
 import type { TraceFile } from '../../runtime/cli/trace.js';
 import type { CallbackInvocation } from '../../runtime/events.js';
 import type { TensorSummary } from '../../runtime/summary.js';
@@ -204,5 +204,30 @@ describe('a trace from the CLI (tfjs-callbacks run --trace)', { timeout: WAIT_MS
     const text = hoverText(await client.hover(uri, callLine('scale'), programLines[callLine('scale')]!.indexOf('numpyFunction')));
     assert.match(text, /3 calls of scale \[pyfunc_\d+\] · mean \d+\.\d\d ms/);
     assert.match(text, /- in `float32\[2,2\]` → out `float32\[2,2\]`/);
+  });
+});
+
+describe('NaN/Inf outputs in a trace from the CLI', { timeout: WAIT_MS * 3 }, () => {
+  test('a warning on the call, with the counts the CLI printed (runtime/non-finite-text.ts)', async () => {
+    const file = lspFixture('non-finite-run.ts');
+    const call = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('numpyFunction(logit,'));
+    const uri = await client.open(file);
+    assert.deepEqual(messages(await client.diagnostics(uri)), [], 'nothing before a run');
+    const traceFile = path.join(dir, 'non-finite', 'trace.json');
+    const run = runCli(['run', file, '--backend', 'cpu', '--trace', traceFile]);
+    assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    const cli = /^ {4}⚠ (.+) in float32\[6\]$/m.exec(run.stdout)?.[1];
+    assert.equal(cli, '1 NaN, 2 −Inf, 1 +Inf', run.stdout);
+
+    const mark = client.mark();
+    await client.traceUpdated(traceFile);
+    const problems = (await client.diagnostics(uri, { after: mark })).filter((d) => d.code === 'non-finite-output');
+    assert.deepEqual(
+      problems.map((d) => [d.range.start.line, d.severity, d.source, d.message]),
+      [[call, DiagnosticSeverity.Warning, LAST_RUN, `pyfunc_0 (logit) returned ${cli} in output 0 float32[6]\n  (last run: NaN/Inf outputs in all 1 call)`]],
+    );
   });
 });
