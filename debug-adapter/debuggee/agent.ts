@@ -69,7 +69,7 @@ interface VariableLike extends TensorLike {
 interface TfLike {
   Variable: { new (...args: never[]): VariableLike; prototype: { assign(this: VariableLike, newValue: unknown): void } };
   tidy<T>(fn: () => T): T;
-  engine(): { registeredVariables: Record<string, unknown> };
+  engine(): { registeredVariables: Record<string, unknown>; state: { scopeStack: unknown[] }; endScope(): void };
 }
 
 /** The runtime's shared state (runtime/hooks.ts), as far as the agent uses it. */
@@ -1123,6 +1123,33 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     }
   };
 
+  /*
+   * A data breakpoint's condition runs with a time limit: one that loops would hang the program
+   * inside `assign`. Node's vm runs it under a watchdog that stops it (about 85 µs a call: fine
+   * once per assign, too much per node or callback hit, whose conditions run unlimited).
+   * Without node:vm (a Node before process.getBuiltinModule) it runs as is.
+   */
+  const CONDITION_LIMIT_MS = 1000;
+  interface LimitedScript {
+    runInThisContext(options: { timeout: number }): unknown;
+  }
+  const vm = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } }).process?.getBuiltinModule?.('node:vm') as
+    | { Script: new (code: string) => LimitedScript }
+    | undefined;
+  const LIMITED_KEY = 'tfjs-callback-debugger.agent.limited';
+  let limitedScript: LimitedScript | undefined;
+  const limited = <T>(fn: () => T): T => {
+    if (!vm) return fn();
+    limitedScript ??= new vm.Script(`globalThis[Symbol.for(${JSON.stringify(LIMITED_KEY)})]()`);
+    const slot = globalThis as unknown as Record<symbol, unknown>;
+    slot[Symbol.for(LIMITED_KEY)] = fn;
+    try {
+      return limitedScript.runInThisContext({ timeout: CONDITION_LIMIT_MS }) as T;
+    } finally {
+      delete slot[Symbol.for(LIMITED_KEY)];
+    }
+  };
+
   /** Whether an assign that just happened stops, and why: compared element by element in JS. */
   const dataHit = (v: VariableLike, old: TensorLike, list: Watch[]): DataBreakHit | undefined => {
     let maxAbs = 0;
@@ -1167,14 +1194,20 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         why = `changed by ${Number(maxAbs.toPrecision(5))} > ${c.threshold} (largest |new - old|)`;
       } else if (w.test) {
         const test = w.test;
+        const tf = tfjs();
+        const scopes = tf?.engine().state.scopeStack.length ?? 0;
         try {
-          const tf = tfjs();
-          held = Boolean(tf ? tf.tidy(() => Boolean(test(old, v, maxAbs))) : test(old, v, maxAbs));
+          held = Boolean(limited(() => (tf ? tf.tidy(() => Boolean(test(old, v, maxAbs))) : test(old, v, maxAbs))));
           why = `condition \`${c.source}\` held`;
         } catch (err) {
           held = true;
-          conditionError = `the condition \`${c.source}\` threw: ${(err as Error).message}`;
+          const overran = (err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+          conditionError = overran
+            ? `the condition \`${c.source}\` ran over ${CONDITION_LIMIT_MS / 1000} s and was stopped (a data breakpoint's condition runs at each assign: keep it short)`
+            : `the condition \`${c.source}\` threw: ${(err as Error).message}`;
           why = conditionError;
+          // A stopped run leaves its tf.tidy scope open (no finally runs on termination): close it.
+          if (tf) while (tf.engine().state.scopeStack.length > scopes) tf.engine().endScope();
         }
       }
       if (!held) continue;
