@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, printed as ratios against a baseline measured in the same run.
- * `npm run bench <part>` runs one part: runtime, debug, session, timings, steps, lsp, webview, nodes, graph, trace or globs.
+ * `npm run bench <part>` runs one part: runtime, debug, session, timings, steps, lsp, webview, nodes, graph, trace, globs or cli.
  */
 import os from 'node:os';
 import { runtimeBenchmarks } from './runtime.bench.js';
@@ -21,6 +21,7 @@ const parts: Record<string, (print: Print) => Promise<void>> = {
   graph: async (print) => (await import('./graph-view.bench.js')).graphViewBenchmarks(print),
   trace: async (print) => (await import('./trace.bench.js')).traceBenchmarks(print),
   globs: async (print) => (await import('./globs.bench.js')).globBenchmarks(print),
+  cli: async (print) => (await import('./cli-memory.bench.js')).cliMemoryBenchmarks(print),
 };
 
 const print: Print = (line) => console.log(line);

@@ -3,7 +3,7 @@
  * with a hint where its own message does not say what to do, the summary line, and the trace.
  */
 import type { BackendReport } from '../backend.js';
-import { formatSummary, summarize } from './run-summary.js';
+import { formatSummary } from './run-summary.js';
 import type { TraceRecorder } from './trace.js';
 
 /** Failures whose message says everything: no stack under them. */
@@ -36,9 +36,9 @@ export function finish(recorder: TraceRecorder, outcome: Outcome, print: (line: 
     print(`\n✗ ${target} exited with code ${outcome.exitCode}`);
   }
   const failed = failure !== undefined || !!outcome.exitCode;
-  print(`\n${formatSummary(summarize(recorder.invocations), outcome.backend?.backend ?? 'none', failed)}`);
+  print(`\n${formatSummary(recorder.summary(), outcome.backend?.backend ?? 'none', failed)}`);
   if (outcome.traceFile) {
-    recorder.write(outcome.traceFile, target, outcome.backend, failure);
+    recorder.finishTrace(outcome.backend, failure);
     print(`trace written to ${outcome.traceFile}`);
   }
 }

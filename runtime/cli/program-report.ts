@@ -41,7 +41,7 @@ if (run) {
   const print = (line: string): void => {
     process.stdout.write(`${line}\n`);
   };
-  const recorder = new TraceRecorder(print);
+  const recorder = new TraceRecorder(print, run.trace ? { file: run.trace, target: run.target } : undefined);
   addCallbackObserver(recorder);
   let uncaught: Error | undefined;
   process.on('uncaughtExceptionMonitor', (err) => {

@@ -28,7 +28,7 @@ export async function run(args: RunArgs): Promise<number> {
   const backend = await selectBackend({ quiet: true, ...(args.backend ? { backend: args.backend } : {}) });
   announceBackend(backend, (line) => console.log(line));
 
-  const recorder = new TraceRecorder((line) => console.log(line));
+  const recorder = new TraceRecorder((line) => console.log(line), args.trace ? { file: args.trace, target } : undefined);
   addCallbackObserver(recorder);
   let failure: Error | undefined;
   // Node exits, code 0, once nothing is left to wait for, even with a callback's promise still

@@ -1,12 +1,13 @@
 /**
- * Records callback invocations for the CLI: prints each as it ends and writes the trace JSON the
- * editor reads (same content as the printed lines).
+ * Records callback invocations for the CLI: prints each as it ends, counts it for the summary, and
+ * appends it to the trace JSON the editor reads (same content as the printed lines). It keeps no
+ * invocation: its memory is the invocations under way and one key per distinct callback, whatever
+ * the number of calls (trace-writer.ts writes the trace as the run goes).
  */
-import { writeFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { BackendReport } from '../backend.js';
 import type { CallbackInvocation, CallbackObserver, CallbackStart } from '../events.js';
 import { formatInvocation } from './format.js';
+import { TraceWriter } from './trace-writer.js';
 import { summarize, type TraceSummary } from './run-summary.js';
 
 export interface TraceFile {
@@ -22,12 +23,24 @@ export interface TraceFile {
 }
 
 export class TraceRecorder implements CallbackObserver {
-  readonly invocations: CallbackInvocation[] = [];
   private readonly startedAt = new Date().toISOString();
   /** Invocations that started and have not ended, by id: what a stalled run waits on. */
   private readonly running = new Map<number, CallbackStart>();
+  private counts: TraceSummary = summarize([]);
+  /** The distinct callbacks seen (graph, token, node): the summary's `callbacks`. */
+  private readonly callbacks = new Set<string>();
+  private readonly trace: TraceWriter | undefined;
 
-  constructor(private readonly print: (line: string) => void) {}
+  /** `trace`: where --trace writes the trace file, and the run's target. */
+  constructor(
+    private readonly print: (line: string) => void,
+    trace?: { readonly file: string; readonly target: string },
+  ) {
+    if (trace) {
+      const head = { version: 1, tool: 'tfjs-callbacks', target: trace.target, cwd: process.cwd(), startedAt: this.startedAt };
+      this.trace = new TraceWriter(trace.file, head);
+    }
+  }
 
   onCallbackStart(start: CallbackStart): void {
     this.running.set(start.id, start);
@@ -35,7 +48,8 @@ export class TraceRecorder implements CallbackObserver {
 
   onCallbackEnd(invocation: CallbackInvocation): void {
     this.running.delete(invocation.id);
-    this.invocations.push(invocation);
+    this.count(invocation);
+    this.trace?.add(invocation);
     this.print(formatInvocation(invocation));
   }
 
@@ -44,22 +58,29 @@ export class TraceRecorder implements CallbackObserver {
     return [...this.running.values()];
   }
 
-  toJSON(target: string, backend: BackendReport | undefined, failure?: Error): TraceFile {
-    return {
-      version: 1,
-      tool: 'tfjs-callbacks',
-      target,
-      cwd: process.cwd(),
-      backend,
-      startedAt: this.startedAt,
-      invocations: this.invocations,
-      summary: summarize(this.invocations),
-      ...(failure ? { failure: { name: failure.name, message: failure.message } } : {}),
-    };
+  /** The run's summary so far. */
+  summary(): TraceSummary {
+    return { ...this.counts, callbacks: this.callbacks.size };
   }
 
-  write(file: string, target: string, backend: BackendReport | undefined, failure?: Error): void {
-    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    writeFileSync(file, `${JSON.stringify(this.toJSON(target, backend, failure), null, 2)}\n`);
+  /** Completes the trace file with what comes after the invocations, and puts it in place. */
+  finishTrace(backend: BackendReport | undefined, failure?: Error): void {
+    this.trace?.finish({ backend, summary: this.summary(), ...(failure ? { failure: { name: failure.name, message: failure.message } } : {}) });
+  }
+
+  /** Adds one invocation's counts, as `summarize` counts them. */
+  private count(invocation: CallbackInvocation): void {
+    const one = summarize([invocation]);
+    const c = this.counts;
+    this.counts = {
+      invocations: c.invocations + 1,
+      callbacks: 0,
+      toutMismatches: c.toutMismatches + one.toutMismatches,
+      errors: c.errors + one.errors,
+      reused: c.reused + one.reused,
+      nonFinite: c.nonFinite + one.nonFinite,
+      callbackMs: c.callbackMs + one.callbackMs,
+    };
+    this.callbacks.add(`${invocation.graph ?? ''}|${invocation.callback.token}|${invocation.node ?? ''}`);
   }
 }

@@ -134,3 +134,48 @@ test('a string placeholder with no --inputs is an InputsError saying how to give
   const given = runCli(['run', model, '--callbacks', callbacks, '--inputs', inputs, '--backend', 'cpu']);
   assert.equal(given.status, 0, `${given.stdout}\n${given.stderr}`);
 });
+
+describe('a long run stays flat', () => {
+  /** A program making `calls` callback calls that counts, after a forced GC, the invocation records still alive. */
+  function countingProgram(calls: number): string {
+    return writeFile(
+      root,
+      `long-run-${calls}.mjs`,
+      [
+        "import { addCallbackObserver, pyFunction, tf } from 'tfjs-callback-debugger/runtime';",
+        'const records = [];',
+        '// The same records the CLI is handed (one object per invocation, for every observer).',
+        'addCallbackObserver({ onCallbackEnd: (invocation) => records.push(new WeakRef(invocation)) });',
+        'const x = tf.scalar(1);',
+        'const double = (t) => t.mul(2);',
+        `for (let i = 0; i < ${calls}; i++) tf.dispose(pyFunction(double, [x], 'float32'));`,
+        '// A WeakRef holds its target until the job that made it ends.',
+        'await new Promise((resolve) => setTimeout(resolve, 0));',
+        'globalThis.gc();',
+        'await new Promise((resolve) => setTimeout(resolve, 0));',
+        'console.log(`alive ${records.filter((r) => r.deref() !== undefined).length} of ${records.length}`);',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  test('tfjs-callbacks run keeps no invocation record, with or without --trace; the trace and summary still count them all', () => {
+    const calls = 3000;
+    const program = countingProgram(calls);
+    const env = { NODE_OPTIONS: '--expose-gc' };
+    const plain = runCli(['run', program, '--backend', 'cpu'], { env });
+    assert.equal(plain.status, 0, `${plain.stdout}\n${plain.stderr}`);
+    assert.match(plain.stdout, /^alive [0-2] of 3000$/m, 'at most the last one or two, not every one');
+    assert.ok(summaryLine(plain.stdout)?.startsWith(`✓ ${calls} callback invocations of 1 callback`), plain.stdout.slice(-500));
+
+    const trace = path.join(root, 'long-run', 'trace.json');
+    const traced = runCli(['run', program, '--backend', 'cpu', '--trace', trace], { env });
+    assert.equal(traced.status, 0, `${traced.stdout}\n${traced.stderr}`);
+    assert.match(traced.stdout, /^alive [0-2] of 3000$/m, 'with --trace too: each record is written as it ends');
+    const written = JSON.parse(fs.readFileSync(trace, 'utf8'));
+    assert.equal(written.invocations.length, calls);
+    assert.equal(written.summary.invocations, calls);
+    assert.equal(written.invocations[calls - 1].callback.token, written.invocations[0].callback.token);
+    assert.deepEqual(fs.readdirSync(path.dirname(trace)), ['trace.json'], 'no partial file left beside it');
+  });
+});
