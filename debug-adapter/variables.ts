@@ -1,7 +1,7 @@
 /**
  * Scopes and variables with tensors in mind: a "Callback" scope (inputs under the callback's
  * parameter names, Tout, outputs at return, node attrs) before V8's scopes; any tfjs Tensor shows
- * as `Tensor float32[2,3] min=… max=… NaN=0` and expands to dtype, shape, stats and values;
+ * as `Tensor float32[2,3] min=… max=… mean=…` (and `(1 NaN, 2 −Inf)` where there are) and expands to dtype, shape, stats and values;
  * values, typed arrays and long arrays page through indexedVariables, so a 10M-element tensor
  * expands at once without pulling all of it.
  */
@@ -435,8 +435,13 @@ export class VariableStore {
     ];
     if (info.disposed) return [...vars, text('disposed', 'true', member('isDisposed'))];
     for (const key of ['min', 'max', 'mean'] as const) if (info[key] !== undefined) vars.push(text(key, String(info[key])));
-    if (info.nanCount !== undefined)
-      vars.push(text('NaN', String(info.nanCount)), text('Inf', String(info.infCount ?? 0)), text('zeros', String(info.zeroCount ?? 0)));
+    if (info.nanCount !== undefined) {
+      // Each infinity with its sign where the summary counted them (runtime/non-finite-text.ts).
+      const inf = info.infCount ?? 0;
+      const infinities =
+        info.negInfCount === undefined ? [text('±Inf', String(inf))] : [text('−Inf', String(info.negInfCount)), text('+Inf', String(inf - info.negInfCount))];
+      vars.push(text('NaN', String(info.nanCount)), ...infinities, text('zeros', String(info.zeroCount ?? 0)));
+    }
     if (info.exact === false) vars.push(text('stats', `from a strided sample of ${info.counted} elements`));
     const valuesExpression = valuesName(parent, info.kind);
     const named = valuesExpression ? { evaluateName: valuesExpression } : {};

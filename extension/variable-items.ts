@@ -14,7 +14,7 @@ export function variableItem(v: TrainingVariable): { label: string; description:
     ? 'disposed'
     : [
         ...(info.min !== undefined ? [`min ${short(info.min)}`, `max ${short(info.max!)}`, `mean ${short(info.mean!)}`] : []),
-        nonFiniteText({ dtype: info.dtype, nanCount: info.nanCount ?? 0, infCount: info.infCount ?? 0 }),
+        nonFiniteText({ dtype: info.dtype, nanCount: info.nanCount ?? 0, infCount: info.infCount ?? 0, negInfCount: info.negInfCount }),
       ]
         .filter(Boolean)
         .join(' · ');

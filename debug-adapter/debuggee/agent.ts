@@ -161,6 +161,17 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   /** Summaries by data (a tensor's dataId, an NdArray's array): a stop asks for each one several times. */
   const summaries = new WeakMap<object, TensorSummary>();
   const num = (x: number | undefined) => (typeof x === 'number' ? Number(x.toPrecision(5)) : x);
+  /**
+   * NaN and ±Inf counts in words: runtime/non-finite-text.ts nonFiniteText's, its source of truth
+   * (the agent imports nothing): the counts that are not 0, each infinity with its sign where the
+   * signs were counted. agent.test compares the two.
+   */
+  const nonFiniteWords = (nan: number, inf: number, negInf: number | undefined): string => {
+    const parts = [nan > 0 && `${nan} NaN`];
+    if (negInf === undefined) parts.push(inf > 0 && `${inf} ±Inf`);
+    else parts.push(negInf > 0 && `${negInf} −Inf`, inf - negInf > 0 && `${inf - negInf} +Inf`);
+    return parts.filter(Boolean).join(', ');
+  };
 
   const arrayName = (v: unknown): string | undefined => (ArrayBuffer.isView(v) ? Object.prototype.toString.call(v).slice(8, -1) : undefined);
   /** A typed array's TensorFlow dtype: the runtime's one table (runtime/dtypes.ts `dtypeOfArray`). */
@@ -497,7 +508,9 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       // A string tensor has no NaN to count, nor statistics.
       if ((i.min === undefined && i.nanCount === undefined) || i.dtype === 'string') return sig;
       const stats = i.min !== undefined ? ` min=${num(i.min)} max=${num(i.max)} mean=${num(i.mean)}` : '';
-      return `${sig}${stats} NaN=${i.nanCount ?? 0}${i.infCount ? ` Inf=${i.infCount}` : ''}${i.exact === false ? ' (sampled)' : ''}`;
+      // Statistics over the finite values, then what is not finite, in every view's words.
+      const bad = nonFiniteWords(i.nanCount ?? 0, i.infCount ?? 0, i.negInfCount);
+      return `${sig}${stats}${bad ? ` (${bad})` : ''}${i.exact === false ? ' (sampled)' : ''}`;
     },
 
     slice(v: unknown, start: number, count: number): FlatValue[] {
@@ -1185,10 +1198,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         why = 'assigned';
       } else if (c.kind === 'nonFinite') {
         held = nan + negInf + inf > 0 && oldBad === 0;
-        // runtime/non-finite-text.ts nonFiniteText's words, its source of truth (the agent imports
-        // nothing): the counts that are not 0, each infinity with its sign. agent.test compares the two.
-        const counts = [nan && `${nan} NaN`, negInf && `${negInf} −Inf`, inf && `${inf} +Inf`];
-        why = `became non-finite (${counts.filter(Boolean).join(', ')})`;
+        why = `became non-finite (${nonFiniteWords(nan, negInf + inf, negInf)})`;
       } else if (c.kind === 'changesBy') {
         held = maxAbs > c.threshold;
         why = `changed by ${Number(maxAbs.toPrecision(5))} > ${c.threshold} (largest |new - old|)`;

@@ -68,10 +68,18 @@ describe('valueInfo, slice and describe', () => {
       [info.kind, info.dtype, info.shape, info.size, info.min, info.max, info.mean, info.nanCount],
       ['Float64Array', 'float64', [6], 6, 1, 6, 3.5, 0],
     );
-    assert.equal(agent.describe(f64), 'Float64Array float64[6] min=1 max=6 mean=3.5 NaN=0');
+    assert.equal(agent.describe(f64), 'Float64Array float64[6] min=1 max=6 mean=3.5');
     const words = tf.tensor(['a', 'NaN']);
     assert.equal(agent.describe(words), 'Tensor string[2]', 'strings: no NaN to count');
     words.dispose();
+    // NaN and ±Inf after the statistics, in the words of every other view (runtime/non-finite-text.ts).
+    const bad = Float32Array.from([1, Number.NaN, -Infinity, -Infinity, Infinity, 3]);
+    const badInfo = agent.valueInfo(bad);
+    assert.equal(
+      agent.describe(bad),
+      `Float32Array float32[6] min=1 max=3 mean=2 (${nonFiniteText({ ...badInfo, infCount: badInfo.infCount ?? 0, nanCount: badInfo.nanCount ?? 0 })})`,
+    );
+    assert.match(agent.describe(bad), /\(1 NaN, 2 −Inf, 1 \+Inf\)$/);
     const big = BigInt64Array.from([-(2n ** 40n), 0n, 7n]);
     const bigInfo = agent.valueInfo(big);
     assert.deepEqual([bigInfo.kind, bigInfo.dtype, bigInfo.min, bigInfo.max, bigInfo.zeroCount], ['BigInt64Array', 'int64', -(2 ** 40), 7, 1]);

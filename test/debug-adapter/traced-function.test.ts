@@ -20,7 +20,7 @@ test('reading a traced tensor while paused in the trace: its summary and values,
     const [top] = await s.stack();
     assert.equal(top?.line, lineOf(program, '@paused-in-trace'));
     const locals = await s.scope(top!.id, 'Locals');
-    assert.match(locals.get('doubled').value, /^Tensor float32\[3\] min=2 max=6 mean=4 NaN=0/);
+    assert.match(locals.get('doubled').value, /^Tensor float32\[3\] min=2 max=6 mean=4$/);
     const rows = await s.variables(locals.get('doubled').variablesReference);
     const values = await s.variables(rows.get('values').variablesReference);
     assert.deepEqual(
