@@ -17,6 +17,7 @@ import { hasDebuggerStatement } from './debugger-statements.js';
 import { NODE_INFO_REQUEST, TENSOR_BYTES_REQUEST, TENSOR_DATA_REQUEST } from './extension-protocol.js';
 import { ConfigurationError, filtersOf, planLaunch, skipFilesOf, type AttachArguments, type LaunchArguments } from './launch-config.js';
 import { adapterPaths } from './paths.js';
+import { launchUnsupported } from './platform-support.js';
 import { delay, type Program } from './program.js';
 import { messageOf, pickDefined } from './request-guard.js';
 import type { StopFilters } from './stop-filters.js';
@@ -76,6 +77,8 @@ export class Startup {
     let answered = false;
     let handshakeDone = () => {};
     try {
+      const unsupported = launchUnsupported();
+      if (unsupported) throw new ConfigurationError(unsupported);
       const plan = planLaunch(args, adapterPaths.cli);
       this.controller.skipFiles(plan.skipFiles);
       this.filters.launchFilters = pickDefined({

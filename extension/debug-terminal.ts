@@ -13,6 +13,7 @@ import {
   type TerminalDebugRequest,
   type TerminalSession,
 } from '../debug-adapter/debuggee/terminal-protocol.js';
+import { debugTerminalUnsupported } from '../debug-adapter/platform-support.js';
 import { DEBUG_TYPE, UNTRUSTED_MESSAGE } from './config-resolution.js';
 import { backendSetting } from './editor-context.js';
 import { DebugTerminalListener, terminalConfiguration } from './terminal-listener.js';
@@ -68,17 +69,24 @@ export function registerDebugTerminal(context: vscode.ExtensionContext): void {
       waiting.get(body.id)?.(body.bridgeSocket);
     }),
     vscode.commands.registerCommand(DEBUG_TERMINAL_COMMAND, async () => {
-      if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage(UNTRUSTED_MESSAGE);
+      const refused = terminalRefused();
+      if (refused) return void vscode.window.showErrorMessage(refused);
       vscode.window.createTerminal(await terminalOptions()).show();
     }),
     vscode.window.registerTerminalProfileProvider(DEBUG_TERMINAL_PROFILE, {
       async provideTerminalProfile() {
-        if (!vscode.workspace.isTrusted) {
-          void vscode.window.showErrorMessage(UNTRUSTED_MESSAGE);
+        const refused = terminalRefused();
+        if (refused) {
+          void vscode.window.showErrorMessage(refused);
           return undefined;
         }
         return new vscode.TerminalProfile(await terminalOptions());
       },
     }),
   );
+}
+
+/** Why no Debug Terminal opens here: Windows (platform-support.ts), or an untrusted workspace. */
+function terminalRefused(): string | undefined {
+  return debugTerminalUnsupported() ?? (vscode.workspace.isTrusted ? undefined : UNTRUSTED_MESSAGE);
 }
