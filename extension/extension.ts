@@ -1,6 +1,7 @@
 /**
  * Activation: wires the debug type, the commands, the status bar, the tensor inspector and the
- * language client. Each part lives in its own module; nothing here knows tensors.
+ * language client (which starts the server when a document needs it). Each part lives in its own
+ * module; nothing here knows tensors.
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,7 +13,7 @@ import { registerDebugTerminal } from './debug-terminal.js';
 import { editorContext } from './editor-context.js';
 import { GraphPanel } from './graph-panel.js';
 import { InspectorPanel } from './inspector-panel.js';
-import { callbacksFound, startLanguageClient, traceUpdated } from './language-client.js';
+import { LanguageServer } from './language-client.js';
 import { NativeSetup } from './native-setup.js';
 import { extensionPaths } from './paths.js';
 import { GraphRunner } from './run-graph.js';
@@ -27,12 +28,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const runner = new GraphRunner(context);
   const status = new BackendStatus(context);
   const inspector = new InspectorPanel(context);
-  const client = startLanguageClient(context);
+  const server = new LanguageServer(context);
   runner.onDidRun((result) => {
     status.used(result.trace?.backend?.backend);
-    traceUpdated(client, result.traceFile);
+    server.traceUpdated(result.traceFile);
   });
-  if (vscode.workspace.isTrusted) traceUpdated(client, runner.traceFile);
+  if (vscode.workspace.isTrusted) server.traceUpdated(runner.traceFile);
   // A debug session's backend: the bar's "→ backend" was the last Run Graph's, so it goes at the
   // session's start, and shows the session's own once its backend line comes.
   context.subscriptions.push(
@@ -73,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): void {
   command('tfjsCallbacks.breakOnCallback', async (name?: string) => {
     let callback = typeof name === 'string' ? name : undefined;
     if (!callback) {
-      const found = await callbacksFound(client).catch(() => []);
+      const found = await server.callbacks().catch(() => []);
       const picked = await vscode.window.showQuickPick(
         [
           ...found.map((c) => ({

@@ -20,7 +20,7 @@ interface Tracked {
 export class GraphSessions {
   private readonly sessions = new Map<string, Tracked>();
   private watching = false;
-  private readonly log: vscode.OutputChannel;
+  private readonly log: vscode.LogOutputChannel;
   private readonly runs = new vscode.EventEmitter<{ session: vscode.DebugSession; run: GraphRunEventBody }>();
   private readonly ends = new vscode.EventEmitter<vscode.DebugSession>();
   private readonly stops = new vscode.EventEmitter<vscode.DebugSession>();
@@ -86,7 +86,7 @@ export class GraphSessions {
 
   /** Logs a failure of the view's debug requests where the user can find it (Output: "TF.js Callbacks"). */
   warn(message: string): void {
-    this.log.appendLine(`[graph view] ${message}`);
+    this.log.warn(`[graph view] ${message}`);
   }
 
   private track(session: vscode.DebugSession): void {

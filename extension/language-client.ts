@@ -1,8 +1,15 @@
-/** Starts the language server (extension/server/) over IPC with vscode-languageclient; its custom messages are server/protocol.ts's. */
+/**
+ * The language server (extension/server/) over IPC with vscode-languageclient; its custom messages
+ * are server/protocol.ts's. Started at the first open document that needs it (server-start.ts),
+ * not at activation: VS Code activates the extension for every TypeScript and JavaScript file.
+ */
+import { readdirSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { LanguageClient, NotificationType, RequestType, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { callbacksModuleSetting, isModelJsonPath } from '../runtime/graph-model/model-path.js';
 import { extensionPaths } from './paths.js';
-import { asLogChannel, extensionOutput } from './output.js';
+import { extensionOutput } from './output.js';
+import { needsLanguageServer } from './server-start.js';
 import {
   CallbacksRequest,
   SETTINGS_SECTION,
@@ -16,7 +23,57 @@ import {
 /** The server's answer to CallbacksRequest. */
 export type FoundCallback = CallbackEntry;
 
-export function startLanguageClient(context: vscode.ExtensionContext): LanguageClient {
+/** The language client, started when a document needs it or a command asks the server. */
+export class LanguageServer {
+  private client: LanguageClient | undefined;
+  private traceFile: string | undefined;
+  private readonly watch: vscode.Disposable;
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.watch = vscode.workspace.onDidOpenTextDocument((doc) => this.consider(doc));
+    context.subscriptions.push(this.watch);
+    for (const doc of vscode.workspace.textDocuments) this.consider(doc);
+  }
+
+  /** The client, started now if it was not. */
+  start(): LanguageClient {
+    if (this.client) return this.client;
+    this.watch.dispose();
+    this.client = startLanguageClient(this.context);
+    if (this.traceFile) traceUpdated(this.client, this.traceFile);
+    return this.client;
+  }
+
+  /** The callbacks the server found in the open files (Break on Callback…). */
+  callbacks(): Promise<FoundCallback[]> {
+    return callbacksFound(this.start());
+  }
+
+  /** The last run's trace: told to the server now, or when it starts. */
+  traceUpdated(traceFile: string): void {
+    this.traceFile = traceFile;
+    if (this.client) traceUpdated(this.client, traceFile);
+  }
+
+  private consider(doc: vscode.TextDocument): void {
+    if (this.client) return;
+    const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.fsPath;
+    const setting = vscode.workspace.getConfiguration(SETTINGS_SECTION, doc.uri).get<string>('callbacksModule');
+    const callbacksModule = callbacksModuleSetting(doc.fileName, setting, folder);
+    const open = { scheme: doc.uri.scheme, languageId: doc.languageId, fileName: doc.fileName, text: doc.getText() };
+    if (needsLanguageServer(open, { ...(callbacksModule ? { callbacksModule } : {}), holdsModel })) this.start();
+  }
+}
+
+function holdsModel(folder: string): boolean {
+  try {
+    return readdirSync(folder).some(isModelJsonPath);
+  } catch {
+    return false;
+  }
+}
+
+function startLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = extensionPaths(context).server;
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -36,8 +93,9 @@ export function startLanguageClient(context: vscode.ExtensionContext): LanguageC
     ],
     synchronize: { configurationSection: SETTINGS_SECTION },
     initializationOptions,
-    // The extension's one channel: the client would make a second "TF.js Callbacks" of its own.
-    outputChannel: asLogChannel(extensionOutput(context)),
+    // The extension's one channel (a log channel: the server's lines keep their levels); the client
+    // would make a second "TF.js Callbacks" of its own.
+    outputChannel: extensionOutput(context),
   };
   const client = new LanguageClient('tfjsCallbacks', 'TF.js Callbacks', serverOptions, clientOptions);
   void client.start();
@@ -45,11 +103,11 @@ export function startLanguageClient(context: vscode.ExtensionContext): LanguageC
   return client;
 }
 
-export async function callbacksFound(client: LanguageClient): Promise<FoundCallback[]> {
+async function callbacksFound(client: LanguageClient): Promise<FoundCallback[]> {
   return client.sendRequest(requestType(CallbacksRequest), { uri: vscode.window.activeTextEditor?.document.uri.toString() });
 }
 
-export function traceUpdated(client: LanguageClient, traceFile: string): void {
+function traceUpdated(client: LanguageClient, traceFile: string): void {
   void client.sendNotification(notificationType(TraceUpdatedNotification), { traceFile });
 }
 

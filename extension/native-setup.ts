@@ -6,13 +6,13 @@
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { UNTRUSTED_MESSAGE } from './config-resolution.js';
-import { beginRun, extensionOutput } from './output.js';
+import { beginRun, extensionOutput, logProcessOutput } from './output.js';
 import { NODE_ENV, extensionPaths } from './paths.js';
 
 const ERROR_PREFIX = 'tfjs-callbacks setup-native: ';
 
 export class NativeSetup {
-  private readonly output: vscode.OutputChannel;
+  private readonly output: vscode.LogOutputChannel;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.output = extensionOutput(context);
@@ -34,8 +34,8 @@ export class NativeSetup {
           const child = spawn(process.execPath, args, { ...(cwd ? { cwd } : {}), env: { ...process.env, ...NODE_ENV } });
           const take = (d: Buffer) => {
             text += d.toString();
-            this.output.append(d.toString());
           };
+          logProcessOutput(this.output, child);
           child.stdout.on('data', take);
           child.stderr.on('data', take);
           child.on('error', (err) => resolve({ code: 127, text: `${ERROR_PREFIX}could not start: ${err.message}` }));

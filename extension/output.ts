@@ -1,54 +1,36 @@
 /**
- * The extension's one output channel, "TF.js Callbacks": Run Graph's runs, Set Up Native Backend's
- * build, the graph view's warnings and the language server's log. There were three channels, two of
- * them of that same name (the language client made its own), and users opened the wrong one.
+ * The extension's one output channel, "TF.js Callbacks": a log channel, so each line carries its
+ * time and level and "Developer: Set Log Level…" (or the gear in the Output view) chooses what
+ * shows. Run Graph's and Set Up Native Backend's runs (the command and the process's lines at
+ * info, a process that could not start at error), the graph view's failed requests (warning) and
+ * the language server's log (its own levels) all go there.
  */
+import type { ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import * as vscode from 'vscode';
 
-let channel: vscode.OutputChannel | undefined;
+let channel: vscode.LogOutputChannel | undefined;
 
-export function extensionOutput(context: vscode.ExtensionContext): vscode.OutputChannel {
+export function extensionOutput(context: vscode.ExtensionContext): vscode.LogOutputChannel {
   if (!channel) {
-    const created = vscode.window.createOutputChannel('TF.js Callbacks');
+    const created = vscode.window.createOutputChannel('TF.js Callbacks', { log: true });
     channel = created;
     context.subscriptions.push(created, { dispose: () => (channel = undefined) });
   }
   return channel;
 }
 
-/** A run's start in the shared channel: a rule and what ran, in place of clearing what others wrote. */
-export function beginRun(output: vscode.OutputChannel, what: string): void {
-  output.appendLine(`\n── ${new Date().toLocaleTimeString()} ──`);
-  output.appendLine(what);
+/** A run's start in the shared channel: what ran (the log's timestamps set runs apart). */
+export function beginRun(output: vscode.LogOutputChannel, what: string): void {
+  output.info(what);
 }
 
 /**
- * The shared channel as the language client wants its log (a LogOutputChannel): its lines go into
- * the one channel with their level, the server's errors and warnings as such.
+ * A child process's stdout and stderr into the log, one log line per line of output (a log
+ * channel makes each call a line of its own, so chunks are not written as they come).
  */
-export function asLogChannel(output: vscode.OutputChannel): vscode.LogOutputChannel {
-  const level = new vscode.EventEmitter<vscode.LogLevel>();
-  const line =
-    (tag: string) =>
-    (message: string | Error, ...args: unknown[]) =>
-      output.appendLine(
-        `[language server ${tag}] ${message instanceof Error ? message.message : message}${args.length ? ` ${args.map(String).join(' ')}` : ''}`,
-      );
-  return {
-    name: output.name,
-    logLevel: vscode.LogLevel.Info,
-    onDidChangeLogLevel: level.event,
-    trace: line('trace'),
-    debug: line('debug'),
-    info: line('info'),
-    warn: line('warning'),
-    error: line('error'),
-    append: (value: string) => output.append(value),
-    appendLine: (value: string) => output.appendLine(value),
-    replace: (value: string) => output.replace(value),
-    clear: () => output.clear(),
-    show: (a?: boolean | vscode.ViewColumn, b?: boolean) => (typeof a === 'boolean' || a === undefined ? output.show(a) : output.show(a, b)),
-    hide: () => output.hide(),
-    dispose: () => level.dispose(),
-  };
+export function logProcessOutput(output: vscode.LogOutputChannel, child: ChildProcess): void {
+  for (const stream of [child.stdout, child.stderr]) {
+    if (stream) createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => output.info(line));
+  }
 }

@@ -11,7 +11,7 @@ import type { TraceFile } from '../runtime/cli/trace.js';
 import type { CallbackInvocation } from '../runtime/events.js';
 import { isGraphProgram, isModelJson, runArguments, UNTRUSTED_MESSAGE } from './config-resolution.js';
 import { editorContext } from './editor-context.js';
-import { beginRun, extensionOutput } from './output.js';
+import { beginRun, extensionOutput, logProcessOutput } from './output.js';
 import { NODE_ENV, extensionPaths } from './paths.js';
 import { runAnnouncement } from './run-announcement.js';
 
@@ -22,7 +22,7 @@ export interface RunResult {
 }
 
 export class GraphRunner {
-  private readonly output: vscode.OutputChannel;
+  private readonly output: vscode.LogOutputChannel;
   private readonly problems = vscode.languages.createDiagnosticCollection('tfjs-callbacks-run');
   private readonly traceUpdated = new vscode.EventEmitter<RunResult>();
   readonly onDidRun = this.traceUpdated.event;
@@ -73,10 +73,9 @@ export class GraphRunner {
     beginRun(this.output, `$ tfjs-callbacks ${args.slice(1).join(' ')}`);
     const exitCode = await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, args, { cwd: ctx.workspaceFolder ?? path.dirname(target), env: { ...process.env, ...NODE_ENV } });
-      child.stdout.on('data', (d: Buffer) => this.output.append(d.toString()));
-      child.stderr.on('data', (d: Buffer) => this.output.append(d.toString()));
+      logProcessOutput(this.output, child);
       child.on('error', (err) => {
-        this.output.appendLine(`could not start: ${err.message}`);
+        this.output.error(`could not start: ${err.message}`);
         resolve(127);
       });
       child.on('exit', (code) => resolve(code ?? 1));
