@@ -57,6 +57,14 @@ export function isFailed(inv: InvocationSnapshot): boolean {
   return inv.error !== undefined || inv.toutCheck?.ok === false;
 }
 
+/** An invocation's mark in the header and the history: ✗ failed, • running, ⚠ returned NaN/Inf, ✓ returned. */
+export function invocationMark(inv: InvocationSnapshot, outputs: readonly (TensorInfo | null | undefined)[]): { mark: string; label: string } {
+  if (isFailed(inv)) return { mark: '✗', label: 'failed' };
+  if (inv.phase === 'running') return { mark: '•', label: 'running' };
+  const nonFinite = outputs.some((o) => (o?.nanCount ?? 0) + (o?.infCount ?? 0) > 0);
+  return nonFinite ? { mark: '⚠', label: 'returned NaN/Inf' } : { mark: '✓', label: 'ok' };
+}
+
 /** TensorInfo as sent. */
 export type TensorStats = TensorInfo;
 

@@ -3,7 +3,7 @@
  * Entries of ended sessions stay, marked as such.
  */
 import { button, h } from './dom.js';
-import { invocationTitle, isFailed } from './format.js';
+import { invocationMark, invocationTitle, isFailed } from './format.js';
 import { nodeTitle } from './node-summary.js';
 import type { HistoryEntry } from './state.js';
 
@@ -76,8 +76,7 @@ function lineOf(e: HistoryEntry): { title: string; meta: string; mark: string; f
     return { title: nodeTitle(n), meta: `node ${n.index + 1} · ${n.op}`, mark: nan ? '✗' : '◆', failed: nan };
   }
   const inv = e.event.invocation;
-  const failed = isFailed(inv);
-  return { title: invocationTitle(inv), meta: `#${inv.id} · ${inv.callback.name}`, mark: failed ? '✗' : inv.phase === 'running' ? '•' : '✓', failed };
+  return { title: invocationTitle(inv), meta: `#${inv.id} · ${inv.callback.name}`, mark: invocationMark(inv, e.event.outputs).mark, failed: isFailed(inv) };
 }
 
 function time(ms: number): string {

@@ -5,7 +5,18 @@
  */
 import { checkInputs, checkOutputs, STATUS_TEXT, type OutputCheck } from './checks.js';
 import { h, type Child } from './dom.js';
-import { countText, formatCount, formatShape, invocationTitle, isFailed, nonFiniteCounts, normalizeDtype, statText, type TensorStats } from './format.js';
+import {
+  countText,
+  formatCount,
+  formatShape,
+  invocationMark,
+  invocationTitle,
+  isFailed,
+  nonFiniteCounts,
+  normalizeDtype,
+  statText,
+  type TensorStats,
+} from './format.js';
 import type { Side } from './protocol.js';
 import type { HistoryEntry, InvocationEntry, TensorRef } from './state.js';
 
@@ -13,6 +24,7 @@ export function renderHeader(entry: InvocationEntry): HTMLElement {
   const { event } = entry;
   const inv = event.invocation;
   const failed = isFailed(inv);
+  const status = invocationMark(inv, entry.event.outputs);
   const cb = inv.callback;
   const fn = cb.functionName && cb.functionName !== cb.name ? ` (${cb.functionName})` : '';
   const site = inv.callSite ? `${inv.callSite.file}:${inv.callSite.line}:${inv.callSite.column}` : undefined;
@@ -24,8 +36,8 @@ export function renderHeader(entry: InvocationEntry): HTMLElement {
     { className: 'invocation-header' },
     h(
       'h1',
-      { className: failed ? 'failed' : 'ok' },
-      h('span', { className: 'status-mark', attrs: { 'aria-label': failed ? 'failed' : 'ok' } }, failed ? '✗' : inv.phase === 'running' ? '•' : '✓'),
+      { className: failed ? 'failed' : status.mark === '⚠' ? 'warned' : 'ok' },
+      h('span', { className: 'status-mark', attrs: { 'aria-label': status.label } }, status.mark),
       ' ',
       h('span', { className: 'node-name' }, invocationTitle(inv)),
     ),

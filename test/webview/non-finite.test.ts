@@ -64,6 +64,10 @@ test('the table, the grid and the histogram tell NaN, −Inf and +Inf apart, in 
   const counts = await page.$$eval('table.summary tr.tensor-row td[data-col="nonfinite"]', (tds) => tds.map((td) => td.textContent));
   assert.deepEqual(counts, ['2 NaN, 5 −Inf, 1 +Inf', '—'], 'the table: counts with signs; none for strings');
   assert.deepEqual((await gridCells(page)).flat(), WORDS, 'the grid: each value as itself');
+  // It returned, with NaN/Inf in an output: the header and the history mark it ⚠, not ✓.
+  assert.equal(await page.textContent('.invocation-header h1 .status-mark'), '⚠');
+  assert.equal(await page.getAttribute('.invocation-header h1 .status-mark', 'aria-label'), 'returned NaN/Inf');
+  assert.equal(await page.textContent('.history-item .status-mark'), '⚠');
   assert.equal(await page.textContent('figure.histogram p.note'), 'not shown: 2 NaN, 5 −Inf, 1 +Inf', 'the histogram’s footnote');
   await screenshot(page, 'non-finite.png');
   await page.click('button.copy-numpy');
