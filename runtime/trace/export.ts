@@ -10,7 +10,7 @@ import { parseTout } from '../tout.js';
 import { tf, type Tensor } from '../tf.js';
 import { bool, dtype, dtypes, enumName, type AttrValue, type GraphDefNode, NODE_NAME, shape, str } from './graph-def.js';
 import type { CallbackNode, OutputStructure, TensorSpec, TracedGraph, ValueRef, WrapperReplay } from './graph.js';
-import { type ConstInput, mapKernel, Unmappable } from './op-mapping.js';
+import { type ConstInput, type MappedInput, mapKernel, Unmappable } from './op-mapping.js';
 
 /** The model's files, not yet written. */
 export interface GraphModelFiles {
@@ -181,13 +181,16 @@ class Builder {
         inputs: node.inputs.map((i) => ({ key: i.key, spec: this.specOf(i.ref) })),
         outputs: node.outputs,
       });
-      const input = mapped.inputs.map((m) => {
+      // A kernel written as several nodes: its steps under its name, the last node named as it.
+      const input = (m: MappedInput) => {
         if ('input' in m) return this.refName(node.inputs.find((i) => i.key === m.input)!.ref);
+        if ('step' in m) return `${node.name}/${m.step}`;
         const name = `${node.name}/${m.constant.suffix}`;
         this.constNode(name, m.constant);
         return name;
-      });
-      this.add({ name: node.name, op: mapped.op, input, attr: mapped.attr });
+      };
+      for (const s of mapped.steps ?? []) this.add({ name: `${node.name}/${s.step}`, op: s.op, input: s.inputs.map(input), attr: s.attr });
+      this.add({ name: node.name, op: mapped.op, input: mapped.inputs.map(input), attr: mapped.attr });
     } catch (err) {
       if (!(err instanceof Unmappable)) throw err;
       this.unmapped.push({ node: node.name, op: node.kernel, reason: err.message, ...(node.callSite ? { callSite: node.callSite } : {}) });

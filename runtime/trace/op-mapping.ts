@@ -1,13 +1,16 @@
 /**
- * TF.js kernels as TensorFlow ops that tfjs-converter's op mappers accept (facts measured for tfjs
- * 4.22: shared/notes/tfjs-tracing.md §4). A kernel's attrs are often the converter's *inputs*
- * (Mean's axis, Reshape's shape): those become int32 Const inputs. Every kernel input and every
- * attr with a value must find its place, or the kernel is refused: a graph that loads but computes
- * something else is worse than no graph.
+ * TF.js kernels as TensorFlow ops that both TensorFlow and tfjs-converter's op mappers run the same
+ * way (facts measured for tfjs 4.22: shared/notes/tfjs-tracing.md §4). A kernel's attrs are often
+ * the converter's *inputs* (Mean's axis, Reshape's shape): those become int32 Const inputs. A kernel
+ * with no TensorFlow op of its semantics is written as the TensorFlow ops that compute it (Prelu,
+ * the fused kernels tfjs-layers runs). Every node is checked against TensorFlow's op definition
+ * (tf-op-defs.ts). Every kernel input and every attr with a value must find its place, or the
+ * kernel is refused: a graph that loads but computes something else is worse than no graph.
  */
 import { tf } from '../tf.js';
 import { type AttrValue, bool, dtype, float, int, ints, str } from './graph-def.js';
 import type { TensorSpec } from './graph.js';
+import { NotTensorFlowsOp, tensorFlowOutputs } from './tf-op-defs.js';
 
 type DType = TensorSpec['dtype'];
 
@@ -28,15 +31,26 @@ export interface ConstInput {
   readonly values: readonly number[];
 }
 
-export type MappedInput = { readonly input: string } | { readonly constant: ConstInput };
+/** A kernel input by key, a Const made for the node, or an output of one of the kernel's earlier steps. */
+export type MappedInput = { readonly input: string } | { readonly constant: ConstInput } | { readonly step: string };
 
-export interface MappedKernel {
+export interface MappedNode {
   readonly op: string;
   readonly inputs: readonly MappedInput[];
   readonly attr: Readonly<Record<string, AttrValue>>;
 }
 
-/** The kernel cannot be written as a TensorFlow op that tfjs-converter runs the same way. */
+/** A node computed before the kernel's last: named `<kernel node>/<step>`. */
+export interface MappedStep extends MappedNode {
+  readonly step: string;
+}
+
+/** The TensorFlow node named as the kernel node, giving its outputs, after the steps it reads (none for most). */
+export interface MappedKernel extends MappedNode {
+  readonly steps?: readonly MappedStep[];
+}
+
+/** The kernel cannot be written as TensorFlow ops that TensorFlow and tfjs-converter run the same way. */
 export class Unmappable extends Error {}
 
 /** What a mapper reads: inputs by key, attrs by name (reads are counted, so none is forgotten). */
@@ -119,22 +133,23 @@ const BINARY: Record<string, string> = {
 };
 const REDUCTIONS: Record<string, string> = { Sum: 'axis', Mean: 'axis', Min: 'axis', Prod: 'axis', All: 'axis', Any: 'axis', Max: 'reductionIndices' };
 
+/** TensorFlow's logical ops are over bool only: they have no T. */
+const typed = (op: string, k: Kernel, key: string): Record<string, AttrValue> => (op.startsWith('Logical') ? {} : { T: T(k, key) });
+
 const MAPPERS: Record<string, Mapper> = {
-  ...Object.fromEntries(UNARY.map((op) => [op, (k: Kernel) => ({ op, inputs: k.take('x'), attr: { T: T(k, 'x') } })])),
-  ...Object.fromEntries(Object.entries(BINARY).map(([kernel, op]) => [kernel, (k: Kernel) => ({ op, inputs: k.take('a', 'b'), attr: { T: T(k, 'a') } })])),
+  ...Object.fromEntries(UNARY.map((op) => [op, (k: Kernel) => ({ op, inputs: k.take('x'), attr: typed(op, k, 'x') })])),
+  ...Object.fromEntries(Object.entries(BINARY).map(([kernel, op]) => [kernel, (k: Kernel) => ({ op, inputs: k.take('a', 'b'), attr: typed(op, k, 'a') })])),
   ...Object.fromEntries(Object.entries(REDUCTIONS).map(([op, axisAttr]) => [op, (k: Kernel) => reduction(k, op, axisAttr)])),
-  OnesLike: (k) => ({ op: 'OnesLike', inputs: k.take('x'), attr: { T: T(k, 'x'), dtype: T(k, 'x') } }),
-  Prelu: (k) => ({ op: 'Prelu', inputs: k.take('x', 'alpha'), attr: { T: T(k, 'x') } }),
+  OnesLike: (k) => ({ op: 'OnesLike', inputs: k.take('x'), attr: { T: T(k, 'x') } }),
+  // TensorFlow has no Prelu op (only tfjs-converter reads one).
+  Prelu: (k) => prelu(k.take('x', 'alpha')[0]!, { input: 'alpha' }, k.spec('x').dtype),
   LeakyRelu: (k) => ({ op: 'LeakyRelu', inputs: k.take('x'), attr: { T: T(k, 'x'), alpha: float(k.number('alpha')) } }),
   AddN: (k) => ({ op: 'AddN', inputs: k.all(), attr: { T: T(k, '0'), N: int(k.view.inputs.length) } }),
-  BatchMatMul: (k): MappedKernel => {
-    const inputs = k.take('a', 'b');
-    const [ta, tb] = [bool(k.attr('transposeA') === true), bool(k.attr('transposeB') === true)];
-    // MatMul is rank 2 only; BatchMatMulV2 takes any rank ≥ 2 and broadcasts, as the kernel does.
-    if (k.spec('a').shape.length === 2 && k.spec('b').shape.length === 2)
-      return { op: 'MatMul', inputs, attr: { T: T(k, 'a'), transpose_a: ta, transpose_b: tb } };
-    return { op: 'BatchMatMulV2', inputs, attr: { T: T(k, 'a'), adj_x: ta, adj_y: tb } };
-  },
+  BatchMatMul: (k) => matMul(k, k.take('a', 'b')),
+  // tfjs-layers' predict runs these: written unfused, as TF.js's cpu backend computes them.
+  _FusedMatMul: (k) => unfused(k, 'a', { step: 'matmul', ...matMul(k, k.take('a', 'b', 'bias?', 'preluActivationWeights?').slice(0, 2)) }),
+  FusedConv2D: (k) => unfused(k, 'x', { step: 'conv2d', ...conv2d(k, k.take('x', 'filter', 'bias?', 'preluActivationWeights?').slice(0, 2)) }),
+  FusedDepthwiseConv2D: (k) => unfused(k, 'x', { step: 'depthwise', ...depthwise(k, k.take('x', 'filter', 'bias?', 'preluActivationWeights?').slice(0, 2)) }),
   ArgMax: (k) => argReduce(k, 'ArgMax'),
   ArgMin: (k) => argReduce(k, 'ArgMin'),
   Reshape: (k) => ({ op: 'Reshape', inputs: [...k.take('x'), int32('shape', k.integers('shape'))], attr: { T: T(k, 'x'), Tshape: dtype('int32') } }),
@@ -235,11 +250,13 @@ const MAPPERS: Record<string, Mapper> = {
     inputs: [...k.take('x'), int32('axis', [k.number('axis')], [])],
     attr: { T: T(k, 'x'), Tidx: dtype('int32'), exclusive: bool(k.attr('exclusive') === true), reverse: bool(k.attr('reverse') === true) },
   }),
-  TopK: (k) => ({ op: 'TopKV2', inputs: [...k.take('x'), int32('k', [k.number('k')], [])], attr: { T: T(k, 'x'), sorted: bool(k.attr('sorted') !== false) } }),
-  Conv2D: (k) => {
-    const inputs = k.take('x', 'filter');
-    return { op: 'Conv2D', inputs, attr: { T: T(k, 'x'), ...windowAttrs(k), dilations: ints(nhwc(k.integers('dilations'), 'dilations')) } };
-  },
+  TopK: (k) => ({
+    op: 'TopKV2',
+    inputs: [...k.take('x'), int32('k', [k.number('k')], [])],
+    attr: { T: T(k, 'x'), sorted: bool(k.attr('sorted') !== false), index_type: dtype('int32') },
+  }),
+  Conv2D: (k) => conv2d(k, k.take('x', 'filter')),
+  DepthwiseConv2dNative: (k) => depthwise(k, k.take('x', 'filter')),
   MaxPool: (k) => ({
     op: 'MaxPool',
     inputs: k.take('x'),
@@ -257,10 +274,66 @@ function reduction(k: Kernel, op: string, axisAttr: string): MappedKernel {
   const rank = k.spec('x').shape.length;
   // tfjs passes axis null for "every axis"; TensorFlow wants them listed.
   const axis = k.attr(axisAttr) == null ? [...Array(rank).keys()] : k.integers(axisAttr);
+  // All and Any are over bool only: TensorFlow's have no T.
+  const t: Record<string, AttrValue> = op === 'All' || op === 'Any' ? {} : { T: T(k, 'x') };
+  return { op, inputs: [...inputs, int32('reduction_indices', axis)], attr: { ...t, Tidx: dtype('int32'), keep_dims: bool(k.attr('keepDims') === true) } };
+}
+
+/** MatMul for rank 2; BatchMatMulV2 takes any rank ≥ 2 and broadcasts, as the kernel does. */
+function matMul(k: Kernel, inputs: MappedInput[]): MappedNode {
+  const [ta, tb] = [bool(k.attr('transposeA') === true), bool(k.attr('transposeB') === true)];
+  if (k.spec('a').shape.length === 2 && k.spec('b').shape.length === 2)
+    return { op: 'MatMul', inputs, attr: { T: T(k, 'a'), transpose_a: ta, transpose_b: tb } };
+  return { op: 'BatchMatMulV2', inputs, attr: { T: T(k, 'a'), adj_x: ta, adj_y: tb } };
+}
+
+function conv2d(k: Kernel, inputs: MappedInput[]): MappedNode {
+  return { op: 'Conv2D', inputs, attr: { T: T(k, 'x'), ...windowAttrs(k), dilations: dilations(k) } };
+}
+
+function depthwise(k: Kernel, inputs: MappedInput[]): MappedNode {
+  return { op: 'DepthwiseConv2dNative', inputs, attr: { T: T(k, 'x'), ...windowAttrs(k), dilations: dilations(k) } };
+}
+
+/**
+ * A fused kernel as the kernels it fuses, in TF.js's order (its cpu backend runs exactly these):
+ * the product, + bias (AddV2, broadcasting as TF.js's add), then the activation.
+ */
+function unfused(k: Kernel, x: string, core: MappedStep): MappedKernel {
+  const d = k.spec(x).dtype;
+  const steps: MappedStep[] = [core];
+  if (k.view.inputs.some((i) => i.key === 'bias'))
+    steps.push({ step: 'bias_add', op: 'AddV2', inputs: [{ step: core.step }, { input: 'bias' }], attr: { T: dtype(d) } });
+  const last = steps.at(-1)!;
+  const act = activation(k, { step: last.step }, d);
+  if (act) return { ...act, steps: [...steps, ...(act.steps ?? [])] };
+  const { step: _, ...final } = steps.pop()!;
+  return { ...final, steps };
+}
+
+/** A fused kernel's activation after `x` (tfjs-core's applyActivation); undefined for linear. */
+function activation(k: Kernel, x: MappedInput, d: DType): MappedKernel | undefined {
+  const name = k.attr<string | undefined>('activation') ?? 'linear';
+  // tf.fused.* passes 0.2 where none is given, and passes it with every activation.
+  const alpha = k.attr('leakyreluAlpha') == null ? 0.2 : k.number('leakyreluAlpha');
+  const simple: Record<string, string> = { relu: 'Relu', relu6: 'Relu6', elu: 'Elu', sigmoid: 'Sigmoid' };
+  if (name === 'linear') return undefined;
+  if (simple[name]) return { op: simple[name], inputs: [x], attr: { T: dtype(d) } };
+  if (name === 'leakyrelu') return { op: 'LeakyRelu', inputs: [x], attr: { T: dtype(d), alpha: float(alpha) } };
+  if (name === 'prelu') return prelu(x, { input: 'preluActivationWeights' }, d);
+  throw new Unmappable(`its activation ${JSON.stringify(name)} has no TensorFlow op here`);
+}
+
+/** TF.js's prelu, `x < 0 ? alpha * x : x`, as TensorFlow's SelectV2(Less(x, 0), Mul(alpha, x), x): the same float32 products. */
+function prelu(x: MappedInput, alpha: MappedInput, d: DType): MappedKernel {
   return {
-    op,
-    inputs: [...inputs, int32('reduction_indices', axis)],
-    attr: { T: T(k, 'x'), Tidx: dtype('int32'), keep_dims: bool(k.attr('keepDims') === true) },
+    steps: [
+      { step: 'negative', op: 'Less', inputs: [x, scalarOf('zero', d, 0)], attr: { T: dtype(d) } },
+      { step: 'scaled', op: 'Mul', inputs: [alpha, x], attr: { T: dtype(d) } },
+    ],
+    op: 'SelectV2',
+    inputs: [{ step: 'negative' }, { step: 'scaled' }, x],
+    attr: { T: dtype(d) },
   };
 }
 
@@ -278,6 +351,11 @@ function windowAttrs(k: Kernel): Record<string, AttrValue> {
   if (k.attr('dimRoundingMode') != null)
     throw new Unmappable(`it has dimRoundingMode ${JSON.stringify(k.attr('dimRoundingMode'))}, which TensorFlow has no attr for`);
   return { strides: ints(nhwc(k.integers('strides'), 'strides')), padding: str(pad.toUpperCase()), data_format: str('NHWC') };
+}
+
+/** A convolution's dilations in NHWC; the kernel reads none (tfjs-layers' depthwise conv passes null) as 1. */
+function dilations(k: Kernel): AttrValue {
+  return ints(k.attr('dilations') == null ? [1, 1, 1, 1] : nhwc(k.integers('dilations'), 'dilations'));
 }
 
 /** tfjs's [h, w] (or one number) as TensorFlow's NHWC [1, h, w, 1]. */
@@ -298,5 +376,28 @@ export function mapKernel(view: KernelView): MappedKernel {
   const mapped = mapper(k);
   const lost = k.unread();
   if (lost.length > 0) throw new Unmappable(`its attr(s) ${lost.map((a) => `${a}=${JSON.stringify(view.attrs[a])}`).join(', ')} would be lost`);
-  return mapped;
+  return asTensorFlowDefines(mapped, view);
+}
+
+/**
+ * Checks each node against TensorFlow's op definition; where TensorFlow's op gives another dtype
+ * than TF.js's kernel (FloorDiv of float32: TF.js int32, TensorFlow float32), the op's result is
+ * cast to TF.js's dtype, as TF.js stored it.
+ */
+function asTensorFlowDefines(mapped: MappedKernel, view: KernelView): MappedKernel {
+  let given: DType[];
+  try {
+    for (const s of mapped.steps ?? []) tensorFlowOutputs(s.op, s.attr, 1);
+    given = tensorFlowOutputs(mapped.op, mapped.attr, view.outputs.length);
+  } catch (err) {
+    throw err instanceof NotTensorFlowsOp ? new Unmappable(err.message) : err;
+  }
+  const wanted = view.outputs.map((o) => o.dtype);
+  if (given.every((d, i) => d === wanted[i])) return mapped;
+  if (given.length !== 1) throw new Unmappable(`TensorFlow's ${mapped.op} gives ${given.join(', ')} where TF.js gives ${wanted.join(', ')}`);
+  const { steps = [], ...last } = mapped;
+  const step = mapped.op.toLowerCase();
+  const cast: MappedNode = { op: 'Cast', inputs: [{ step }], attr: { SrcT: dtype(given[0]!), DstT: dtype(wanted[0]!), Truncate: bool(false) } };
+  tensorFlowOutputs(cast.op, cast.attr, 1);
+  return { ...cast, steps: [...steps, { step, ...last }] };
 }

@@ -26,7 +26,8 @@ import {
 import { checkModelJson } from '../../runtime/graph-model/model-json-check.js';
 import { graphFromModelJson } from '../../media/src/graph/model.js';
 import { buildScopes } from '../../media/src/graph/scopes.js';
-import { assertSameValues, values } from '../helpers/same-values.js';
+import { layersModel, layersModelInput } from '../fixtures/layers-model.js';
+import { assertCloseValues, assertSameValues, values, valuesOf } from '../helpers/same-values.js';
 import { BACKENDS, useBackend } from '../helpers/backends.js';
 
 type Tensor = tf.Tensor;
@@ -329,6 +330,55 @@ for (const backend of BACKENDS) {
       f.dispose();
     });
 
+    it("writes each node as TensorFlow's op registry defines it, and refuses a dtype TensorFlow's op does not take", async () => {
+      const f = tfFunction(
+        (x: Tensor) => [
+          tf.prelu(x, tf.tensor1d([0.2, 0.5, -1])),
+          tf.cast(tf.floorDiv(x, tf.scalar(0.7)), 'float32'),
+          tf.logicalNot(tf.all(tf.greater(x, 0))),
+          tf.onesLike(x),
+        ],
+        { name: 'as_defined' },
+      );
+      tf.dispose(f(input()));
+      const exported = f.export(dirFor('as-defined'));
+      const nodes = readJson(exported.modelPath).modelTopology.node;
+      const node = (name: string) => nodes.find((n) => n.name === name)!;
+      assert.deepEqual([node('n0_Prelu/negative').op, node('n0_Prelu/scaled').op, node('n0_Prelu').op], ['Less', 'Mul', 'SelectV2'], 'TensorFlow has no Prelu');
+      assert.deepEqual(node('n0_Prelu').input, ['n0_Prelu/negative', 'n0_Prelu/scaled', 'input_0']);
+      const floorDiv = nodes.find((n) => n.op === 'FloorDiv')!;
+      assert.deepEqual(floorDiv.attr, { T: { type: 'DT_FLOAT' } }, "TensorFlow's FloorDiv keeps float32");
+      // TF.js's cpu and wasm floorDiv give int32 (tfjs-node gives TensorFlow's float32): a Cast to it then takes the kernel's name.
+      const traced = f.graph!.nodes.find((n) => n.type === 'kernel' && n.kernel === 'FloorDiv')!;
+      const named = node(traced.name);
+      if (traced.outputs[0]!.dtype === 'int32')
+        assert.deepEqual([named.op, named.input, named.attr?.SrcT, named.attr?.DstT], ['Cast', [floorDiv.name], { type: 'DT_FLOAT' }, { type: 'DT_INT32' }]);
+      else assert.equal(named, floorDiv);
+      for (const op of ['All', 'LogicalNot', 'OnesLike']) {
+        const attrs = Object.keys(nodes.find((n) => n.op === op)!.attr ?? {});
+        assert.ok(!attrs.includes(op === 'OnesLike' ? 'dtype' : 'T'), `${op}: ${attrs.join(', ')}`);
+      }
+      const model = await loadCallbackModel(exported.modelPath);
+      const x = tf.tensor([
+        [1.5, -2, 0.25],
+        [-0.75, 3, -1],
+      ]);
+      const got = model.execute(x) as Tensor[];
+      f(x).forEach((t, i) => assertSameValues(got[i]!, t, exported.outputs[i]!));
+      model.dispose();
+      f.dispose();
+
+      const ints = tfFunction((x: Tensor) => tf.exp(tf.cast(x, 'int32')), { name: 'int_exp' });
+      ints(input()).dispose();
+      assert.throws(
+        () => ints.export(dirFor('int-exp')),
+        (err: unknown) =>
+          err instanceof GraphExportError &&
+          /n1_Exp \(Exp\) at .*: TensorFlow's Exp takes no int32 \(its attr T; of the export's dtypes it takes float\)/.test(err.message),
+      );
+      ints.dispose();
+    });
+
     it('leaves tf.memory().numTensors as it was after export, load, execute and dispose', async () => {
       const W = tf.tensor([[1], [2], [3]]);
       const f = tfFunction((x: Tensor) => tf.sigmoid(tf.matMul(x, W)), { name: 'leak_check' });
@@ -458,6 +508,54 @@ for (const backend of BACKENDS) {
       noteKernels(f);
       model.dispose();
       f.dispose();
+    });
+
+    it("a traced model.predict of a tfjs-layers model (conv, depthwise, dense) and tf.fused's kernels export unfused and load back with the same values", async () => {
+      const model = layersModel();
+      const predict = tfFunction((x: Tensor) => model.predict(x) as Tensor, { name: 'predict' });
+      predict(layersModelInput()).dispose();
+      const kernels = predict.graph!.nodes.map((n) => (n.type === 'kernel' ? n.kernel : n.op));
+      assert.ok(kernels.includes('FusedConv2D') && kernels.includes('_FusedMatMul'), kernels.join(', '));
+      const image = (x: Tensor) => tf.reshape(x, [1, 2, 3, 1]) as tf.Tensor4D;
+      const filter = tf.tensor4d([0.5, -1, 2, 0.25, 1, -0.5, 0.75, 1.25], [2, 2, 1, 2]);
+      const fused = tfFunction(
+        (x: Tensor) => [
+          tf.fused.matMul({ a: x, b: tf.transpose(x), bias: tf.tensor1d([0.5, -1]), activation: 'prelu', preluActivationWeights: tf.tensor1d([0.3, -2]) }),
+          tf.fused.conv2d({ x: image(x), filter, strides: 1, pad: 'valid', bias: tf.tensor1d([0.1, -0.2]), activation: 'leakyrelu', leakyreluAlpha: 0.1 }),
+          tf.fused.depthwiseConv2d({ x: image(x), filter, strides: 1, pad: 'same', bias: tf.tensor1d([1, -1]), activation: 'relu6' }),
+        ],
+        { name: 'fused' },
+      );
+      tf.dispose(fused(input()));
+      for (const [name, f, x] of [
+        ['predict', predict, layersModelInput(0.5)],
+        [
+          'fused',
+          fused,
+          tf.tensor([
+            [0.3, -2, 1],
+            [4, -0.5, 0],
+          ]),
+        ],
+      ] as const) {
+        const exported = f.export(dirFor(name));
+        const json = readJson(exported.modelPath);
+        checkModelJson(json);
+        const ops = json.modelTopology.node.map((n) => n.op);
+        assert.ok(!ops.some((op) => op.includes('Fused') || op === 'Prelu'), `written unfused: ${ops.join(', ')}`);
+        const loaded = await loadCallbackModel(exported.modelPath);
+        const got = loaded.execute(x);
+        const want = (f as (x: Tensor) => Tensor | Tensor[])(x);
+        // TF.js's cpu backend runs a fused kernel as exactly these parts; wasm and TensorFlow fuse the activation and may round it otherwise.
+        const check =
+          backend === 'cpu' ? assertSameValues : (a: Tensor, b: Tensor, what: string) => assertCloseValues(valuesOf(a), b, what, { rtol: 1e-6, atol: 0 });
+        [want].flat().forEach((t, i) => check([got].flat()[i]!, t, `${name} output ${i}`));
+        noteKernels(f);
+        loaded.dispose();
+        f.dispose();
+      }
+      model.dispose();
+      filter.dispose();
     });
 
     it("writes the traced code's structure as name scopes: each call of a tfFunction it calls and of a named tf.tidy is one, which the graph view collapses", async () => {
