@@ -1,11 +1,12 @@
 /**
  * Analysis of one open graph program (a TS/JS document that imports the runtime): its wrapper
  * calls and their static Tout diagnostics, cached per document version, and the matching of
- * the last run's traced call sites to those calls.
+ * the last run's traced call sites to those calls. A program its project's program does not hold
+ * yet is first analysed from the file alone (ts-projects.ts quickProgram), then with its project.
  */
 import os from 'node:os';
 import path from 'node:path';
-import type ts from 'typescript';
+import ts from 'typescript';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
 import { CheckBudget } from './check-budget.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -31,12 +32,28 @@ export interface ProgramAnalysis {
   readonly program: ts.Program;
   /** Wrapper calls checked with types, and those past the type-check budget (syntax checks only). */
   readonly typeChecked: { readonly calls: number; readonly skipped: number };
+  /**
+   * False for a first analysis from the file alone (ts-projects' quick program: what it imports is
+   * not typed, so a callback whose return type comes from there is not checked yet): the full one
+   * follows.
+   */
+  readonly complete: boolean;
 }
+
+/**
+ * 'first': a first analysis may come from the file alone while its project's program does not
+ * hold the file yet (a fresh server or folder: seconds); 'full': the project's.
+ */
+export type AnalysisDepth = 'first' | 'full';
 
 export class ProgramAnalyzer {
   private readonly cache = new Map<string, ProgramAnalysis>();
 
-  constructor(private readonly projects: TsProjects) {}
+  /** `quickFirst` false: 'first' analyses are full ones (InitializationOptions.quickFirstDiagnostics). */
+  constructor(
+    private readonly projects: TsProjects,
+    private readonly quickFirst = true,
+  ) {}
 
   /** Records a script document's text; true when it is a graph program worth analysing. */
   sync(doc: TextDocument): boolean {
@@ -56,12 +73,14 @@ export class ProgramAnalyzer {
   }
 
   /** The analysis of the document's current version (computed now if needed). */
-  analyze(doc: TextDocument): ProgramAnalysis | undefined {
+  analyze(doc: TextDocument, depth: AnalysisDepth = 'full'): ProgramAnalysis | undefined {
     if (!mentionsRuntime(doc.getText())) return undefined;
     const started = performance.now();
     const fileName = fileNameOf(doc);
-    const program = this.projects.program(fileName);
     const cached = this.cache.get(doc.uri);
+    if (depth === 'first' && cached && cached.version === doc.version && !cached.complete) return cached;
+    const quick = depth === 'first' && this.quickFirst ? this.projects.quickProgram(fileName) : undefined;
+    const program = quick ?? this.projects.program(fileName);
     if (cached && cached.version === doc.version && cached.program === program) return cached;
     const sourceFile = program?.getSourceFile(fileName);
     // Mentioning the module name (in a string, a comment) is not importing it.
@@ -71,7 +90,11 @@ export class ProgramAnalyzer {
     const budget = new CheckBudget();
     const diagnostics = calls.flatMap((call) => {
       try {
-        return checkWrapperCall(call, sourceFile, budget.spend(call.call) ? checker : undefined);
+        if (!budget.spend(call.call)) return checkWrapperCall(call, sourceFile, undefined);
+        if (!quick) return checkWrapperCall(call, sourceFile, checker);
+        const watch = new AnyWatch(checker);
+        const checked = checkWrapperCall(call, sourceFile, watch.checker);
+        return watch.seen ? checkWrapperCall(call, sourceFile, undefined) : checked;
       } catch (err) {
         // A checker failure on odd code must not take the other calls' diagnostics with it.
         console.error(`[tfjs-callbacks] analysis of a wrapper call failed: ${(err as Error).stack ?? err}`);
@@ -89,10 +112,51 @@ export class ProgramAnalyzer {
       ms: performance.now() - started,
       program,
       typeChecked: { calls: budget.typed, skipped: budget.untyped },
+      complete: quick === undefined,
     };
     this.cache.set(doc.uri, analysis);
     return analysis;
   }
+}
+
+/** The checker's answers that are types (or lists of them). */
+const TYPE_ANSWERS = new Set([
+  'getTypeAtLocation',
+  'getTypeFromTypeNode',
+  'getReturnTypeOfSignature',
+  'getTypeArguments',
+  'getTypeOfSymbol',
+  'getTypeOfSymbolAtLocation',
+]);
+
+/**
+ * A checker that notes when it answers `any`. In a quick program (the file alone) what comes from
+ * the file's imports, or from globals the ES libs lack, is `any` where the project's program may
+ * know it: a call checked with such an answer could be told otherwise there (a count message
+ * listing 'value' for 'NdArray'), so it gets the checks that need no types until the full
+ * analysis. A first analysis says nothing the full one will not.
+ */
+class AnyWatch {
+  seen = false;
+  readonly checker: ts.TypeChecker;
+
+  constructor(inner: ts.TypeChecker) {
+    this.checker = new Proxy(inner, {
+      get: (target, key, receiver) => {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (typeof key !== 'string' || !TYPE_ANSWERS.has(key) || typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const answer: unknown = value.apply(target, args);
+          if ((Array.isArray(answer) ? answer : [answer]).some(isAny)) this.seen = true;
+          return answer;
+        };
+      },
+    });
+  }
+}
+
+function isAny(answer: unknown): boolean {
+  return typeof answer === 'object' && answer !== null && 'flags' in answer && ((answer as ts.Type).flags & ts.TypeFlags.Any) !== 0;
 }
 
 function budgetDiagnostic(budget: CheckBudget, sf: ts.SourceFile): Diagnostic {

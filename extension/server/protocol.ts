@@ -30,6 +30,12 @@ export const SETTINGS_SECTION = 'tfjsCallbacks';
 export interface InitializationOptions {
   /** `tfjsCallbacks.callbacksModule`, relative to the workspace folder or absolute. */
   readonly callbacksModule?: string;
+  /**
+   * Default true: a program its project's program does not hold yet (just opened) gets diagnostics
+   * from the file alone first, then its project's (two publishes). False: one publish, the
+   * project's, for a client that takes each publish as final (the tests' client).
+   */
+  readonly quickFirstDiagnostics?: boolean;
 }
 
 export interface CallbacksParams {

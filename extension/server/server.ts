@@ -34,6 +34,7 @@ import {
   TraceUpdatedNotification,
   type CallbackEntry,
   type CallbacksParams,
+  type InitializationOptions,
   type NotificationSignature,
   type RequestSignature,
   type TraceUpdatedParams,
@@ -62,7 +63,7 @@ let canRefreshLenses = false;
 connection.onInitialize((params): InitializeResult => {
   settings.initialize(params);
   projects = new TsProjects(settings.workspaceFolders, (message) => connection.console.warn(`[tfjs-callbacks] ${message}`));
-  analyzer = new ProgramAnalyzer(projects);
+  analyzer = new ProgramAnalyzer(projects, (params.initializationOptions as InitializationOptions | undefined)?.quickFirstDiagnostics !== false);
   validator = new Validator(connection, documents, analyzer, settings, traces);
   canRegisterConfiguration = settings.usesPull && params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
   canWatchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
@@ -119,15 +120,17 @@ documents.onDidClose(({ document }) => {
   validator.closed(document.uri);
 });
 
+// Lenses, hovers and the callbacks list read the wrapper calls, not types: a first analysis from the
+// file alone serves them (a lens asked for right after an open does not wait for the project).
 connection.onCodeLens(({ textDocument }) => {
   const doc = documents.get(textDocument.uri);
-  const analysis = doc && SCRIPT_LANGUAGES.has(doc.languageId) ? analyzer.analyze(doc) : undefined;
+  const analysis = doc && SCRIPT_LANGUAGES.has(doc.languageId) ? analyzer.analyze(doc, 'first') : undefined;
   return analysis ? programLenses(analysis, matchTrace(analysis, traces)) : [];
 });
 
 connection.onHover(({ textDocument, position }) => {
   const doc = documents.get(textDocument.uri);
-  const analysis = doc && SCRIPT_LANGUAGES.has(doc.languageId) ? analyzer.analyze(doc) : undefined;
+  const analysis = doc && SCRIPT_LANGUAGES.has(doc.languageId) ? analyzer.analyze(doc, 'first') : undefined;
   return analysis ? wrapperHover(analysis, position, matchTrace(analysis, traces), traces.traceFile) : null;
 });
 
@@ -146,7 +149,7 @@ connection.onRequest(requestType(CallbacksRequest), (params: CallbacksParams | u
   return docs.flatMap((doc) => {
     if (isModelJson(doc.uri, doc.languageId)) return modelCallbacks(doc.uri, doc.getText());
     if (!SCRIPT_LANGUAGES.has(doc.languageId)) return [];
-    const analysis = analyzer.analyze(doc);
+    const analysis = analyzer.analyze(doc, 'first');
     return analysis ? programCallbacks(analysis, matchTrace(analysis, traces)) : [];
   });
 });

@@ -3,7 +3,9 @@
  * for model.json the unbound callback nodes plus the last run's failures, and for both programs
  * and package.json an unsupported TensorFlow.js in the project (tfjs-checks). An edited document is
  * validated at once (the edits in between coalesce); the documents that depend on it (other
- * programs, model.json files bound from a callbacks module) a little later.
+ * programs, model.json files bound from a callbacks module) a little later. A program just opened
+ * is published twice: from the file alone first (in a fraction of the time a fresh project's
+ * program takes), then with its project (program-analysis.ts AnalysisDepth).
  */
 import path from 'node:path';
 import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
@@ -13,7 +15,7 @@ import { locateCallbacksModule, readCallbacksModule } from './callbacks-module.j
 import { lastRunFileDiagnostics, lastRunProgramDiagnostics } from './last-run.js';
 import { checkModel, isModelJson } from './model-checks.js';
 import { pathKey, uriToPath } from './positions.js';
-import { matchTrace, SCRIPT_LANGUAGES, type ProgramAnalyzer } from './program-analysis.js';
+import { type AnalysisDepth, matchTrace, type ProgramAnalysis, SCRIPT_LANGUAGES, type ProgramAnalyzer } from './program-analysis.js';
 import type { Settings } from './settings.js';
 import { packageJsonDiagnostics, isPackageJson, programTfjsDiagnostics } from './tfjs-checks.js';
 import type { TraceStore } from './trace-store.js';
@@ -64,7 +66,7 @@ export class Validator {
     this.timers.clear();
   }
 
-  private schedule(uri: string, delayMs: number): void {
+  private schedule(uri: string, delayMs: number, depth: AnalysisDepth = 'first'): void {
     const existing = this.timers.get(uri);
     if (existing && delayMs > 0) return; // already due, no later than this
     clearTimeout(existing);
@@ -72,18 +74,24 @@ export class Validator {
       uri,
       setTimeout(() => {
         this.timers.delete(uri);
-        this.validate(uri).catch((err: unknown) => this.connection.console.error(`[tfjs-callbacks] validating ${uri} failed: ${(err as Error)?.stack ?? err}`));
+        this.validate(uri, depth).catch((err: unknown) =>
+          this.connection.console.error(`[tfjs-callbacks] validating ${uri} failed: ${(err as Error)?.stack ?? err}`),
+        );
       }, delayMs),
     );
   }
 
-  private async validate(uri: string): Promise<void> {
+  private async validate(uri: string, depth: AnalysisDepth): Promise<void> {
     const doc = this.documents.get(uri);
     if (!doc) return;
     if (SCRIPT_LANGUAGES.has(doc.languageId)) {
-      const diagnostics = this.programDiagnostics(doc);
-      if (diagnostics) this.publish(doc, diagnostics);
-      else if (this.published.delete(uri)) void this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: [] }); // no longer a graph program
+      const analysis = this.analyzer.analyze(doc, depth);
+      if (analysis) {
+        this.publish(doc, this.programDiagnostics(doc, analysis));
+        // From the file alone: its project's analysis next, once this publish is written (the
+        // connection writes on setImmediate, before the next timer).
+        if (!analysis.complete) this.schedule(uri, 0, 'full');
+      } else if (this.published.delete(uri)) void this.connection.sendDiagnostics({ uri, version: doc.version, diagnostics: [] }); // no longer a graph program
       return;
     }
     if (isModelJson(doc.uri, doc.languageId)) {
@@ -95,10 +103,7 @@ export class Validator {
     if (isPackageJson(doc.uri, doc.languageId)) this.publish(doc, packageJsonDiagnostics(doc));
   }
 
-  /** undefined when the document is not a graph program. */
-  programDiagnostics(doc: TextDocument): Diagnostic[] | undefined {
-    const analysis = this.analyzer.analyze(doc);
-    if (!analysis) return undefined;
+  private programDiagnostics(doc: TextDocument, analysis: ProgramAnalysis): Diagnostic[] {
     const file = uriToPath(doc.uri);
     return [
       ...(file ? programTfjsDiagnostics(file, analysis.sourceFile) : []),

@@ -4,7 +4,9 @@
  *
  * Every publishDiagnostics is recorded from the start, so a wait never misses one that arrived
  * before it was called. The client answers workspace/configuration from the settings it was
- * started with, and the other requests a server may send (registerCapability, refreshes).
+ * started with, and the other requests a server may send (registerCapability, refreshes). It asks
+ * for final publishes only (InitializationOptions.quickFirstDiagnostics false) unless started with
+ * initializationOptions that say otherwise.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -160,7 +162,7 @@ export class LspClient {
         },
         textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true }, hover: { contentFormat: ['markdown', 'plaintext'] } },
       },
-      ...(options.initializationOptions ? { initializationOptions: options.initializationOptions } : {}),
+      initializationOptions: { quickFirstDiagnostics: false, ...options.initializationOptions },
     });
     await connection.sendNotification(InitializedNotification.type, {});
     return client;

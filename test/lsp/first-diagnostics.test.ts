@@ -1,0 +1,100 @@
+/**
+ * A program just opened (issue 27 point 7), over the real server process with
+ * quickFirstDiagnostics on, as the extension starts it: the first publish comes from the file
+ * alone (a fresh project's first program parses some 6 MB of declarations: the Tout diagnostic
+ * came 7 s after the open in code-server on 2 cores), the next from its project. The first says
+ * nothing the second does not: a call whose facts come from the file's imports is left to the
+ * second. An edit of an open program gets one publish, its project's.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { tempDir } from '../fixtures/callback-models.js';
+import { MAIN_TS, makeFreshProject, REVIEWS_JS, STARS_CALL_LINE } from '../fixtures/lsp/fresh-project.js';
+import { LspClient, lspFixture, messages, WAIT_MS } from '../helpers/lsp.js';
+
+const { dir, cleanup } = tempDir('lsp-first-diagnostics-');
+after(cleanup);
+
+/** `body` with a fresh server started with the extension's options. */
+async function withFreshServer(body: (client: LspClient) => Promise<void>, workspaceFolder?: string): Promise<void> {
+  const client = await LspClient.start({ ...(workspaceFolder ? { workspaceFolder } : {}), initializationOptions: { quickFirstDiagnostics: true } });
+  try {
+    await body(client);
+  } finally {
+    await client.stop();
+  }
+}
+
+/** The first two publishes for the file just opened. */
+async function twoPublishes(client: LspClient, uri: string): Promise<[Diagnostic[], Diagnostic[]]> {
+  const first = await client.diagnostics(uri);
+  const index = client.published.findIndex((p) => p.uri === uri);
+  return [first, await client.diagnostics(uri, { after: index + 1 })];
+}
+
+const key = (d: Diagnostic) => JSON.stringify([d.code, d.range, d.message, d.severity]);
+
+describe('the first diagnostics of a program opened in a fresh server', { timeout: WAIT_MS * 4 }, () => {
+  test('reviews.js in a fresh project: the Tout diagnostic from the file alone, then the same from the project; main.ts in another folder the same; an edit one publish', async () => {
+    const folders = ['reviews', 'main'].map((name) => path.join(dir, name));
+    for (const folder of folders) makeFreshProject(folder, { withRuntime: true });
+    const reviews = path.join(folders[0]!, 'reviews.js');
+    fs.writeFileSync(reviews, REVIEWS_JS);
+    const main = path.join(folders[1]!, 'main.ts');
+    fs.writeFileSync(main, MAIN_TS);
+    await withFreshServer(async (client) => {
+      const uri = await client.open(reviews);
+      const [first, second] = await twoPublishes(client, uri);
+      assert.deepEqual(
+        first.map((d) => [d.code, d.range.start.line + 1, messages([d])[0]!.split('\n')[0]]),
+        [['tout-dtype', STARS_CALL_LINE, '0-th value returned by stars is int32, but expects float']],
+      );
+      assert.deepEqual(second.map(key), first.map(key), "the project's analysis says the same");
+
+      // Another folder (no tsconfig either: the same project): its file first from itself again.
+      const mainUri = await client.open(main);
+      const [mainFirst, mainSecond] = await twoPublishes(client, mainUri);
+      assert.deepEqual(
+        mainFirst.map((d) => [d.code, messages([d])[0]!.split('\n')[0]]),
+        [['tout-dtype', '0-th value returned by stars is int32, but expects float']],
+      );
+      assert.deepEqual(mainSecond.map(key), mainFirst.map(key));
+
+      // An edit of a program its project holds: one publish, its project's.
+      const mark = client.mark();
+      const version = await client.change(uri, REVIEWS_JS.replace("{ name: 'stars' }", "{ name: 'whole_stars' }"));
+      const edited = await client.diagnostics(uri, { version, after: mark });
+      assert.deepEqual(
+        edited.map((d) => messages([d])[0]!.split('\n')[0]),
+        ['0-th value returned by whole_stars is int32, but expects float'],
+      );
+      const index = client.published.findIndex((p, i) => i >= mark && p.uri === uri);
+      // A hover is answered after a validation already due: a second publish would be in by then.
+      await client.hover(uri, 0, 0);
+      assert.equal(client.published.filter((p, i) => i > index && p.uri === uri).length, 0, 'one publish for the edit');
+    }, folders[0]);
+  });
+
+  for (const [fixture, note] of [
+    ['pair-for-one.ts', "nothing first: the count messages list the values' types (NdArray), which the file alone does not know"],
+    ['more-cases.ts', 'the arity of a callback imported from correct.ts only from the project'],
+    ['wrong-arity.ts', "a function declared to return NdArray (the runtime's type): its arity only from the project"],
+    ['float64-for-float32.ts', 'all of it first: typed arrays are in the ES libs'],
+  ] as const) {
+    test(`${fixture}: the first publish is a part of the project's, in the same words (${note})`, async () => {
+      await withFreshServer(async (client) => {
+        const uri = await client.open(lspFixture(fixture));
+        const [first, second] = await twoPublishes(client, uri);
+        assert.ok(second.length > 0, `the project's analysis finds ${fixture}'s problems`);
+        const final = new Set(second.map(key));
+        for (const d of first) assert.ok(final.has(key(d)), `the first publish's ${JSON.stringify(d)} is in the project's: ${[...final].join('\n')}`);
+        if (fixture === 'pair-for-one.ts') assert.deepEqual(first, []);
+        if (fixture === 'float64-for-float32.ts') assert.deepEqual(first.map(key), second.map(key));
+        if (fixture === 'more-cases.ts') assert.ok(first.length > 0 && first.length < second.length, `some first: ${first.length} of ${second.length}`);
+      });
+    });
+  }
+});
