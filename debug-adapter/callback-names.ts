@@ -4,9 +4,15 @@
  * called, a model's nodes when it loads). A name no callback answers to stays unverified, with the
  * known callbacks listed closest first, so a typo does not fail silently.
  *
+ * A name with a scope (`StatefulPartitionedCall/dense_1/Relu`) names a model's node: until a model
+ * has loaded, nothing could answer to it, so it stays quietly unverified ("will bind when a model
+ * with this node loads"), with no warning and no suggestion; once a model has loaded that lacks it,
+ * the warning and the closest names come, once.
+ *
  * Whether a callback answers to a name is the agent's decision (agent.ts `answersTo`): it sends
  * the names each new callback matched. This side keeps the list and words the messages.
  */
+import { readFileSync } from 'node:fs';
 import type { KnownCallbackInfo, KnownGraphInfo, KnownNotice } from './debuggee/agent-protocol.js';
 
 /** How many callbacks a message lists before "…". */
@@ -19,7 +25,13 @@ export interface FunctionBreakpointStatus {
   readonly message?: string;
 }
 
+/** A name with a scope: only a model's node (or a callback node, by its node name) answers to it. */
+export const isNodePath = (name: string): boolean => name.includes('/');
+
 export class CallbackNames {
+  /** `nodeNamesOf`: a loaded model's node names, for the closest names (the agent sends only its ops). */
+  constructor(private readonly nodeNamesOf: (graph: KnownGraphInfo) => readonly string[] = modelNodeNames) {}
+
   private readonly callbacks: KnownCallbackInfo[] = [];
   /** Models loaded so far: node breakpoints answer to their node names and ops. */
   private readonly graphs = new Map<string, KnownGraphInfo>();
@@ -68,6 +80,15 @@ export class CallbackNames {
     return this.isMatched(bp.name) ? { id: bp.id, verified: true } : { id: bp.id, verified: false, message: this.unmatchedMessage(bp.name) };
   }
 
+  knowsGraph(graph: string): boolean {
+    return [...this.graphs.values()].some((g) => g.graph === graph);
+  }
+
+  /** Whether a name waits for a model: a node path no model loaded so far had. */
+  awaitsModel(names: readonly string[]): boolean {
+    return names.some((name) => isNodePath(name) && !this.isMatched(name));
+  }
+
   /** The agent's `knownStatus(names)`: everything known so far. */
   reset(status: { callbacks: KnownCallbackInfo[]; graphs?: KnownGraphInfo[]; matched: string[] }): void {
     for (const c of status.callbacks) this.addCallback(c);
@@ -93,6 +114,7 @@ export class CallbackNames {
 
   /** Why `name` is unverified. */
   private unmatchedMessage(name: string): string {
+    if (isNodePath(name) && this.graphs.size === 0) return `No model with a node '${name}' has loaded yet: it will bind when a model with this node loads.`;
     if (!this.anyKnown) {
       return (
         `No callback or model node has answered to '${name}' yet: it binds when a callback with this name, token, JS function name or model node name ` +
@@ -104,13 +126,22 @@ export class CallbackNames {
 
   /**
    * A warning for the Debug Console, once per name: now when a known callback's name is close to
-   * it (a likely typo), or at the end (`final`) when nothing ever answered to it.
+   * it (a likely typo), or at the end (`final`) when nothing ever answered to it; a node path when
+   * a model has loaded without it, and never before.
    */
   private warning(name: string, what: string, final: boolean): string | undefined {
     // Launch entries name callbacks; function breakpoints also name model nodes and ops.
     const targets = what === 'Function breakpoint' ? 'callback or model node' : 'callback';
     if (this.isMatched(name) || this.warned.has(name) || !this.anyKnown) return undefined;
     const close = this.closestKey(name);
+    if (isNodePath(name)) {
+      // A node of a model not loaded yet: nothing to say until a model has loaded that lacks it.
+      if (this.graphs.size === 0) return undefined;
+      this.warned.add(name);
+      const models = [...this.graphs.values()].map((g) => `'${g.graph}'`).join(', ');
+      const mean = close ? ` Did you mean '${close}'?` : '';
+      return `${what} '${name}' matches no ${targets}: no model loaded so far (${models}) has this node.${mean} ${this.known(name)}`;
+    }
     if (close && isLikelyTypo(name, close)) {
       this.warned.add(name);
       return `${what} '${name}' matches no ${targets}. Did you mean '${close}'? ${this.known(name)}`;
@@ -125,9 +156,10 @@ export class CallbackNames {
     const parts: string[] = [];
     if (this.callbacks.length > 0) parts.push(`Callbacks so far, closest first: ${this.listFor(name)}.`);
     for (const g of this.graphs.values()) {
-      const ops = [...g.ops].sort((a, b) => editDistance(name.toLowerCase(), a.toLowerCase()) - editDistance(name.toLowerCase(), b.toLowerCase()));
-      const listed = ops.length > LISTED ? `${ops.slice(0, LISTED).join(', ')}, … (${ops.length - LISTED} more)` : ops.join(', ');
-      parts.push(`Model '${g.graph}' has ${g.nodeCount} nodes; its ops, closest first: ${listed}.`);
+      // A node path is told the closest node names; an op or a short name, the ops.
+      const nodes = isNodePath(name) ? this.nodeNamesOf(g) : [];
+      const closest = nodes.length > 0 ? `, closest first: ${closestFirst(name, nodes)};` : ';';
+      parts.push(`Model '${g.graph}' has ${g.nodeCount} nodes${closest} its ops, closest first: ${closestFirst(name, g.ops)}.`);
     }
     return parts.join(' ');
   }
@@ -160,7 +192,12 @@ export class CallbackNames {
   private closestKey(name: string): string | undefined {
     let best: string | undefined;
     let bestDistance = Infinity;
-    const keys = [...this.callbacks.flatMap((c) => CallbackNames.namesOf(c)), ...[...this.graphs.values()].flatMap((g) => g.ops)];
+    const graphs = [...this.graphs.values()];
+    const keys = [
+      ...this.callbacks.flatMap((c) => CallbackNames.namesOf(c)),
+      ...graphs.flatMap((g) => g.ops),
+      ...(isNodePath(name) ? graphs.flatMap((g) => this.nodeNamesOf(g)) : []),
+    ];
     for (const key of keys) {
       const d = editDistance(name.toLowerCase(), key.toLowerCase());
       if (d < bestDistance) [best, bestDistance] = [key, d];
@@ -179,6 +216,31 @@ export class CallbackNames {
     const sorted = [...scored.entries()].sort((a, b) => a[1] - b[1]).map(([label]) => label);
     return sorted.length > LISTED ? `${sorted.slice(0, LISTED).join(', ')}, … (${sorted.length - LISTED} more)` : sorted.join(', ');
   }
+}
+
+/** `names` sorted by edit distance to `name` (case ignored), the first LISTED of them. */
+function closestFirst(name: string, names: readonly string[]): string {
+  const sorted = [...names].sort((a, b) => editDistance(name.toLowerCase(), a.toLowerCase()) - editDistance(name.toLowerCase(), b.toLowerCase()));
+  return sorted.length > LISTED ? `${sorted.slice(0, LISTED).join(', ')}, … (${sorted.length - LISTED} more)` : sorted.join(', ');
+}
+
+const nodeNameCache = new Map<string, readonly string[]>();
+
+/** The node names of a loaded model's model.json (read once per file); none where it cannot be read. */
+export function modelNodeNames(graph: KnownGraphInfo): readonly string[] {
+  const file = graph.modelPath;
+  if (!file) return [];
+  let names = nodeNameCache.get(file);
+  if (!names) {
+    try {
+      const json = JSON.parse(readFileSync(file, 'utf8')) as { modelTopology?: { node?: { name?: unknown; op?: unknown }[] } };
+      names = (json.modelTopology?.node ?? []).filter((n) => typeof n.name === 'string' && n.op !== 'Const').map((n) => n.name as string);
+    } catch {
+      names = [];
+    }
+    nodeNameCache.set(file, names);
+  }
+  return names;
 }
 
 /**

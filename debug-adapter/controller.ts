@@ -171,7 +171,13 @@ export class Controller extends EventEmitter {
         return;
       }
       this.callbackNames.add(notice);
-      this.reportFunctionBreakpoints();
+      // A model's callback node: the model is loading, and the agent tells its graph only where it
+      // matched a name. Asked after the load (the agent answers once the program's turn ends), it
+      // says whether a node path waiting for a model has it.
+      const names = [...this.functionBreakpoints.map((f) => f.name), ...this.filters.breakOnCallbacks];
+      const graph = notice.callback?.graph;
+      if (graph !== undefined && this.callbackNames.awaitsModel(names)) void this.refreshUntilGraph(graph).then(() => this.reportFunctionBreakpoints());
+      else this.reportFunctionBreakpoints();
     });
     await cdp.send('Runtime.addBinding', { name: KNOWN_BINDING });
     if (options.injectAgent) await this.inject(options.injectAgent);
@@ -282,6 +288,14 @@ export class Controller extends EventEmitter {
     const names = [...new Set([...this.filters.breakOnCallbacks, ...this.functionBreakpoints.map((f) => f.name)])];
     const status = await this.agent.call((agent, wanted) => agent.knownStatus(wanted), names).catch(() => undefined);
     if (status) this.callbackNames.reset(status);
+  }
+
+  /** What the agent knows, once it knows the model `graph` (whose callback nodes it tells just before the graph). */
+  private async refreshUntilGraph(graph: string): Promise<void> {
+    for (let attempt = 0; attempt < 5 && !this.callbackNames.knowsGraph(graph); attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await this.refreshKnownCallbacks();
+    }
   }
 
   /** `changed` events for function breakpoints whose state moved; a warning for a likely typo. */
