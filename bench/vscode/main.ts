@@ -2,12 +2,16 @@
  * `npm run bench:vscode`: our debugger and VS Code's own JavaScript debugger (js-debug, built into
  * code-server) side by side in one real VS Code, driven through Chromium, on the same programs.
  *
- *   npm run bench:vscode -- [--rounds N] [--only steps]
- *     (default 5 rounds, alternating which debugger goes first; --only steps: the step rows alone)
+ *   npm run bench:vscode -- [--rounds N] [--only steps|interactive]
+ *     (default 5 rounds, alternating which debugger goes first; --only steps: the step rows alone;
+ *     --only interactive: the interactive rows alone, no steps and no 10,000-callback runs)
  *
  * Interactive figures are timed in the page (key press or mouse press stamped with
  * performance.now(), the DOM state detected by a MutationObserver): see probes.ts. Ours runs them
- * twice a round: with the Tensor Inspector open (it refreshes on every stop) and closed. Whole-run
+ * twice a round: with the Tensor Inspector open (a view in the panel, refreshed on every stop: F5
+ * and Continue are also timed to the stop drawn in it) and closed. Once a run, first in the fresh
+ * window: opening issue 27's reviews.js (a project of its own with tfjs installed) to its Tout
+ * diagnostic drawn, and ours' first stop (the inspector's view made then) to the stop in it. Whole-run
  * figures of the 10,000-callback program: the program's process, start → exit (lifetime.ts), under
  * each debugger and run plainly (`node --import tsx --import <runtime register>`); F5 → session
  * gone beside them. Steps in a custom layer under model.fit against js-debug: steps.ts. Writes
@@ -22,6 +26,7 @@ import type { Page } from 'playwright-core';
 import { processesMentioning, startWorkbench, type Workbench } from './code-server.js';
 import { arm, collect, type Condition, describe, installProbes, nextExpandTarget, type Trigger } from './probes.js';
 import { BIG_INPUT, BUSY, CONFIG_JS, CONFIG_OURS, INTERACTIVE, lineOf, type Programs, writeWorkspace } from './programs.js';
+import { emptyFirstSamples, type FirstSamples, firstInWindow, firstResults, INSPECTOR_TARGET } from './first-in-window.js';
 import { fmt, ratio, type Stat, stat } from './report.js';
 import { cpuTimes, cpuUsedBetween, watchLifetime } from './lifetime.js';
 import { TimelineRecorder } from './timeline.js';
@@ -38,6 +43,15 @@ function log(message: string): void {
   console.log(`[bench:vscode +${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
 }
 
+/** `--only steps` or `--only interactive`: one part of the rounds. */
+function parseOnly(argv: readonly string[]): 'steps' | 'interactive' | undefined {
+  const i = argv.indexOf('--only');
+  if (i < 0) return undefined;
+  const part = argv[i + 1];
+  if (part === 'steps' || part === 'interactive') return part;
+  throw new Error(`--only takes steps or interactive, got ${part}`);
+}
+
 function parseRounds(argv: readonly string[]): number {
   const i = argv.indexOf('--rounds');
   if (i < 0) return 5;
@@ -52,6 +66,8 @@ const BIG_BREAK_LINE = lineOf(BIG_INPUT, '@break');
 const HOT_LINE = lineOf(BUSY, '@unhit-hot');
 const COLD_LINE = lineOf(BUSY, '@unhit-cold');
 const INPUT = 'x';
+/** The interactive program's callback: what the inspector's header names at its stops. */
+const CALLBACK = 'inspect_input';
 const LAST_VALUE = 99;
 
 type Debugger = 'ours' | 'js-debug';
@@ -65,9 +81,11 @@ const CONFIG: Record<Debugger, string> = { ours: CONFIG_OURS, 'js-debug': CONFIG
 const INTERACTIVE_FIGURES = {
   f5Toolbar: 'F5 → debug toolbar shown',
   f5Paused: 'F5 → paused line shown in the editor',
+  f5Inspector: 'F5 → the stop drawn in the Tensor Inspector (panel view)',
   f5Input: 'F5 → the input in Variables',
   f10: 'F10 → next paused line shown',
   continue: 'Continue (F5) → next stop shown',
+  continueInspector: 'Continue (F5) → that stop drawn in the Tensor Inspector',
   expand: 'expand the 2^20-element input to its first 100 values (all clicks)',
   expandOverhead: '… of which the bench’s own round trips between clicks',
   expandBig: 'expand a 10^7-element input to its first 100 values (all clicks)',
@@ -102,6 +120,7 @@ interface Samples {
   /** CPU ms other processes used during each debugged 10,000-callback run (F5 → session gone), the top 4 by name. */
   otherCpu: Record<string, number[]>;
   steps: StepSamples;
+  first: FirstSamples;
 }
 
 function emptySamples(): Samples {
@@ -117,6 +136,7 @@ function emptySamples(): Samples {
     cpu: { ours: variants(), 'js-debug': variants(), plain: variants() },
     otherCpu: {},
     steps: emptyStepSamples(),
+    first: emptyFirstSamples(),
   };
 }
 
@@ -239,11 +259,14 @@ class Driver {
   }
 
   /**
-   * Ours with the Tensor Inspector open (it opens at the warm-up session's stop and refreshes at
-   * every stop) or closed (every editor closed, and not opened on stops).
+   * Ours with the Tensor Inspector open (the view in the panel, its default place: it opens at the
+   * warm-up session's stop and refreshes at every stop) or closed (in the editor, the place it is
+   * not kept alive in: every editor closed, and not opened on stops; the panel's view, kept alive
+   * while hidden, is told nothing then).
    */
   async inspector(open: boolean, file: string, settingsFile: string, settings: Record<string, unknown>): Promise<void> {
-    writeFileSync(settingsFile, JSON.stringify({ ...settings, 'tfjsCallbacks.openInspectorOnStop': open }, null, 2));
+    const where = { 'tfjsCallbacks.openInspectorOnStop': open, 'tfjsCallbacks.inspectorLocation': open ? 'panel' : 'editor' };
+    writeFileSync(settingsFile, JSON.stringify({ ...settings, ...where }, null, 2));
     if (!open) await this.runCommand('View: Close All Editor Groups');
     await sleep(1500); // the settings file is watched
     await this.open(file);
@@ -285,16 +308,19 @@ async function interactiveSession(d: Driver, variant: Variant, p: Programs, samp
   const marks = (figure: string) => {
     if (dbg === 'ours') timeline?.record(`${variant === 'ours' ? 'inspector open' : 'inspector closed'}: ${figure}`, d.lastPress);
   };
+  // With the inspector open, each stop is also timed to the stop drawn in it.
+  const inspector: Condition[] = variant === 'ours' ? [{ kind: 'inspectorStop', name: CALLBACK }] : [];
   await d.focusEditor(p.interactive);
   timeline?.reset();
-  const [toolbar, paused, input] = await d.measure(
+  const [toolbar, paused, input, drawn] = await d.measure(
     { kind: 'key', key: 'F5' },
-    [{ kind: 'toolbarShown' }, { kind: 'pausedLine', line: BREAK_LINE }, { kind: 'variable', name: INPUT }],
+    [{ kind: 'toolbarShown' }, { kind: 'pausedLine', line: BREAK_LINE }, { kind: 'variable', name: INPUT }, ...inspector],
     T,
   );
   fig.f5Toolbar.push(toolbar!);
   fig.f5Paused.push(paused!);
   fig.f5Input.push(input!);
+  if (drawn !== undefined) fig.f5Inspector.push(drawn);
   marks('F5 → paused line');
   if (shots) await d.shot(`${shots}-1-f5-paused`);
   await sleep(300);
@@ -308,7 +334,9 @@ async function interactiveSession(d: Driver, variant: Variant, p: Programs, samp
 
   await d.focusEditor(p.interactive);
   timeline?.reset();
-  fig.continue.push((await d.measure({ kind: 'key', key: 'F5' }, [{ kind: 'pausedLine', line: BREAK_LINE }], T))[0]!);
+  const [next, nextDrawn] = await d.measure({ kind: 'key', key: 'F5' }, [{ kind: 'pausedLine', line: BREAK_LINE }, ...inspector], T);
+  fig.continue.push(next!);
+  if (nextDrawn !== undefined) fig.continueInspector.push(nextDrawn);
   marks('Continue');
   if (shots) await d.shot(`${shots}-3-continue`);
 
@@ -493,7 +521,8 @@ interface Failure {
 
 async function main(): Promise<void> {
   const rounds = parseRounds(process.argv.slice(2));
-  const onlySteps = process.argv.includes('--only') && process.argv[process.argv.indexOf('--only') + 1] === 'steps';
+  const only = parseOnly(process.argv.slice(2));
+  const onlySteps = only === 'steps';
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
   const work = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-bench-vscode-'));
@@ -541,13 +570,22 @@ async function main(): Promise<void> {
     await installProbes(wb.page);
     // Let the workbench settle (extension host, TypeScript server), and warm tsx's cache.
     await sleep(5000);
+    try {
+      await firstInWindow(d, p, samples.first, { breakLine: BREAK_LINE, callback: CALLBACK, log });
+    } catch (err) {
+      const message = (err as Error).message.split('\n')[0]!;
+      failures.push({ round: 0, who: 'first in the window', message });
+      log(`  FAILED: first in the window: ${message}`);
+      await d.shot('failed-first-in-window');
+      await d.recover();
+    }
     await plainRun(p, workspace);
 
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
       log(`round ${r + 1}/${rounds}: ${order.join(' then ')}`);
       // Steps in training code: ours (inspector open, as by default) and js-debug twice.
-      const stepOrder = r % 2 === 0 ? STEP_VARIANTS : [...STEP_VARIANTS].reverse();
+      const stepOrder = only === 'interactive' ? [] : r % 2 === 0 ? STEP_VARIANTS : [...STEP_VARIANTS].reverse();
       if (onlySteps) await d.inspector(true, p.layer, wb.settingsFile, settings);
       for (const variant of stepOrder) {
         try {
@@ -570,7 +608,8 @@ async function main(): Promise<void> {
         const shots = r === 0 ? `r1-${variant}` : undefined;
         const runs: [string, () => Promise<void>][] = [['interactive', () => interactiveSession(d, variant, p, samples, shots)]];
         // The 10,000-callback runs stop nowhere: the inspector's state does not matter to them.
-        if (variant !== 'oursClosed') runs.push(['10,000 callbacks', () => busySessions(d, DEBUGGER_OF[variant], p, samples, shots, workspace)]);
+        if (variant !== 'oursClosed' && only !== 'interactive')
+          runs.push(['10,000 callbacks', () => busySessions(d, DEBUGGER_OF[variant], p, samples, shots, workspace)]);
         if (variant !== 'js-debug') await d.inspector(variant === 'ours', p.interactive, wb.settingsFile, settings);
         for (const [what, run] of runs) {
           try {
@@ -590,7 +629,7 @@ async function main(): Promise<void> {
         `  so far: F5→paused ours ${fmt(stat(f.ours.f5Paused))} js-debug ${fmt(stat(f['js-debug'].f5Paused))}; busy none ours ${fmt(stat(samples.busy.ours.none))} js-debug ${fmt(stat(samples.busy['js-debug'].none))} plain ${fmt(stat(samples.plain))}`,
       );
     }
-    const written = writeResults(samples, failures, rounds, wb, onlySteps);
+    const written = writeResults(samples, failures, rounds, wb, only);
     console.log(`\n${written}`);
     log(`wrote ${path.relative(root, path.join(artifacts, 'results.md'))} and results.json`);
   } finally {
@@ -600,7 +639,7 @@ async function main(): Promise<void> {
   if (failures.length) process.exitCode = 1;
 }
 
-function writeResults(samples: Samples, failures: Failure[], rounds: number, wb: Workbench, onlySteps: boolean): string {
+function writeResults(samples: Samples, failures: Failure[], rounds: number, wb: Workbench, only: 'steps' | 'interactive' | undefined): string {
   const date = new Date().toISOString();
   const s = (v: number[]) => stat(v);
   const lines: string[] = [];
@@ -611,8 +650,9 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
     '',
   );
   const stats: Record<string, unknown> = {};
-  stepResults(samples.steps, lines, stats);
-  if (onlySteps) return finishResults(lines, stats, samples, failures, rounds, wb, date);
+  firstResults(samples.first, lines, stats);
+  if (only !== 'interactive') stepResults(samples.steps, lines, stats);
+  if (only === 'steps') return finishResults(lines, stats, samples, failures, rounds, wb, date);
   lines.push('| figure | ours, inspector open | ours, inspector closed | js-debug | open / js-debug | closed / js-debug |', '|---|---|---|---|---|---|');
   for (const [key, label] of Object.entries(INTERACTIVE_FIGURES) as [InteractiveFigure, string][]) {
     const open = s(samples.interactive.ours[key]);
@@ -621,6 +661,7 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
     stats[key] = { ours: open, oursClosed: closed, 'js-debug': js };
     lines.push(`| ${label} | ${fmt(open)} | ${fmt(closed)} | ${fmt(js)} | ${ratio(open, js)} | ${ratio(closed, js)} |`);
   }
+  inspectorResults(samples.interactive.ours, lines, stats);
   const reach = s(samples.reach);
   stats.reach = reach;
   lines.push(
@@ -628,6 +669,7 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
     `The program's own time to reach the callback, run plainly (process start → the callback's first line): ${fmt(reach)}. ` +
       `F5 → paused line against it: ours ${ratio(s(samples.interactive.ours.f5Paused), reach)} (inspector open), ${ratio(s(samples.interactive.oursClosed.f5Paused), reach)} (closed); js-debug ${ratio(s(samples.interactive['js-debug'].f5Paused), reach)}.`,
   );
+  if (only === 'interactive') return finishResults(lines, stats, samples, failures, rounds, wb, date);
   const plain = s(samples.plain);
   const plainLoop = s(samples.loop.plain.none);
   lines.push(
@@ -666,6 +708,23 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
     lines.push(`- ${key}: ${fmt(stat(ms))}`);
   }
   return finishResults(lines, stats, samples, failures, rounds, wb, date);
+}
+
+/** The stop drawn in the inspector against the paused line, per key press (both timed from it). */
+function inspectorResults(fig: Record<InteractiveFigure, number[]>, lines: string[], stats: Record<string, unknown>): void {
+  const perPress = (drawn: number[], paused: number[]) => drawn.map((ms, i) => ms / paused[i]!).filter(Number.isFinite);
+  const text = (what: string, drawn: number[], paused: number[]) => {
+    const ratios = perPress(drawn, paused);
+    stats[`inspector-${what}`] = { drawn: stat(drawn), paused: stat(paused), ratios };
+    const r = stat(ratios);
+    if (!r) return `${what}: n/a`;
+    return `${what} ${r.median.toFixed(2)}x (${r.min.toFixed(2)}–${r.max.toFixed(2)}, n=${r.n}; ${fmt(stat(drawn))} against ${fmt(stat(paused))}), target ≤ ${INSPECTOR_TARGET}x: ${r.median <= INSPECTOR_TARGET ? 'met' : 'MISSED'}`;
+  };
+  lines.push(
+    '',
+    `The stop drawn in the Tensor Inspector (its view in the panel) against the paused line, from the same key press (median of each press's ratio): ` +
+      `${text('F5', fig.f5Inspector, fig.f5Paused)}; ${text('Continue', fig.continueInspector, fig.continue)}.`,
+  );
 }
 
 /** The step rows: each debugger's median, ours against each js-debug and against Continue, and where each landed. */

@@ -4,6 +4,9 @@
  * a MutationObserver that stamps the moment each awaited DOM state first holds. The Node side arms,
  * presses the key through Playwright, then collects. Detection is "in the DOM" (the observer runs
  * after the mutation, before the next paint: at most one frame earlier than pixels on a screen).
+ * A webview's content is in its own documents (iframe.webview, then its #active-frame, both of the
+ * workbench's origin in code-server), which the page's observer does not see: while a condition
+ * on a webview is armed the page also looks every 5 ms.
  */
 import type { Page } from 'playwright-core';
 
@@ -20,7 +23,14 @@ export type Condition =
   /** A Variables row named `name`. */
   | { kind: 'variable'; name: string }
   /** A Variables row named `index` or `[index]` (an element of an expanded array). */
-  | { kind: 'valueRow'; index: number };
+  | { kind: 'valueRow'; index: number }
+  /**
+   * A Tensor Inspector webview, in view, shows a stop of a live session in the callback `name`
+   * (its header, summary and tensor drawn at once), other than the one it showed when armed.
+   */
+  | { kind: 'inspectorStop'; name: string }
+  /** An error squiggle on this line of an editor (a diagnostic drawn). */
+  | { kind: 'errorOnLine'; line: number };
 
 export type Trigger = { kind: 'key'; key: string; shift?: boolean } | { kind: 'mouse' };
 
@@ -52,6 +62,10 @@ export function describe(c: Condition): string {
       return `a Variables row "${c.name}"`;
     case 'valueRow':
       return `the Variables row of element ${c.index}`;
+    case 'inspectorStop':
+      return `the Tensor Inspector to show a new stop in ${c.name}`;
+    case 'errorOnLine':
+      return `an error squiggle on line ${c.line}`;
   }
 }
 
@@ -122,6 +136,32 @@ const PROBE_SOURCE = String.raw`(() => {
   };
   const variableRows = () => Array.from(document.querySelectorAll('.debug-variables .monaco-list-row'));
   const visibleToolbar = () => Array.from(document.querySelectorAll('.debug-toolbar')).some((el) => el.isConnected && getComputedStyle(el).display !== 'none');
+  /** The text of the stop a Tensor Inspector in view shows: null when none is in view or it shows no stop. */
+  const inspectorStop = () => {
+    for (const outer of document.querySelectorAll('iframe.webview.ready')) {
+      if (outer.checkVisibility && !outer.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      const r = outer.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      let header = null;
+      try {
+        const inner = outer.contentDocument && outer.contentDocument.querySelector('#active-frame');
+        header = inner && inner.contentDocument && inner.contentDocument.querySelector('.invocation-header');
+      } catch {
+        continue; // another origin: not ours to read
+      }
+      if (header) return { text: header.textContent, live: !header.querySelector('.banner.ended, .banner.stale') };
+    }
+    return null;
+  };
+  /** The line-number elements (of any editor) that read line. */
+  const lineNumbers = (line) => Array.from(document.querySelectorAll('.monaco-editor .line-numbers')).filter((n) => n.textContent.trim() === String(line));
+  const errorOn = (line) => {
+    const numbers = lineNumbers(line);
+    return Array.from(document.querySelectorAll('.monaco-editor .squiggly-error')).some((s) => {
+      const r = s.getBoundingClientRect();
+      return r.height > 0 && numbers.some((n) => Math.abs(n.getBoundingClientRect().top - r.top) < r.height);
+    });
+  };
   const pausedOn = (line) => {
     // The glyph, or the line highlight, of the top stack frame (a breakpoint's glyph may take the glyph's place).
     const frames = Array.from(document.querySelectorAll('.monaco-editor .codicon-debug-stackframe, .monaco-editor .debug-top-stack-frame-line'));
@@ -163,14 +203,21 @@ const PROBE_SOURCE = String.raw`(() => {
       }
       case 'variable': return variableRows().some((r) => rowName(r) === c.name);
       case 'valueRow': return variableRows().some((r) => { const n = rowName(r); return n === String(c.index) || n === '[' + c.index + ']'; });
+      case 'inspectorStop': {
+        const now = inspectorStop();
+        return !!now && now.live && now.text.includes(c.name) && now.text !== state.from;
+      }
+      case 'errorOnLine': return errorOn(c.line);
     }
     return false;
   };
+  /** What a condition holds against when armed (the stop the inspector shows then). */
+  const initial = (c) => (c.kind === 'inspectorStop' ? { from: (inspectorStop() || { text: null }).text } : {});
   let armed;
   window.__bench = {
     arm(trigger, conditions, timeoutMs) {
       if (armed) armed.stop();
-      const a = { t0: undefined, at: conditions.map(() => undefined), states: conditions.map(() => ({})), timedOut: false, presses: [] };
+      const a = { t0: undefined, at: conditions.map(() => undefined), states: conditions.map(initial), timedOut: false, presses: [] };
       let resolve;
       a.done = new Promise((r) => (resolve = r));
       const finish = () => { a.stop(); resolve(); };
@@ -196,9 +243,11 @@ const PROBE_SOURCE = String.raw`(() => {
       const observer = new MutationObserver(test);
       observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
       const timer = setTimeout(() => { a.timedOut = true; finish(); }, timeoutMs);
+      const looking = conditions.some((c) => c.kind === 'inspectorStop') ? setInterval(test, 5) : undefined;
       a.stop = () => {
         observer.disconnect();
         clearTimeout(timer);
+        clearInterval(looking);
         window.removeEventListener('keydown', onKey, true);
         window.removeEventListener('mousedown', onMouse, true);
       };

@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { makeFreshProject, REVIEWS_JS } from '../../test/fixtures/lsp/fresh-project.js';
 
 /** A numpyFunction callback whose input has 2^20 float32 elements, called in a loop. */
 export const INTERACTIVE = `import { appendFileSync } from 'node:fs';
@@ -140,12 +141,17 @@ export interface Programs {
   readonly busyOut: string;
   /** The custom layer trained with model.fit (LAYER_STEPS). */
   readonly layer: string;
+  /**
+   * reviews/reviews.js: issue 27's CommonJS tf.data pipeline with a Tout mismatch, in a project of
+   * its own with @tensorflow/tfjs installed and not this package (a user of the .vsix alone).
+   */
+  readonly reviews: string;
   /** node arguments before the program: tsx and the runtime's register, as file URLs. */
   readonly nodeArgs: readonly string[];
   readonly env: Record<string, string>;
 }
 
-/** Writes the workspace: package.json, the two programs, and a launch.json with one configuration per debugger. */
+/** Writes the workspace: package.json, the programs, the reviews project, and a launch.json with one configuration per debugger. */
 export function writeWorkspace(workspace: string, extensionDir: string): Programs {
   mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   writeFileSync(path.join(workspace, 'package.json'), `${JSON.stringify({ name: 'bench-vscode', private: true, type: 'module' }, null, 2)}\n`);
@@ -157,6 +163,9 @@ export function writeWorkspace(workspace: string, extensionDir: string): Program
   writeFileSync(busy, BUSY);
   const layer = path.join(workspace, 'layer-steps.ts');
   writeFileSync(layer, LAYER_STEPS);
+  makeFreshProject(path.join(workspace, 'reviews'), { withRuntime: false });
+  const reviews = path.join(workspace, 'reviews', 'reviews.js');
+  writeFileSync(reviews, REVIEWS_JS);
   const nodeArgs = [
     '--import',
     pathToFileURL(path.join(extensionDir, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href,
@@ -193,5 +202,5 @@ export function writeWorkspace(workspace: string, extensionDir: string): Program
     ],
   };
   writeFileSync(path.join(workspace, '.vscode', 'launch.json'), `${JSON.stringify(launch, null, 2)}\n`);
-  return { interactive, big, busy, busyOut: path.join(workspace, 'busy-out.jsonl'), layer, nodeArgs, env };
+  return { interactive, big, busy, busyOut: path.join(workspace, 'busy-out.jsonl'), layer, reviews, nodeArgs, env };
 }
