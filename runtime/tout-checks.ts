@@ -6,7 +6,7 @@
  *   (`0-th value returned by f is double, but expects float`).
  * - py_function converts what is not a tensor to the Tout dtype, as convert_to_tensor does
  *   (a Float64Array for float32 is converted, and we flag it); a tensor of another dtype fails
- *   (`Tensor conversion requested dtype float32 for Tensor with dtype int32: …`).
+ *   (`ValueError: Tensor conversion requested dtype float32 for Tensor with dtype int32: …`).
  *
  * Both accept what TF.js holds a dtype as (a float32 tensor or Float32Array for float64, int32
  * data for int64, uint8, …): that is the dtype, narrowed, and reported. Integers a dtype cannot
@@ -18,7 +18,16 @@ import type { CallbackKind } from './events.js';
 import { literalRepr, tensorRepr } from './python-repr.js';
 import type { ReturnedValue } from './returned-values.js';
 import { tf } from './tf.js';
-import { article, dtypeFix, dtypeMismatchLine, notATensorMessage, notConvertibleLine, outputLead } from './tout-messages.js';
+import {
+  article,
+  dtypeFix,
+  dtypeMismatchLine,
+  notATensorMessage,
+  notConvertibleLine,
+  outputLead,
+  tensorConversionLine,
+  variableReturnedLine,
+} from './tout-messages.js';
 
 export interface ToutMismatch {
   readonly problem: 'count' | 'dtype' | 'value';
@@ -73,16 +82,7 @@ function checkConverted(value: ReturnedValue, expected: TfDType, index: number, 
   const tensor = value.tensor;
   if (tensor) {
     if (tensor instanceof tf.Variable) {
-      return mismatch(
-        'value',
-        index,
-        expected,
-        'Variable',
-        `Attempting to return a variable from an eagerly executed py_func. ` +
-          `Only numeric data structures like Tensors or NumPy arrays should be returned; to return the value of a variable, ` +
-          `make sure to obtain the Tensor backing it by calling \`.read_value()\` on the variable in question: ${tensorRepr(tensor)}\n` +
-          `  In TF.js: return tf.clone(variable) (${lead}).`,
-      );
+      return mismatch('value', index, expected, 'Variable', `${variableReturnedLine(tensorRepr(tensor))}\n  In TF.js: return tf.clone(variable) (${lead}).`);
     }
     if (judgeDType('py_function', tensor.dtype, expected, 'tensor') === 'ok') return OK;
     return mismatch(
@@ -90,7 +90,7 @@ function checkConverted(value: ReturnedValue, expected: TfDType, index: number, 
       index,
       expected,
       tensor.dtype,
-      `Tensor conversion requested dtype ${expected} for Tensor with dtype ${tensor.dtype}: ${tensorRepr(tensor)}\n` +
+      `${tensorConversionLine(expected, tensor.dtype, tensorRepr(tensor))}\n` +
         `  ${lead}: py_function converts returned arrays and numbers to Tout, never tensors. ` +
         `Return tensor.cast('${storageOf(expected)}') or change Tout to '${tensor.dtype}'.`,
     );

@@ -25,9 +25,28 @@ export function dtypeMismatchLine(lead: string, actual: TfDType, expected: TfDTy
   return `${lead} is ${displayName(actual)}, but expects ${displayName(expected)}`;
 }
 
+/*
+ * py_function's conversion errors are Python exceptions raised in the callback's EagerPyFunc:
+ * TensorFlow's first line names the exception's class (`ValueError: …`), and so do these.
+ */
+
 /** py_function's first line for a value convert_to_tensor refuses (`what`: its repr, or "a Float64Array"). */
 export function notConvertibleLine(what: string, expected: TfDType): string {
-  return `Cannot convert ${what} to EagerTensor of dtype ${displayName(expected)}`;
+  return `TypeError: Cannot convert ${what} to EagerTensor of dtype ${displayName(expected)}`;
+}
+
+/** py_function's first line for a returned tensor of another dtype than Tout's (`repr`: Python's repr of it). */
+export function tensorConversionLine(expected: TfDType, actual: string, repr: string): string {
+  return `ValueError: Tensor conversion requested dtype ${expected} for Tensor with dtype ${actual}: ${repr}`;
+}
+
+/** py_function's first line for a returned variable (`repr`: Python's repr of it). */
+export function variableReturnedLine(repr: string): string {
+  return (
+    'RuntimeError: Attempting to return a variable from an eagerly executed py_func. ' +
+    'Only numeric data structures like Tensors or NumPy arrays should be returned; to return the value of a variable, ' +
+    `make sure to obtain the Tensor backing it by calling \`.read_value()\` on the variable in question: ${repr}`
+  );
 }
 
 export interface DtypeFixFacts {

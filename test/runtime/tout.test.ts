@@ -216,12 +216,12 @@ for (const backend of BACKENDS) {
 
       // py_function converts arrays to Tout but never a tensor (TensorFlow 2.21, measured:
       // test/fixtures/tf-ground-truth/py-func-cases.json, semantics a and b).
-      it("an int32 tensor from pyFunction for Tout float32: TensorFlow's `Tensor conversion requested dtype float32 for Tensor with dtype int32`", () => {
+      it("an int32 tensor from pyFunction for Tout float32: TensorFlow's `ValueError: Tensor conversion requested dtype float32 for Tensor with dtype int32`", () => {
         const x = tf.tensor([1.5, 2.5]);
         const err = toutError(() => pyFunction((t: Tensor) => t.toInt(), [x], 'float32', { name: 'to_int' }));
         assert.equal(
           firstLine(err),
-          'Tensor conversion requested dtype float32 for Tensor with dtype int32: <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>',
+          'ValueError: Tensor conversion requested dtype float32 for Tensor with dtype int32: <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>',
         );
         assert.match(err.message, /cast\('float32'\)/);
         assert.equal(err.problem, 'dtype');
@@ -233,11 +233,11 @@ for (const backend of BACKENDS) {
         const x = tf.tensor([1, 2]);
         assert.match(
           firstLine(toutError(() => pyFunction((t: Tensor) => t.add(1), [x], 'int32', { name: 'float_for_int' }))),
-          /^Tensor conversion requested dtype int32 for Tensor with dtype float32: /,
+          /^ValueError: Tensor conversion requested dtype int32 for Tensor with dtype float32: /,
         );
         assert.match(
           firstLine(toutError(() => pyFunction((t: Tensor) => t.greater(1), [x], 'float32', { name: 'bool_for_float' }))),
-          /^Tensor conversion requested dtype float32 for Tensor with dtype bool: /,
+          /^ValueError: Tensor conversion requested dtype float32 for Tensor with dtype bool: /,
         );
         x.dispose();
       });
