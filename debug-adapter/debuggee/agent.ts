@@ -671,7 +671,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       if (nodePatterns.length > 0) refreshNodePatterns();
       if (pending.length === 0) return;
       const matched = pending.filter((w) => g.nodes.some((n) => nodeAnswers(compilePattern(w), n.name, n.op)));
-      if (matched.length === 0) return;
+      // Told even where nothing matched: a model that lacks a waiting node path brings its warning.
       pending = pending.filter((w) => !matched.includes(w));
       const notice: KnownNotice = { graph: graphInfo(g), matched };
       const binding = holder[KNOWN_BINDING_NAME];

@@ -21,9 +21,13 @@ const PROGRAM = fixture('late-model-program.ts');
 const NODE = 'StatefulPartitionedCall/dense_1/Relu';
 const T = { timeout: 90_000 };
 
-/** x → <layer>/MatMul → <layer>/Relu → standardize (EagerPyFunc) → Identity. */
-function writeModel(dir: string, layer: string): string {
+/**
+ * x → <layer>/MatMul → <layer>/Relu → standardize (EagerPyFunc) → Identity; without the callback
+ * node where `withCallback` is false (a plain converted model: the agent has no callback to tell).
+ */
+function writeModel(dir: string, layer: string, withCallback = true): string {
   const scope = `StatefulPartitionedCall/${layer}`;
+  const last = withCallback ? 'StatefulPartitionedCall/standardize' : `${scope}/Relu`;
   return writeGraphModel(
     dir,
     [
@@ -31,8 +35,10 @@ function writeModel(dir: string, layer: string): string {
       constWeight(`${scope}/kernel`, [2, 2]),
       matMul(`${scope}/MatMul`, 'x', `${scope}/kernel`),
       unary(`${scope}/Relu`, 'Relu', `${scope}/MatMul`),
-      callbackNode('StatefulPartitionedCall/standardize', 'EagerPyFunc', [`${scope}/Relu`], `pyfunc_${layer}`, ['DT_FLOAT'], ['DT_FLOAT']),
-      unary('Identity', 'Identity', 'StatefulPartitionedCall/standardize'),
+      ...(withCallback
+        ? [callbackNode('StatefulPartitionedCall/standardize', 'EagerPyFunc', [`${scope}/Relu`], `pyfunc_${layer}`, ['DT_FLOAT'], ['DT_FLOAT'])]
+        : []),
+      unary('Identity', 'Identity', last),
     ],
     [{ name: `${scope}/kernel`, shape: [2, 2], values: new Float32Array([1, -1, 0.5, 2]) }],
   );
@@ -42,8 +48,10 @@ describe('a function breakpoint on a node of a model not loaded yet', () => {
   let dir: string;
   let withNode: string;
   let withoutNode: string;
+  let plainWithoutNode: string;
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'late-model-'));
+    plainWithoutNode = writeModel(path.join(dir, 'plain'), 'dense', false);
     withNode = writeModel(path.join(dir, 'classifier'), 'dense_1');
     withoutNode = writeModel(path.join(dir, 'encoder'), 'dense');
   });
@@ -99,6 +107,19 @@ describe('a function breakpoint on a node of a model not loaded yet', () => {
       await s.dc.continueRequest({ threadId: 1 });
       await s.terminated();
       assert.equal(s.output('console').match(/'StatefulPartitionedCall\/dense_1\/Relu' match/g)?.length, 1, s.output('console'));
+    }),
+  );
+
+  test('a model with no callback node that lacks it brings the warning too, once, and the run ends', T, () =>
+    withSession(async (s) => {
+      await s.launch({ program: PROGRAM, args: [plainWithoutNode] }, async (dc) => {
+        await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: NODE }] });
+      });
+      await s.terminated();
+      const console = s.output('console');
+      // Before: the agent told a graph only where a waiting name matched it, so this model said nothing.
+      assert.match(console, /Function breakpoint 'StatefulPartitionedCall\/dense_1\/Relu' matches no callback or model node: no model loaded so far \('plain'\) has this node\. Did you mean 'StatefulPartitionedCall\/dense\/Relu'\?/, s.summary());
+      assert.equal(console.match(/'StatefulPartitionedCall\/dense_1\/Relu' match/g)?.length, 1, console);
     }),
   );
 });
