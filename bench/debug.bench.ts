@@ -182,7 +182,53 @@ export async function debugBenchmarks(print: (line: string) => void): Promise<vo
 
   await largeEvaluateBench(print);
   await functionBreakpointBench(print);
+  await conditionMemoryBench(print);
   await hotCallbackBench(print);
+}
+
+/**
+ * Issue 28's risk row: 100,000 calls of a callback under a function breakpoint whose condition never
+ * holds (the agent counts and evaluates it in the program, where the hit happens). The program's heap
+ * after a forced GC at 1,000, 10,000 and 100,000 calls (bench/programs/many-calls.mjs), against the
+ * same run under the adapter with no breakpoint. Figures, not asserted.
+ */
+export async function conditionMemoryBench(print: (line: string) => void): Promise<void> {
+  const file = program('many-calls.mjs');
+  const heapsUnder = (functionBreakpoints?: DebugProtocol.FunctionBreakpoint[]) =>
+    withClient(async (dc) => {
+      let stdout = '';
+      dc.on('output', (e) => {
+        if (e.body.category === 'stdout') stdout += e.body.output;
+      });
+      let stops = 0;
+      dc.on('stopped', () => {
+        stops++;
+        void dc.continueRequest({ threadId: 1 }).catch(() => {});
+      });
+      const terminated = dc.waitForEvent('terminated', 600_000);
+      await Promise.all([
+        dc.waitForEvent('initialized').then(async () => {
+          if (functionBreakpoints) await dc.setFunctionBreakpointsRequest({ breakpoints: functionBreakpoints });
+          await dc.configurationDoneRequest();
+        }),
+        dc.launch({ program: file, cwd: root, env: { NODE_OPTIONS: '--expose-gc', BENCH_CALLS: '100000' } } as never),
+      ]);
+      await terminated;
+      const heaps = new Map([...stdout.matchAll(/^heap-after-gc (\d+) (\d+)$/gm)].map((m) => [Number(m[1]), Number(m[2]) / 2 ** 20]));
+      if (stops > 0) throw new Error(`many-calls.mjs stopped ${stops} times: the condition is meant never to hold`);
+      return heaps;
+    });
+  print('\n100,000 callback calls under the adapter: program heap after forced GC (MB)');
+  for (const [label, bps] of [
+    ['no breakpoint', undefined],
+    ["function breakpoint 'double', condition never true", [{ name: 'double', condition: 'false' }]],
+  ] as const) {
+    const heaps = await heapsUnder(bps ? [...bps] : undefined);
+    const at = (n: number) => (heaps.get(n) ?? Number.NaN).toFixed(1);
+    print(
+      `  ${label.padEnd(52)} 1,000: ${at(1_000).padStart(6)}  10,000: ${at(10_000).padStart(6)}  100,000: ${at(100_000).padStart(6)}  ratio ${((heaps.get(100_000) ?? NaN) / (heaps.get(1_000) ?? NaN)).toFixed(2)}x`,
+    );
+  }
 }
 
 /** What a debugged run is launched with. */
