@@ -358,6 +358,8 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
           ...QUIET_SETTINGS,
           // The inspector opens on each stop in a callback (the default, made explicit).
           'tfjsCallbacks.openInspectorOnStop': true,
+          // xterm's DOM renderer: the terminal's text is in the page, for step 15 to read.
+          'terminal.integrated.gpuAcceleration': 'off',
         },
         null,
         2,
@@ -1046,6 +1048,16 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       await callStackRows().first().filter({ hasText: 'scale' }).waitFor({ timeout: 60_000 });
       assert.match(await topFrame(), new RegExp(`^scale parity\\.ts ${PARITY_BREAK}:`));
       await shot('debug-terminal-stop');
+      // The terminal's program chose its backend as F5 does (cpu: step 1's Select Backend) and said
+      // so in the line F5 prints; TF.js's "Hi, looks like you are running TensorFlow.js in Node.js" never shows.
+      await runCommand('Terminal: Focus Terminal');
+      const terminalText = async () =>
+        ((await page.locator('.terminal-wrapper .xterm-rows').allTextContents()).join('\n') || '').replace(/\u00a0/g, ' ');
+      for (let i = 0; i < 50 && !/\[tfjs-callbacks\] backend:/.test(await terminalText()); i++) await sleep(200);
+      const terminal = await terminalText();
+      log(`  Debug Terminal: ${terminal.replace(/\s+/g, ' ').trim().slice(0, 300)}`);
+      assert.match(terminal, /\[tfjs-callbacks\] backend: cpu \(/, terminal);
+      assert.doesNotMatch(terminal, /Hi, looks like you are running TensorFlow\.js/, terminal);
 
       // Completions in the Debug Console: the NdArray's members.
       await runCommand('Debug Console: Focus on Debug Console View');
