@@ -1,113 +1,31 @@
 /**
- * Just enough JavaScript scanning for what V8 does not say at a pause: whether a frame's position
- * lies in the `try` block of a try statement with a `catch` (V8's catch prediction only says that
- * something catches: around a callback the runtime always does), whether a function is async, and
- * where its parameters are. Works on any JS, tsx's one-line output included: strings, template
- * literals, comments and regular expressions are skipped, so their braces do not count.
+ * What V8 does not say at a pause, read from the script's syntax tree (acorn): whether a frame's
+ * position lies in the `try` block of a try statement with a `catch` (V8's catch prediction only
+ * says that something catches: around a callback the runtime always does), whether a function is
+ * async, where its parameters are and which statement returns. A script acorn cannot parse gets
+ * the cautious answers: not caught, not async, no parameters, no return statement.
  */
+import { forEachChild, type Node, parseScript } from './js-syntax.js';
 
-interface Token {
-  readonly kind: 'word' | 'punct' | 'literal';
-  readonly text: string;
-  readonly at: number;
+/** The acorn nodes read here, with the fields this module uses. */
+interface FunctionNode extends Node {
+  readonly type: 'FunctionDeclaration' | 'FunctionExpression' | 'ArrowFunctionExpression';
+  readonly async: boolean;
+  readonly expression: boolean;
+  readonly params: readonly PatternNode[];
+  readonly body: Node & { readonly body?: readonly Node[] };
+}
+interface PatternNode extends Node {
+  readonly name?: string;
+  readonly left?: PatternNode;
+  readonly argument?: PatternNode;
+}
+interface TryNode extends Node {
+  readonly block: Node;
+  readonly handler: Node | null;
 }
 
-/** Words after which a `/` starts a regular expression, not a division. */
-const BEFORE_EXPRESSION = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'instanceof', 'yield', 'await']);
-
-const WORD_START = /[A-Za-z_$#\u0080-\uffff]/;
-const WORD_PART = /[\w$\u0080-\uffff]/;
-
-function* tokens(src: string, from: number): Generator<Token> {
-  let i = from;
-  // Open braces: 'template' for a template literal's `${`, whose `}` resumes the literal.
-  const braces: ('code' | 'template')[] = [];
-  let prev: Token | undefined;
-  const regexAllowed = () => !prev || (prev.kind === 'word' ? BEFORE_EXPRESSION.has(prev.text) : prev.kind === 'punct' && !')]}'.includes(prev.text));
-  while (i < src.length) {
-    const c = src[i]!;
-    const start = i;
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029' || c === '\v' || c === '\f') {
-      i++;
-      continue;
-    }
-    if (c === '/' && src[i + 1] === '/') {
-      while (i < src.length && src[i] !== '\n' && src[i] !== '\r') i++;
-      continue;
-    }
-    if (c === '/' && src[i + 1] === '*') {
-      const end = src.indexOf('*/', i + 2);
-      i = end < 0 ? src.length : end + 2;
-      continue;
-    }
-    let token: Token;
-    if (c === '"' || c === "'") {
-      i = skipString(src, i);
-      token = { kind: 'literal', text: 'string', at: start };
-    } else if (c === '`' || (c === '}' && braces.at(-1) === 'template')) {
-      if (c === '}') braces.pop();
-      const end = skipTemplate(src, i + 1);
-      i = end.index;
-      if (end.expression) {
-        braces.push('template');
-        prev = { kind: 'punct', text: '(', at: start }; // an expression follows
-        continue;
-      }
-      token = { kind: 'literal', text: 'template', at: start };
-    } else if (c === '/' && regexAllowed()) {
-      i = skipRegExp(src, i);
-      token = { kind: 'literal', text: 'regexp', at: start };
-    } else if (WORD_START.test(c)) {
-      i++;
-      while (i < src.length && WORD_PART.test(src[i]!)) i++;
-      token = { kind: 'word', text: src.slice(start, i), at: start };
-    } else if (c >= '0' && c <= '9') {
-      i++;
-      while (i < src.length && /[\w.]/.test(src[i]!)) i++;
-      token = { kind: 'literal', text: 'number', at: start };
-    } else {
-      i++;
-      if (c === '{') braces.push('code');
-      else if (c === '}') braces.pop();
-      token = { kind: 'punct', text: c, at: start };
-    }
-    prev = token;
-    yield token;
-  }
-}
-
-function skipString(src: string, i: number): number {
-  const quote = src[i];
-  for (i++; i < src.length; i++) {
-    if (src[i] === '\\') i++;
-    else if (src[i] === quote || src[i] === '\n') return i + 1;
-  }
-  return i;
-}
-
-/** From inside a template literal: to its end, or into its next `${`. */
-function skipTemplate(src: string, i: number): { index: number; expression: boolean } {
-  for (; i < src.length; i++) {
-    if (src[i] === '\\') i++;
-    else if (src[i] === '`') return { index: i + 1, expression: false };
-    else if (src[i] === '$' && src[i + 1] === '{') return { index: i + 2, expression: true };
-  }
-  return { index: i, expression: false };
-}
-
-function skipRegExp(src: string, i: number): number {
-  let inClass = false;
-  for (i++; i < src.length; i++) {
-    const c = src[i];
-    if (c === '\\') i++;
-    else if (c === '[') inClass = true;
-    else if (c === ']') inClass = false;
-    else if (c === '/' && !inClass) break;
-    else if (c === '\n') return i;
-  }
-  for (i++; i < src.length && WORD_PART.test(src[i]!); i++);
-  return i;
-}
+const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
 
 /**
  * Whether `at` lies in the `try` block of a try statement that has a `catch` clause, within the
@@ -116,36 +34,19 @@ function skipRegExp(src: string, i: number): number {
  * nested in it. A `catch` or `finally` block does not protect itself.
  */
 export function inTryWithCatch(src: string, functionStart: number, at: number): boolean {
-  const blocks: { isTry: boolean; hasCatch?: boolean }[] = [];
-  let watching: { isTry: boolean; hasCatch?: boolean }[] | undefined;
-  let justClosed: { isTry: boolean; hasCatch?: boolean } | undefined;
-  let prev: Token | undefined;
-  for (const t of tokens(src, functionStart)) {
-    if (justClosed) {
-      justClosed.hasCatch = t.kind === 'word' && t.text === 'catch';
-      justClosed = undefined;
-      if (watching?.every((b) => b.hasCatch !== undefined)) break;
-    }
-    if (!watching && t.at >= at) {
-      watching = blocks.filter((b) => b.isTry);
-      if (watching.length === 0) return false;
-    }
-    if (t.kind === 'punct' && t.text === '{') {
-      blocks.push({ isTry: prev?.kind === 'word' && prev.text === 'try' });
-    } else if (t.kind === 'punct' && t.text === '}') {
-      const block = blocks.pop();
-      if (!block) break; // past the function's end
-      if (block.isTry) justClosed = block;
-    }
-    prev = t;
-  }
-  return watching?.some((b) => b.hasCatch === true) ?? false;
+  const fn = functionAt(src, functionStart);
+  if (!fn) return false;
+  let caught = false;
+  forEachOwnNode(fn.body, (node) => {
+    const statement = node as TryNode;
+    if (node.type === 'TryStatement' && statement.handler !== null && statement.block.start <= at && at < statement.block.end) caught = true;
+  });
+  return caught;
 }
 
 /** Whether the function whose parameter list starts at `functionStart` is declared `async`. */
 export function isAsyncFunction(src: string, functionStart: number): boolean {
-  const before = src.slice(Math.max(0, functionStart - 200), functionStart);
-  return /\basync\s*(?:function\b\s*\*?\s*[\w$]*\s*|[\w$#]+\s*)?$/.test(before) || /\basync\s*$/.test(before);
+  return functionAt(src, functionStart)?.async ?? false;
 }
 
 /**
@@ -153,39 +54,13 @@ export function isAsyncFunction(src: string, functionStart: number): boolean {
  * `x => …`, the name): each identifier's name and offset; undefined for a destructured one.
  */
 export function parameterList(src: string, functionStart: number): ({ name: string; at: number } | undefined)[] {
-  if (src[functionStart] !== '(') {
-    const m = /^[A-Za-z_$][\w$]*/.exec(src.slice(functionStart, functionStart + 200));
-    return m ? [{ name: m[0], at: functionStart }] : [];
-  }
-  const params: ({ name: string; at: number } | undefined)[] = [];
-  let depth = 0;
-  let expectParam = true;
-  for (const t of tokens(src, functionStart)) {
-    if (t.kind === 'punct' && '([{'.includes(t.text)) {
-      depth++;
-      if (depth === 2 && expectParam && t.text !== '(') {
-        params.push(undefined); // destructured
-        expectParam = false;
-      }
-      continue;
-    }
-    if (t.kind === 'punct' && ')]}'.includes(t.text)) {
-      depth--;
-      if (depth === 0) break;
-      continue;
-    }
-    if (depth !== 1) continue;
-    if (t.kind === 'punct' && t.text === ',') {
-      expectParam = true;
-      continue;
-    }
-    if (t.kind === 'punct' && t.text === '.') continue; // a rest parameter's `...`
-    if (expectParam && t.kind === 'word') {
-      params.push({ name: t.text, at: t.at });
-      expectParam = false;
-    }
-  }
-  return params;
+  const fn = functionAt(src, functionStart);
+  if (!fn) return [];
+  return fn.params.map((param) => {
+    // `a = 1` and `...rest` name their identifier; `{a, b}` and `[c]` name none.
+    const named = param.type === 'AssignmentPattern' ? param.left : param.type === 'RestElement' ? param.argument : param;
+    return named?.type === 'Identifier' && named.name !== undefined ? { name: named.name, at: named.start } : undefined;
+  });
 }
 
 /** The offset of a 0-based line and column (V8's line ends: \n, \r, \r\n, U+2028, U+2029). */
@@ -220,56 +95,33 @@ export function positionOf(src: string, offset: number): { lineNumber: number; c
  * implicit return at the end of a body, or a return nested in a block.
  */
 export function returnStatementStart(src: string, functionStart: number, returnAt: number): number | undefined {
-  let depth = 0;
-  let paramsDone = false;
-  let arrow = false;
-  let bodyDepth: number | undefined;
-  let candidate: number | undefined;
-  let terminated = false;
-  let prev: Token | undefined;
-  for (const t of tokens(src, functionStart)) {
-    if (t.at >= returnAt) break;
-    const opens = t.kind === 'punct' && '([{'.includes(t.text);
-    const closes = t.kind === 'punct' && ')]}'.includes(t.text);
-    if (!paramsDone) {
-      if (opens) depth++;
-      else if (closes) depth--;
-      // The parameter list ends at its `)`, or is one name (`x => …`).
-      if (depth === 0 && (closes || (t.kind === 'word' && src[functionStart] !== '('))) paramsDone = true;
-      prev = t;
-      continue;
-    }
-    if (bodyDepth === undefined) {
-      if (t.kind === 'punct' && t.text === '=') {
-        arrow = true; // the first half of `=>`
-      } else if (arrow && prev?.text === '=' && t.text === '>') {
-        // next token starts the body
-      } else if (t.kind === 'punct' && t.text === '{') {
-        bodyDepth = depth + 1;
-        depth++;
-      } else if (arrow && prev?.text === '>') {
-        return t.at; // an expression body
-      }
-      prev = t;
-      continue;
-    }
-    if (opens) depth++;
-    else if (closes) depth--;
-    else if (depth === bodyDepth && t.kind === 'word' && t.text === 'return') {
-      candidate = t.at;
-      terminated = false;
-      prev = t;
-      continue;
-    } else if (depth === bodyDepth && t.kind === 'punct' && t.text === ';') {
-      if (candidate !== undefined) terminated = true;
-      prev = t;
-      continue;
-    }
-    if (terminated) {
-      candidate = undefined;
-      terminated = false;
-    }
-    prev = t;
-  }
-  return candidate;
+  const fn = functionAt(src, functionStart);
+  if (!fn || fn.body.start >= returnAt) return undefined;
+  if (fn.expression) return fn.body.start;
+  const last = (fn.body.body ?? []).filter((statement) => statement.start < returnAt).at(-1);
+  return last?.type === 'ReturnStatement' ? last.start : undefined;
+}
+
+/**
+ * The innermost function whose head holds `functionStart`: V8 puts a function's location at its
+ * parameter list, which acorn's node starts at or after (`async`, `function f` come first).
+ */
+function functionAt(src: string, functionStart: number): FunctionNode | undefined {
+  const program = parseScript(src);
+  let found: FunctionNode | undefined;
+  const visit = (node: Node): void => {
+    if (node.start > functionStart || node.end <= functionStart) return;
+    if (FUNCTION_TYPES.has(node.type) && functionStart < (node as FunctionNode).body.start) found = node as FunctionNode;
+    forEachChild(node, visit);
+  };
+  if (program) visit(program);
+  return found;
+}
+
+/** Every node under `root` that belongs to its own function: nested functions are not entered. */
+function forEachOwnNode(root: Node, see: (node: Node) => void): void {
+  see(root);
+  forEachChild(root, (child) => {
+    if (!FUNCTION_TYPES.has(child.type)) forEachOwnNode(child, see);
+  });
 }

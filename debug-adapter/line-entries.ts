@@ -8,7 +8,7 @@
  *
  * Functions are read with acorn; a script it cannot parse keeps every location.
  */
-import { type Node, parse } from 'acorn';
+import { forEachChild, type Node, parseScript } from './js-syntax.js';
 import type { Protocol } from 'devtools-protocol';
 
 type Location = Protocol.Debugger.Location;
@@ -39,16 +39,12 @@ export function lineEntries(text: string, locations: readonly Location[], lineOf
 
 /** [start, end) of every function in `text`, in source order; undefined when acorn cannot parse it. */
 function functionRanges(text: string): [number, number][] | undefined {
-  const program = parseAny(text);
+  const program = parseScript(text);
   if (!program) return undefined;
   const ranges: [number, number][] = [];
   const visit = (node: Node): void => {
     if (FUNCTION_TYPES.has(node.type)) ranges.push([node.start, node.end]);
-    for (const value of Object.values(node)) {
-      if (Array.isArray(value)) {
-        for (const item of value) if (isNode(item)) visit(item);
-      } else if (isNode(value)) visit(value);
-    }
+    forEachChild(node, visit);
   };
   visit(program);
   return ranges.sort((a, b) => a[0] - b[0]);
@@ -59,27 +55,4 @@ function innermost(ranges: readonly [number, number][], offset: number): number 
   let found = -1;
   for (let i = 0; i < ranges.length && ranges[i]![0] <= offset; i++) if (offset < ranges[i]![1]) found = i;
   return found;
-}
-
-function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && typeof (value as Node).type === 'string' && typeof (value as Node).start === 'number';
-}
-
-/** An ES module, else a script (Node's CommonJS body: a top-level `return` is allowed). */
-function parseAny(text: string): Node | undefined {
-  for (const sourceType of ['module', 'script'] as const) {
-    try {
-      return parse(text, {
-        ecmaVersion: 'latest',
-        sourceType,
-        allowHashBang: true,
-        allowReturnOutsideFunction: sourceType === 'script',
-        allowAwaitOutsideFunction: true,
-        allowImportExportEverywhere: true,
-      });
-    } catch {
-      // the other kind, then none
-    }
-  }
-  return undefined;
 }

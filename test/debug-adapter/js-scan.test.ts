@@ -41,6 +41,13 @@ describe('inTryWithCatch', () => {
     const plain = 'function f(x) {\n  // } not a brace\n  const y = x / 2; // division\n  try {\n    return y / x;\n  } catch (e) {\n    return 0;\n  }\n}';
     assert.equal(inTryWithCatch(plain, ...at(plain, 'function f', 'return y')), true);
   });
+
+  test("a regular expression right after a statement's parenthesis (`if (s) /}/…`) is one, not a division", () => {
+    const src = 'function f(s){try{if(s)/}/.test(s);throw new Error("a")}catch(e){}}';
+    assert.equal(inTryWithCatch(src, ...at(src, 'function f', 'throw')), true);
+    const loop = 'function f(s){try{while(s)/{/.exec(s);throw new Error("a")}catch(e){}}';
+    assert.equal(inTryWithCatch(loop, ...at(loop, 'function f', 'throw')), true);
+  });
 });
 
 describe('isAsyncFunction and parameterList', () => {
