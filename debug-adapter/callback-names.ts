@@ -13,6 +13,7 @@
  * the names each new callback matched. This side keeps the list and words the messages.
  */
 import { readFileSync } from 'node:fs';
+import { editDistance } from '../runtime/edit-distance.js';
 import type { KnownCallbackInfo, KnownGraphInfo, KnownNotice } from './debuggee/agent-protocol.js';
 
 /** How many callbacks a message lists before "…". */
@@ -250,18 +251,4 @@ export function modelNodeNames(graph: KnownGraphInfo): readonly string[] {
 export function isLikelyTypo(wanted: string, known: string): boolean {
   const d = editDistance(wanted.toLowerCase(), known.toLowerCase());
   return d <= Math.max(1, Math.floor(Math.max(wanted.length, known.length) / 3));
-}
-
-/** Levenshtein distance. */
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -3,6 +3,7 @@
  * wrapper is written, not in the middle of a run.
  */
 import { ALL_DTYPES, parseDType, type TfDType } from './dtypes.js';
+import { editDistance } from './edit-distance.js';
 
 /** One dtype, or a list of them ([] when the callback returns nothing). */
 export type ToutSpec = string | readonly string[];
@@ -84,19 +85,4 @@ function closestDType(spelling: string): string | undefined {
     if (d < bestDistance) [best, bestDistance] = [name, d];
   }
   return best;
-}
-
-/** Edits (insert, delete, substitute, swap two neighbours) between two strings: 'int23' is 1 from 'int32'. */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      row[j] = d;
-    }
-    rows.push(row);
-  }
-  return rows[a.length]![b.length]!;
 }

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { editDistance, isLikelyTypo } from '../../debug-adapter/callback-names.js';
+import { isLikelyTypo } from '../../debug-adapter/callback-names.js';
+import { editDistance } from '../../runtime/edit-distance.js';
 import { inTryWithCatch, isAsyncFunction, offsetOf, parameterList, positionOf, returnStatementStart } from '../../debug-adapter/js-scan.js';
 
 /** `src` with the function starting at the first `(` after `fn`, and `at` at the first `marker`. */
@@ -114,6 +115,9 @@ describe('positions', () => {
 describe('edit distance', () => {
   test('typos are close, other names are not', () => {
     assert.equal(editDistance('log_hubr', 'log_huber'), 1);
+    assert.equal(editDistance('int23', 'int32'), 1, 'two neighbours swapped are one edit');
+    assert.equal(editDistance('flaot32', 'float32'), 1);
+    assert.equal(editDistance('', 'relu'), 4);
     assert.equal(isLikelyTypo('log_hubr', 'log_huber'), true);
     assert.equal(isLikelyTypo('Log_Huber', 'log_huber'), true, 'case ignored');
     assert.equal(isLikelyTypo('no_such_callback', 'scale_rows'), false);
