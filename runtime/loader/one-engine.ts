@@ -58,6 +58,6 @@ export function notInstalledMessage(specifier: string, projectDir: string): stri
     `Cannot find module '${specifier}': ${pkg} is not installed in ${projectDir} (nor shipped with tfjs-callback-debugger). ` +
     `It is the native TensorFlow backend, which is optional: without it this program can run on wasm or cpu ` +
     `(drop the require and call selectBackend(), or use @tensorflow/tfjs). To get it: npm install ${pkg} ` +
-    `(its install downloads libtensorflow; where that download is blocked, see the README's "Backends").`
+    `(its install downloads libtensorflow; where that download is blocked, see tfjs-callback-debugger's docs/backends.md).`
   );
 }

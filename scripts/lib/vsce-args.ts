@@ -1,7 +1,8 @@
 /**
  * How the .vsix is packaged, for `npm run package` (scripts/package.ts) and the tests that package
  * it. No repository to rewrite the README's relative links against: they stay relative, and the
- * images they name (docs/) ship in the .vsix, where VS Code's extension page finds them.
+ * pictures it shows (docs/images/) and the docs/ pages it links to ship in the .vsix, where VS Code's
+ * extension page finds them (test/docs/links.test.ts checks the pictures against .vscodeignore).
  *
  * The package is platform-specific: tsx compiles a user's TypeScript with esbuild, a native binary
  * npm installs per platform (@esbuild/<platform>). Each target's .vsix carries its own.

@@ -28,6 +28,7 @@ import { projectWithOwnTfjs } from '../helpers/projects.js';
 import { writeDenseModel } from '../fixtures/dense-model.js';
 import { TF_PYTHON } from '../helpers/tensorflow-python.js';
 import { VSCE_PACKAGE_ARGS } from '../../scripts/lib/vsce-args.js';
+import { docPicture } from './doc-pictures.js';
 import { CHROMIUM_ARGS, QUIET_SETTINGS, codeServerArgs } from '../../scripts/lib/code-server-options.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -525,6 +526,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     const allProblems = (await page.locator('.markers-panel').innerText()).replace(/\u00a0/g, ' ');
     assert.doesNotMatch(allProblems, /Cannot find module 'tfjs-callback-debugger\/runtime'/);
     await shot('problems');
+    await docPicture(page, 'tout-diagnostics');
     await runCommand('Notifications: Clear All Notifications');
   });
 
@@ -557,6 +559,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       'Tout is shown',
     );
     await shot('stopped-at-breakpoint');
+    await docPicture(page, 'callback-stop');
 
     // The debug console: evaluate on the tensor in the stopped frame.
     await runCommand('Debug Console: Focus on Debug Console View');
@@ -661,6 +664,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       log(`  check cell ${JSON.stringify(check)}, table box ${JSON.stringify(scrollBox)}`);
       assert.ok(check && scrollBox && check.x + check.width <= scrollBox.x + scrollBox.width + 1, 'the check cell is in view');
       await shot('tout-mismatch-inspector');
+      await docPicture(page, 'tout-mismatch-stop');
       await page.setViewportSize({ width: 1600, height: 1000 });
     },
   );
@@ -930,6 +934,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       const node = await webviewWith('.node-header');
       log(`  inspector: ${(await node.locator('.node-header').innerText()).split('\n').slice(0, 3).join(' | ')}`);
       await shot('graph-view-paused-at-node');
+      await docPicture(page, 'graph-view-node-stop');
 
       await page.keyboard.press('F10');
       await top().filter({ hasText: 'dense/Relu (Relu)' }).waitFor({ timeout: 15_000 });
@@ -1116,6 +1121,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       log(`  inspector bytes of x: ${cells.join(' | ')}`);
       assert.deepEqual(cells, ['00000000', '00 00 80 3f  00 00 00 40  00 00 40 40  00 00 80 40', '1  2  3  4']);
       await shot('inspector-bytes');
+      await docPicture(page, 'inspector-bytes');
       await insp.locator('button.show-bytes').click();
 
       // A data breakpoint on the dense layer's kernel from the Variables view; model.fit's optimizer step stops.

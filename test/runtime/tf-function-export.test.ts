@@ -161,7 +161,7 @@ for (const backend of BACKENDS) {
     });
 
     it("with no name given, callback nodes are named after their functions (an anonymous one's after its token) and bind by those names", async () => {
-      // The README's example: `loadCallbackModel(m.modelPath, { callbacks: { cube, shift } })`.
+      // docs/runtime-api.md's example (Export a traced graph): `loadCallbackModel(m.modelPath, { callbacks: { cube, shift } })`.
       function cube(v: Tensor) {
         return tf.mul(v, tf.square(v));
       }

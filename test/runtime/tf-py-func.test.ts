@@ -16,8 +16,8 @@
  * mapping, so the original name, message and frames are checked instead), and a gradient through
  * a numpy-style callback throws NotDifferentiableError (TF: no gradient function, None).
  * The other differences that remain are ported as tests of our behaviour, marked "documented
- * difference", with TensorFlow's result beside it; each is a row of the README's "Differences from
- * TensorFlow". On wasm,
+ * difference", with TensorFlow's result beside it; each is a row of docs/differences-from-tensorflow.md's
+ * "What still differs". On wasm,
  * cases needing a kernel TF.js lacks there (Complex, int32 BatchMatMul) skip with TF.js's error.
  * The JSON marks two methods as having no JS counterpart that are ported here: NumpyFunctionTest.
  * test_stateless (graphFunction is the tf.function whose stateless calls are reused) and
@@ -332,7 +332,7 @@ for (const backend of BACKENDS) {
       });
     }
 
-    // TF: PyFuncTest.testNulTerminatedStrings. Documented difference (README, Differences from TensorFlow): numpy's
+    // TF: PyFuncTest.testNulTerminatedStrings. Documented difference (docs/differences-from-tensorflow.md): numpy's
     // fixed-width str_ arrays cannot hold trailing NULs, so TF gets ['this', 'is', 'a', 'test']; a JS string is not
     // fixed-width and its NULs are data, so they are kept.
     port('testNulTerminatedStrings: trailing NULs are data in JS strings (documented difference)', () => {
