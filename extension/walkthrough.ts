@@ -3,6 +3,11 @@
  * command, and the context keys that mark its steps done on the real events — a breakpoint set, a
  * stop inside a callback. (Opening the inspector and the graph view complete theirs by `onView:`
  * and `onCommand:`.)
+ *
+ * Each key is a pulse: true on the event, false again a moment later. VS Code (1.100's walkthrough
+ * service, made when the walkthrough is first opened) treats an `onContext:` expression already true
+ * when it registers the step as an event seen this session and never completes the step on it; a
+ * key left true would lock the step for the rest of the window.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,10 +20,24 @@ export const CREATE_SAMPLE_COMMAND = 'tfjsCallbacks.createSample';
 const BREAKPOINT_SET = 'tfjsCallbacks.walkthrough.breakpointSet';
 const STOPPED_IN_CALLBACK = 'tfjsCallbacks.walkthrough.stoppedInCallback';
 
+/** How long a key stays true: long enough for the workbench to see the change. */
+const PULSE_MS = 1_000;
+
 export function registerWalkthrough(context: vscode.ExtensionContext): void {
-  const setContext = (key: string) => void vscode.commands.executeCommand('setContext', key, true);
-  if (vscode.debug.breakpoints.some((b) => b instanceof vscode.SourceBreakpoint)) setContext(BREAKPOINT_SET);
+  const pulses = new Map<string, NodeJS.Timeout>();
+  const setContext = (key: string) => {
+    if (pulses.has(key)) return;
+    void vscode.commands.executeCommand('setContext', key, true);
+    pulses.set(
+      key,
+      setTimeout(() => {
+        pulses.delete(key);
+        void vscode.commands.executeCommand('setContext', key, false);
+      }, PULSE_MS),
+    );
+  };
   context.subscriptions.push(
+    { dispose: () => pulses.forEach((timer) => clearTimeout(timer)) },
     vscode.commands.registerCommand(CREATE_SAMPLE_COMMAND, (target?: unknown) => createSample(target instanceof vscode.Uri ? target : undefined)),
     vscode.debug.onDidChangeBreakpoints((e) => {
       if (e.added.some((b) => b instanceof vscode.SourceBreakpoint)) setContext(BREAKPOINT_SET);
