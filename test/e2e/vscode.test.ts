@@ -1053,15 +1053,17 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       await callStackRows().first().filter({ hasText: 'scale' }).waitFor({ timeout: 60_000 });
       assert.match(await topFrame(), new RegExp(`^scale parity\\.ts ${PARITY_BREAK}:`));
       await shot('debug-terminal-stop');
-      // The terminal's program chose its backend as F5 does (cpu: step 1's Select Backend) and said
-      // so in the line F5 prints; TF.js's "Hi, looks like you are running TensorFlow.js in Node.js" never shows.
+      // The terminal's program chose its backend as F5 does (the status bar's: cpu from step 1's
+      // Select Backend, or auto → tensorflow after step 14's Set Up Native Backend) and said so in
+      // the line F5 prints; TF.js's "Hi, looks like you are running TensorFlow.js in Node.js" never shows.
       await runCommand('Terminal: Focus Terminal');
       const terminalText = async () =>
         ((await page.locator('.terminal-wrapper .xterm-rows').allTextContents()).join('\n') || '').replace(/\u00a0/g, ' ');
       for (let i = 0; i < 50 && !/\[tfjs-callbacks\] backend:/.test(await terminalText()); i++) await sleep(200);
       const terminal = await terminalText();
       log(`  Debug Terminal: ${terminal.replace(/\s+/g, ' ').trim().slice(0, 300)}`);
-      assert.match(terminal, /\[tfjs-callbacks\] backend: cpu \(/, terminal);
+      const statusBackend = (await page.locator('.statusbar-item', { hasText: 'TF.js:' }).first().innerText()).trim().split(/[:→]\s*/).pop();
+      assert.match(terminal, new RegExp(`\\[tfjs-callbacks\\] backend: ${statusBackend} \\(`), `status bar: ${statusBackend}; terminal: ${terminal}`);
       assert.doesNotMatch(terminal, /Hi, looks like you are running TensorFlow\.js/, terminal);
 
       // Completions in the Debug Console: the NdArray's members.
