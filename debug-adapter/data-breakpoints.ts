@@ -20,7 +20,6 @@ import { agentExpression, type AgentClient } from './agent-client.js';
 import { parseHitCondition } from './breakpoints.js';
 import type { DataBreakHit, DataCondition, VariableWatch, WatchStatus } from './debuggee/agent-protocol.js';
 import type { Stop } from './pause-state.js';
-import type { VariableStore } from './variables.js';
 
 const NON_FINITE = /^(?:(?:becomes?|became)\s+)?(?:non-?finite|nan\s*(?:\/|or)\s*inf(?:inity)?|nan)$/i;
 const CHANGES_BY = /^(?:changes?|changed)\s+by\s+more\s+than\s+(\S+)$/i;
@@ -205,9 +204,12 @@ export function dataValueExpression(index: number): string {
   return agentExpression((a, i: number) => a.dataValues()?.[i], String(index));
 }
 
+/** How Variables shows a value (VariableStore.toVariable), passed in: the store lists this scope, so this module does not import it. */
+type ShowValue = (name: string, value: Protocol.Runtime.RemoteObject, evaluateName: string) => Promise<DebugProtocol.Variable>;
+
 /** The "Data Breakpoint" scope: which variable, why, its old value, new value and the change. */
 export async function dataScopeVariables(
-  store: VariableStore,
+  show: ShowValue,
   agent: AgentClient,
   hit: DataBreakHit,
   properties: (objectId: string) => Promise<Protocol.Runtime.PropertyDescriptor[]>,
@@ -220,7 +222,7 @@ export async function dataScopeVariables(
   const names = ['old value', 'new value', 'change'];
   for (const [i, name] of names.entries()) {
     const v = value(i);
-    if (v && v.type === 'object') out.push(await store.toVariable(name, v, dataValueExpression(i)));
+    if (v && v.type === 'object') out.push(await show(name, v, dataValueExpression(i)));
   }
   if (hit.maxAbsChange !== undefined) out.push(text('max |change|', String(hit.maxAbsChange)));
   if (hit.conditionError) out.push(text('condition error', hit.conditionError));

@@ -181,7 +181,7 @@ export class VariableStore {
       }
       case 'data':
         return dataScopeVariables(
-          this,
+          (name, value, evaluateName) => this.toVariable(name, value, evaluateName),
           this.agent,
           ref.hit,
           async (objectId) => (await this.cdp.send('Runtime.getProperties', { objectId, ownProperties: true })).result,

@@ -4,8 +4,10 @@
  */
 import type { CallSite } from './callsite.js';
 import type { TfDType } from './dtypes.js';
-import type { Conversion, Narrowing, ToutMismatch } from './tout-checks.js';
 import type { TensorSummary } from './summary.js';
+import type { ToutCheck } from './tout-verdict.js';
+
+export type { ToutCheck } from './tout-verdict.js';
 
 /** The wrapper API the callback came from. */
 export type CallbackKind = 'py_function' | 'numpy_function' | 'py_func';
@@ -39,14 +41,6 @@ export interface CallbackStart {
   readonly inputs: readonly TensorSummary[];
   /** The callback's parameter names, where the function source shows them. */
   readonly parameterNames: readonly string[];
-}
-
-export interface ToutCheck {
-  readonly ok: boolean;
-  readonly mismatches: readonly ToutMismatch[];
-  readonly narrowed: readonly Narrowing[];
-  /** Values py_function converted to their Tout dtype (TensorFlow does it silently; we flag it). */
-  readonly conversions: readonly Conversion[];
 }
 
 /** Known after it returned (or threw). */

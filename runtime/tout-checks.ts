@@ -18,6 +18,7 @@ import type { CallbackKind } from './events.js';
 import { literalRepr, tensorRepr } from './python-repr.js';
 import type { ReturnedValue } from './returned-values.js';
 import { tf } from './tf.js';
+import type { Conversion, ToutMismatch } from './tout-verdict.js';
 import {
   article,
   dtypeFix,
@@ -29,35 +30,7 @@ import {
   variableReturnedLine,
 } from './tout-messages.js';
 
-export interface ToutMismatch {
-  readonly problem: 'count' | 'dtype' | 'value';
-  /** Output index (dtype and value problems). */
-  readonly index?: number;
-  readonly expected: string;
-  readonly actual: string;
-  /** TensorFlow's message, first line exactly as TensorFlow prints it. */
-  readonly message: string;
-}
-
-/** A declared dtype TF.js holds in a narrower one (float64 as float32, …): reported, not hidden. */
-export interface Narrowing {
-  readonly index: number;
-  readonly declared: TfDType;
-  readonly storedAs: string;
-}
-
-/**
- * A value py_function converted to its Tout dtype, as TensorFlow's convert_to_tensor does
- * silently: a flag for the user, not an error and not a debugger stop.
- */
-export interface Conversion {
-  readonly index: number;
-  /** What was returned: "Float64Array", "NdArray", … */
-  readonly from: string;
-  readonly fromDType: TfDType;
-  readonly to: TfDType;
-  readonly message: string;
-}
+export type { Conversion, Narrowing, ToutMismatch } from './tout-verdict.js';
 
 export type ValueCheck = { readonly ok: true; readonly conversion?: Conversion } | { readonly ok: false; readonly mismatch: ToutMismatch };
 

@@ -6,8 +6,8 @@
 import { isLossy, parseDType, storageOf, type TfDType } from '../dtypes.js';
 import { ModelFormatError } from '../errors.js';
 import type { CallbackOp } from '../events.js';
-import type { Narrowing } from '../tout-checks.js';
-import type { GraphDefNode, ModelJson, RawAttr } from './model-files.js';
+import type { Narrowing } from '../tout-verdict.js';
+import type { GraphDefNode, ModelJson, RawAttr } from './model-json.js';
 import { locateNodes, type NodeLocations, type TextRange } from './node-locations.js';
 
 export const CALLBACK_OPS: readonly CallbackOp[] = ['PyFunc', 'PyFuncStateless', 'EagerPyFunc'];

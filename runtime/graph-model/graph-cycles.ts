@@ -3,7 +3,7 @@
  * from a NextIteration node into a Merge. TF.js's executor does not check: given a cycle it runs
  * what it can order and skips the rest (a callback on the cycle silently never runs).
  */
-import type { GraphDefNode } from './model-files.js';
+import type { GraphDefNode } from './model-json.js';
 
 /** The nodes of the first cycle found, in edge order (the first node again at the end), or undefined. */
 export function findCycle(nodes: readonly GraphDefNode[]): string[] | undefined {

@@ -11,30 +11,11 @@ import { ModelFormatError } from '../errors.js';
 import type { tf } from '../tf.js';
 import { describeCycle, findCycle } from './graph-cycles.js';
 import { checkModelJson, ModelFieldError } from './model-json-check.js';
+import type { ModelJson } from './model-json.js';
 import { readWeightShards } from './weight-files.js';
 
-export interface ModelJson {
-  format?: string;
-  modelTopology?: { node?: GraphDefNode[]; library?: { function?: { signature?: { name?: string }; nodeDef?: GraphDefNode[] }[] }; versions?: unknown };
-  weightsManifest?: { paths: string[]; weights: unknown[] }[];
-  [key: string]: unknown;
-}
-
-export interface GraphDefNode {
-  name: string;
-  op: string;
-  input?: string[];
-  attr?: Record<string, RawAttr>;
-}
-
-export interface RawAttr {
-  s?: string;
-  b?: boolean;
-  i?: string | number;
-  type?: string | number;
-  list?: { type?: (string | number)[]; s?: string[] };
-  [key: string]: unknown;
-}
+/** For readers of a model outside graph-model/ (the editor's model checks). */
+export type { ModelJson } from './model-json.js';
 
 export interface ModelFiles {
   readonly path: string;

@@ -1,0 +1,45 @@
+/**
+ * The verdict of a callback's returned values against Tout, as plain data: judged once by the
+ * runtime (tout-checks.ts, outputs.ts) and carried unchanged to the CLI's trace, the debugger and
+ * the Tensor Inspector. Types only, importing no module that uses them, so the events and the
+ * checks share it without importing one another.
+ */
+import type { TfDType } from './dtypes.js';
+
+export interface ToutMismatch {
+  readonly problem: 'count' | 'dtype' | 'value';
+  /** Output index (dtype and value problems). */
+  readonly index?: number;
+  readonly expected: string;
+  readonly actual: string;
+  /** TensorFlow's message, first line exactly as TensorFlow prints it. */
+  readonly message: string;
+}
+
+/** A declared dtype TF.js holds in a narrower one (float64 as float32, …): reported, not hidden. */
+export interface Narrowing {
+  readonly index: number;
+  readonly declared: TfDType;
+  readonly storedAs: string;
+}
+
+/**
+ * A value py_function converted to its Tout dtype, as TensorFlow's convert_to_tensor does
+ * silently: a flag for the user, not an error and not a debugger stop.
+ */
+export interface Conversion {
+  readonly index: number;
+  /** What was returned: "Float64Array", "NdArray", … */
+  readonly from: string;
+  readonly fromDType: TfDType;
+  readonly to: TfDType;
+  readonly message: string;
+}
+
+export interface ToutCheck {
+  readonly ok: boolean;
+  readonly mismatches: readonly ToutMismatch[];
+  readonly narrowed: readonly Narrowing[];
+  /** Values py_function converted to their Tout dtype (TensorFlow does it silently; we flag it). */
+  readonly conversions: readonly Conversion[];
+}
