@@ -1057,12 +1057,14 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
       // Select Backend, or auto → tensorflow after step 14's Set Up Native Backend) and said so in
       // the line F5 prints; TF.js's "Hi, looks like you are running TensorFlow.js in Node.js" never shows.
       await runCommand('Terminal: Focus Terminal');
-      const terminalText = async () =>
-        ((await page.locator('.terminal-wrapper .xterm-rows').allTextContents()).join('\n') || '').replace(/\u00a0/g, ' ');
+      const terminalText = async () => ((await page.locator('.terminal-wrapper .xterm-rows').allTextContents()).join('\n') || '').replace(/\u00a0/g, ' ');
       for (let i = 0; i < 50 && !/\[tfjs-callbacks\] backend:/.test(await terminalText()); i++) await sleep(200);
       const terminal = await terminalText();
       log(`  Debug Terminal: ${terminal.replace(/\s+/g, ' ').trim().slice(0, 300)}`);
-      const statusBackend = (await page.locator('.statusbar-item', { hasText: 'TF.js:' }).first().innerText()).trim().split(/[:→]\s*/).pop();
+      const statusBackend = (await page.locator('.statusbar-item', { hasText: 'TF.js:' }).first().innerText())
+        .trim()
+        .split(/[:→]\s*/)
+        .pop();
       assert.match(terminal, new RegExp(`\\[tfjs-callbacks\\] backend: ${statusBackend} \\(`), `status bar: ${statusBackend}; terminal: ${terminal}`);
       assert.doesNotMatch(terminal, /Hi, looks like you are running TensorFlow\.js/, terminal);
 
