@@ -1,7 +1,7 @@
 /**
  * The tfjs-converter internals the runtime reads, in one place: a GraphModel's executor and its
  * graph of nodes with their op categories. tfjs exposes none of this publicly;
- * test/runtime/tfjs-internals.test.ts fails loudly when a tfjs upgrade changes it.
+ * test/unit/tfjs-internals.test.ts fails loudly when a tfjs upgrade changes it.
  */
 import { tf } from '../tf.js';
 
