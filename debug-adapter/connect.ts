@@ -7,7 +7,7 @@ import { CdpConnection, COMMAND_TIMEOUT_MS, type Transport } from './cdp/connect
 import { ATTACH_STEP_TIMEOUT_MS, inspectorWebSocket } from './cdp/transports.js';
 import type { Controller } from './controller.js';
 import { installAgent } from './debuggee/agent.js';
-import { BRIDGE_METHODS } from './debuggee/bridge-protocol.js';
+import { BRIDGE_METHODS, type BridgeHeldParams } from './debuggee/bridge-protocol.js';
 import type { FilterConfig } from './launch-config.js';
 import { messageOf } from './request-guard.js';
 import { mark } from './debuggee/timeline.js';
@@ -32,7 +32,11 @@ export async function connectLaunched(
   // debug code, which slowed that loading by 150-400 ms.
   controller.holdDebuggerUntil(
     new Promise<void>((resolve) => {
-      cdp.onRaw(BRIDGE_METHODS.held, () => resolve());
+      cdp.onRaw(BRIDGE_METHODS.held, (params) => {
+        const backend = (params as BridgeHeldParams | undefined)?.backend;
+        if (backend) controller.emit('backendChosen', backend);
+        resolve();
+      });
       cdp.onClose(() => resolve());
     }),
   );

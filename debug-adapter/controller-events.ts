@@ -1,13 +1,13 @@
 /**
  * The controller's events that become one DAP event each, but for stops (stop-events.ts): the
  * program's output, a logpoint's line, a newly loaded source, a breakpoint that bound or changed,
- * a watched graph's run that ended.
+ * a watched graph's run that ended, the backend the program's preloads chose.
  */
 import { BreakpointEvent, Event, LoadedSourceEvent, OutputEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { ClientPositions } from './client.js';
 import type { Controller } from './controller.js';
-import { GRAPH_RUN_EVENT, type GraphRunEventBody } from './extension-protocol.js';
+import { BACKEND_EVENT, type BackendEventBody, GRAPH_RUN_EVENT, type GraphRunEventBody } from './extension-protocol.js';
 import { LoadedSourceEvents } from './loaded-sources.js';
 import { logpointOutput } from './logpoints.js';
 
@@ -34,6 +34,7 @@ export function forwardControllerEvents(controller: Controller, sendEvent: (even
   });
   // The graph view's statuses at a run's end (at stops, stop-events.ts sends them).
   controller.on('graphRunEnded', (run) => sendEvent(new Event(GRAPH_RUN_EVENT, run satisfies GraphRunEventBody)));
+  controller.on('backendChosen', (backend) => sendEvent(new Event(BACKEND_EVENT, { backend } satisfies BackendEventBody)));
   controller.on('functionBreakpoint', (bp) => {
     sendEvent(new BreakpointEvent('changed', { id: bp.id, verified: bp.verified, ...(bp.message ? { message: bp.message } : {}) } as DebugProtocol.Breakpoint));
   });

@@ -75,6 +75,8 @@ export declare interface Controller {
   on(event: 'functionBreakpoint', listener: (status: FunctionBreakpointStatus) => void): this;
   /** A watched graph's run ended (the agent tells it through its binding): the statuses of all of it. */
   on(event: 'graphRunEnded', listener: (run: GraphRunRecord) => void): this;
+  /** The backend a launched program's preloads chose (its bridge says it when held). */
+  on(event: 'backendChosen', listener: (backend: string) => void): this;
 }
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only types the events' on() overloads

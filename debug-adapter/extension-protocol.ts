@@ -20,6 +20,15 @@ export type {
   ValuePage,
 } from './debuggee/agent-protocol.js';
 
+/**
+ * The backend a launched program (F5, Debug Graph, a Debug Terminal's) chose before its first line:
+ * the status bar's "→ backend" (a terminal's backend line goes to the terminal, out of VS Code's reach).
+ */
+export const BACKEND_EVENT = 'tfjsBackend';
+export interface BackendEventBody {
+  backend: string;
+}
+
 /** The custom event sent after each stop inside a callback invocation. */
 export const TENSOR_CALLBACK_EVENT = 'tensorCallback';
 /** The custom request for a slice of a tensor's values. */

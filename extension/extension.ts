@@ -5,7 +5,13 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { TOGGLE_SKIP_FILE_REQUEST, type ToggleSkipFileArguments, type ToggleSkipFileResponseBody } from '../debug-adapter/extension-protocol.js';
+import {
+  BACKEND_EVENT,
+  type BackendEventBody,
+  TOGGLE_SKIP_FILE_REQUEST,
+  type ToggleSkipFileArguments,
+  type ToggleSkipFileResponseBody,
+} from '../debug-adapter/extension-protocol.js';
 import { writeCliShims } from './cli-shims.js';
 import { DEBUG_TYPE, UNTRUSTED_MESSAGE, configurationForFile } from './config-resolution.js';
 import { registerDebugWiring } from './debug-wiring.js';
@@ -42,8 +48,12 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
       createDebugAdapterTracker: () => ({
-        onDidSendMessage: (m: { type?: string; event?: string; body?: { output?: unknown } }) => {
-          if (m.type !== 'event' || m.event !== 'output' || typeof m.body?.output !== 'string') return;
+        onDidSendMessage: (m: { type?: string; event?: string; body?: { output?: unknown; backend?: unknown } }) => {
+          if (m.type !== 'event') return;
+          // The program's preloads chose it (F5, Debug Graph, the Debug Terminal, whose backend line
+          // goes to the terminal); a program that chooses its own later says so in its line.
+          if (m.event === BACKEND_EVENT && typeof m.body?.backend === 'string') status.used((m.body as BackendEventBody).backend);
+          if (m.event !== 'output' || typeof m.body?.output !== 'string') return;
           const backend = BACKEND_LINE.exec(m.body.output)?.[1];
           if (backend) status.used(backend);
         },

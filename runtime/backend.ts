@@ -14,6 +14,7 @@ import { SERVING_NATIVE_KEY } from './loader/one-engine.js';
 import { backendCopyProblem, backendPackageProblem, packageAt } from './tfjs-version.js';
 import { requireBuiltNative } from './native/load.js';
 import { tf } from './tf.js';
+import { BACKEND_STATE_KEY, type BackendState } from './backend-state.js';
 
 export { BACKEND_CHOICES, parseChoice, type BackendChoice, type BackendName };
 
@@ -37,9 +38,8 @@ export interface SelectBackendOptions {
 }
 
 // Shared by every copy of the runtime in the process, so the report is printed once.
-const STATE_KEY = Symbol.for('tfjs-callback-debugger.runtime.backend');
-const holder = globalThis as unknown as Record<symbol, { report: BackendReport | undefined; printed: boolean } | undefined>;
-const state = (holder[STATE_KEY] ??= { report: undefined, printed: false });
+const holder = globalThis as unknown as Record<symbol, BackendState<BackendReport> | undefined>;
+const state = (holder[BACKEND_STATE_KEY] ??= { report: undefined, printed: false });
 
 /** The report of the last selection, if one was made. */
 export function currentBackend(): BackendReport | undefined {

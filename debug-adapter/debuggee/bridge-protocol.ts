@@ -8,7 +8,7 @@ import type { AgentConfig } from './agent-protocol.js';
 export const BRIDGE_METHODS = {
   /** adapter → bridge: breakpoints are set, let the program run. */
   go: 'Bridge.go',
-  /** bridge → adapter: the preloads (tsx, the runtime, TF.js) have run; the program waits for go. */
+  /** bridge → adapter: the preloads (tsx, the runtime, TF.js) have run; the program waits for go (BridgeHeldParams). */
   held: 'Bridge.held',
   /** bridge → adapter: a stop is coming and the V8 debugger is still off. */
   debuggerNeeded: 'Bridge.debuggerNeeded',
@@ -20,6 +20,11 @@ export const BRIDGE_METHODS = {
    */
   end: 'Bridge.end',
 } as const;
+
+/** `Bridge.held`'s params: the backend the preloads chose (none where the runtime chose none). */
+export interface BridgeHeldParams {
+  readonly backend?: string;
+}
 
 /** The Unix socket the bridge connects to (only the adapter's user can open it). */
 export const SOCKET_ENV = 'TFJS_CALLBACKS_DEBUG_SOCKET';

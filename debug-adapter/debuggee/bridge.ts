@@ -20,7 +20,8 @@
  */
 import { isMainThread, Worker } from 'node:worker_threads';
 import { installAgent } from './agent.js';
-import { BRIDGE_METHODS, type BridgeConfig, CONFIG_ENV, SOCKET_ENV, TERMINAL_PROGRAM_ENV } from './bridge-protocol.js';
+import { chosenBackend } from '../../runtime/backend-state.js';
+import { BRIDGE_METHODS, type BridgeConfig, type BridgeHeldParams, CONFIG_ENV, SOCKET_ENV, TERMINAL_PROGRAM_ENV } from './bridge-protocol.js';
 import { createLineFramer } from './line-framer.js';
 import { sessionLossLine } from './session-loss.js';
 import { CHILDREN_FILE, childrenFile, trackDetachedChildren } from './child-tracker.js';
@@ -46,7 +47,7 @@ const send = (message) => socket.write(JSON.stringify(message) + '\\n');
 session.on('inspectorNotification', (message) => send(message));
 const debuggerOn = new Int32Array(workerData.debuggerOn);
 parentPort.on('message', (message) => {
-  if (message === 'held') send({ method: ${JSON.stringify(BRIDGE_METHODS.held)}, params: {} });
+  if (message && message.held) send({ method: ${JSON.stringify(BRIDGE_METHODS.held)}, params: message.held });
   if (message === 'need-debugger' && Atomics.load(debuggerOn, 0) === 0) send({ method: ${JSON.stringify(BRIDGE_METHODS.debuggerNeeded)}, params: {} });
 });
 const framer = createLineFramer();
@@ -159,7 +160,10 @@ if (new URL(import.meta.url).search === '?hold') {
         );
       }
     };
-    holder[HELD] = () => worker.postMessage('held');
+    holder[HELD] = () => {
+      const backend = chosenBackend();
+      worker.postMessage({ held: (backend ? { backend } : {}) satisfies BridgeHeldParams });
+    };
     holder[HOLD] = new Promise<void>((resolve, reject) => {
       worker.on('message', (message) => {
         if (message === 'go') resolve();

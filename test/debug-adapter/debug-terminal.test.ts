@@ -50,6 +50,11 @@ describe('Debug Terminal', () => {
       assert.equal(frames[0]!.source?.path, NUMPY);
       assert.equal(frames[0]!.line, selectLine, describeFrames(frames));
       assert.equal(run.stdout(), CPU_LINE, "nothing of the program ran before the first stop, only the backend's choice (as F5's)");
+      // ...which the adapter tells the extension (its status bar): the line itself went to the terminal.
+      assert.deepEqual(
+        s.all('tfjsBackend').map((e) => e.body),
+        [{ backend: 'cpu' }],
+      );
 
       await s.dc.continueRequest({ threadId: THREAD });
       const inCallback = await s.stopped();

@@ -76,6 +76,9 @@ describe("a stop's extras", () => {
       const event = await s.waitFor('tensorCallback');
       assert.equal((event.body as { invocation: { callback: { functionName?: string } } }).invocation.callback.functionName, 'scale_rows');
       assert.ok(tl.at('adapter: stackTrace answered') < tl.at('adapter: tensorCallback sent'));
+      // The backend the preloads chose came once, before the first line (the extension's status bar).
+      assert.equal(s.all('tfjsBackend').length, 1, s.summary());
+      assert.match((s.all('tfjsBackend')[0]!.body as { backend: string }).backend, /^(tensorflow|wasm|cpu)$/);
     }, tl.env);
   });
 

@@ -160,6 +160,7 @@ const EVENTS = [
   'graphNode',
   'graphRun',
   'dataBreakpoint',
+  'tfjsBackend',
   'thread',
   'process',
   'module',
