@@ -108,6 +108,14 @@ describe('the documentation', () => {
     for (const other of ['CONTRIBUTING.md', 'bench/README.md']) assert.ok(linked.has(other), `the README links to ${other}`);
   });
 
+  test("every page the README links to ships in the .vsix (its extension page opens them from there)", () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const allow = readAllowList();
+    const pages = [...new Set(referencesOf(readme).map((r) => r.target.split('#')[0]!))].filter((t) => t && !/^[a-z]+:/.test(t));
+    const missing = pages.filter((page) => page !== 'README.md' && page !== 'package.json' && !allow.allows(page));
+    assert.deepEqual(missing, [], 'linked from the README but left out of the package by .vscodeignore');
+  });
+
   test("the README's pictures are the e2e suite's, exist, and ship in the .vsix", () => {
     const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     const images = referencesOf(readme)

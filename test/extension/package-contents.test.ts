@@ -29,7 +29,8 @@ const NEVER: readonly { what: string; test: (file: string) => boolean }[] = [
   },
   {
     what: "the repository's sources, tests, benchmarks, examples and tools",
-    test: (f) => /^(runtime|extension|debug-adapter|media\/src|test|bench|examples|scripts|ts-plugin)\//.test(f),
+    // Markdown pages the README links to are documents, not sources.
+    test: (f) => /^(runtime|extension|debug-adapter|media\/src|test|bench|examples|scripts|ts-plugin)\//.test(f) && !f.endsWith('.md'),
   },
   { what: "a dependency's tests", test: (f) => /\/(test|tests|__tests__|coverage|\.nyc_output)\//.test(f) },
   { what: 'a source map', test: (f) => f.endsWith('.map') },

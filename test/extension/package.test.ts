@@ -80,6 +80,10 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
       'docs/images/inspector-bytes.png',
       'docs/images/tout-diagnostics.png',
       'docs/runtime-api.md',
+      // The other pages the README links to.
+      'CONTRIBUTING.md',
+      'bench/README.md',
+      'debug-adapter/PROTOCOL.md',
       'out/lib.es2022.d.ts',
       'out/lib.dom.d.ts',
       'node_modules/tsx/package.json',
@@ -89,7 +93,7 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
     ]) {
       assert.ok(existsSync(path.join(extension, file)), `${file} is in the .vsix`);
     }
-    for (const absent of ['runtime/index.ts', 'test', 'bench', 'node_modules/typescript', 'node_modules/core-js']) {
+    for (const absent of ['runtime/index.ts', 'test', 'bench/run.ts', 'bench/programs', 'debug-adapter/session.ts', 'node_modules/typescript', 'node_modules/core-js']) {
       assert.ok(!existsSync(path.join(extension, absent)), `${absent} is not in the .vsix`);
     }
   });
