@@ -40,24 +40,26 @@ export function activate(context: vscode.ExtensionContext): void {
     server.traceUpdated(result.traceFile);
   });
   if (vscode.workspace.isTrusted) server.traceUpdated(runner.traceFile);
-  // A debug session's backend: the bar's "→ backend" was the last Run Graph's, so it goes at the
-  // session's start, and shows the session's own once its backend line comes.
+  // A debug session's backend: the bar's "→ backend" was the last Run Graph's, so it goes as the
+  // session's adapter starts (a tracker is made before its first message: the session's start event
+  // may come after the adapter said its backend, a Debug Terminal's attach answering only once
+  // connected), and shows the session's own once the adapter says it.
   context.subscriptions.push(
-    vscode.debug.onDidStartDebugSession((session) => {
-      if (session.type === DEBUG_TYPE) status.used(undefined);
-    }),
     vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
-      createDebugAdapterTracker: () => ({
-        onDidSendMessage: (m: { type?: string; event?: string; body?: { output?: unknown; backend?: unknown } }) => {
-          if (m.type !== 'event') return;
-          // The program's preloads chose it (F5, Debug Graph, the Debug Terminal, whose backend line
-          // goes to the terminal); a program that chooses its own later says so in its line.
-          if (m.event === BACKEND_EVENT && typeof m.body?.backend === 'string') status.used((m.body as BackendEventBody).backend);
-          if (m.event !== 'output' || typeof m.body?.output !== 'string') return;
-          const backend = BACKEND_LINE.exec(m.body.output)?.[1];
-          if (backend) status.used(backend);
-        },
-      }),
+      createDebugAdapterTracker: () => {
+        status.used(undefined);
+        return {
+          onDidSendMessage: (m: { type?: string; event?: string; body?: { output?: unknown; backend?: unknown } }) => {
+            if (m.type !== 'event') return;
+            // The program's preloads chose it (F5, Debug Graph, the Debug Terminal, whose backend line
+            // goes to the terminal); a program that chooses its own later says so in its line.
+            if (m.event === BACKEND_EVENT && typeof m.body?.backend === 'string') status.used((m.body as BackendEventBody).backend);
+            if (m.event !== 'output' || typeof m.body?.output !== 'string') return;
+            const backend = BACKEND_LINE.exec(m.body.output)?.[1];
+            if (backend) status.used(backend);
+          },
+        };
+      },
     }),
   );
 
