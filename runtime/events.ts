@@ -69,6 +69,26 @@ export interface LiveInvocation {
   values?: readonly unknown[];
 }
 
+/**
+ * The runtime's own record of one invocation under way (its live objects too), for observers with
+ * onInvocationStart/onInvocationEnd: its events are built only when asked, so an observer that
+ * needs them at a stop alone (a debugger's agent) costs a call no event objects.
+ */
+export interface InvocationFrame extends LiveInvocation {
+  readonly id: number;
+  readonly callback: CallbackIdentity;
+  /** The graphFunction or model that ran it; undefined for a plain eager call. */
+  readonly graph: string | undefined;
+  /** The graph node, for model callbacks. */
+  readonly node: string | undefined;
+  /** 'running' until it ends; then how: returned (or reused), returned what Tout refuses, or threw. */
+  readonly state: 'running' | 'returned' | 'toutMismatch' | 'failed';
+  /** Its start event (built on the first call, then the same object). */
+  start(): CallbackStart;
+  /** Its end event once it ended (built on the first call, then the same object); undefined before. */
+  end(): CallbackInvocation | undefined;
+}
+
 export interface CallbackObserver {
   /**
    * 'light': events without tensor summaries or a stack-derived call site (inputs and outputs are
@@ -78,6 +98,13 @@ export interface CallbackObserver {
   readonly detail?: 'full' | 'light';
   onCallbackStart?(start: CallbackStart, live: LiveInvocation): void;
   onCallbackEnd?(invocation: CallbackInvocation, live: LiveInvocation): void;
+  /**
+   * Told instead of onCallbackStart where present: the invocation's frame, whose events are built
+   * only if the observer asks (frame.start()).
+   */
+  onInvocationStart?(frame: InvocationFrame): void;
+  /** Told instead of onCallbackEnd where present: the same frame, ended. */
+  onInvocationEnd?(frame: InvocationFrame): void;
   /**
    * A callback became known: a wrapper's function when first called, a model's callback nodes
    * when it loads (again with the JS function's name once one is bound). For a debugger that

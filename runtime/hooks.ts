@@ -6,7 +6,7 @@
  * agent into a running program registers through the same symbol,
  * `Symbol.for('tfjs-callback-debugger.runtime.state')`, by replacing `observers` with a new array.
  */
-import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, KnownGraph, LiveInvocation } from './events.js';
+import type { CallbackObserver, InvocationFrame, KnownCallback, KnownGraph } from './events.js';
 import { dtypeOfArray } from './dtypes.js';
 import { summarizeTensor, summarizeValues } from './summary.js';
 import { tf } from './tf.js';
@@ -73,26 +73,52 @@ export function hasObservers(): boolean {
   return shared.observers.length > 0;
 }
 
+/**
+ * What the observer list asks of each call, read again only when the list is replaced (it is
+ * replaced whole, here and by an injected agent): whether any observer wants events with detail,
+ * and whether any wants events at all (an observer of frames alone has them built when it asks).
+ */
+let readFor: readonly CallbackObserver[] | undefined;
+let readLength = 0;
+let detailWanted = false;
+let eventsWanted = false;
+function readObservers(): void {
+  const observers = shared.observers;
+  if (observers === readFor && observers.length === readLength) return;
+  readFor = observers;
+  readLength = observers.length;
+  detailWanted = observers.some((o) => o.detail !== 'light');
+  eventsWanted = observers.some((o) => (!o.onInvocationStart && o.onCallbackStart) || (!o.onInvocationEnd && o.onCallbackEnd));
+}
+
 /** False when every observer asked for 'light' events (no summaries, no call-site lookup). */
 export function wantsDetail(): boolean {
-  return shared.observers.some((o) => o.detail !== 'light');
+  readObservers();
+  return detailWanted;
 }
 
 // A broken observer must not break the program it observes: its error becomes a warning.
-export function notifyStart(start: CallbackStart, live: LiveInvocation): void {
+export function notifyStart(frame: InvocationFrame): void {
+  readObservers();
+  // Built before anyone is told (a stop there may change the inputs that the summaries describe).
+  if (eventsWanted) frame.start();
   for (const o of shared.observers) {
     try {
-      o.onCallbackStart?.(start, live);
+      if (o.onInvocationStart) o.onInvocationStart(frame);
+      else o.onCallbackStart?.(frame.start(), frame);
     } catch (err) {
       warnObserverFailed(err);
     }
   }
 }
 
-export function notifyEnd(invocation: CallbackInvocation, live: LiveInvocation): void {
+export function notifyEnd(frame: InvocationFrame): void {
+  readObservers();
+  if (eventsWanted) frame.end();
   for (const o of shared.observers) {
     try {
-      o.onCallbackEnd?.(invocation, live);
+      if (o.onInvocationEnd) o.onInvocationEnd(frame);
+      else if (o.onCallbackEnd) o.onCallbackEnd(frame.end()!, frame);
     } catch (err) {
       warnObserverFailed(err);
     }

@@ -1,80 +1,130 @@
 /**
  * What observers (the CLI's trace, a debugger) hear of one callback invocation: a start event
  * before it runs, then exactly one end event, timed without the time a debugger held it paused.
+ *
+ * The observation is also the invocation's frame (events.ts InvocationFrame): an observer told the
+ * frame (a debugger's agent) gets the events built only when it asks, at a stop; only observers of
+ * events (onCallbackStart/onCallbackEnd) have them built on every call.
  */
 import { captureCallSite } from './callsite.js';
 import { parameterNames } from './callbacks.js';
 import type { CallbackSpec, InvocationSite } from './callback-spec.js';
 import { describeThrown } from './errors.js';
-import type { CallbackInvocation, CallbackStart, LiveInvocation } from './events.js';
+import type { CallbackIdentity, CallbackInvocation, CallbackStart, InvocationFrame } from './events.js';
 import { nextInvocationId, notifyEnd, notifyStart, pausedMs, wantsDetail } from './hooks.js';
 import { returnedList, type ConvertedOutputs } from './outputs.js';
 import { summarizeTensor, summarizeValues, type TensorSummary } from './summary.js';
 import type { Tensor } from './tf.js';
 import type { Tout } from './tout.js';
 
+/** How it ended, kept to build the end event when asked. */
+type Outcome =
+  | { readonly kind: 'converted'; readonly converted: ConvertedOutputs }
+  | { readonly kind: 'failed'; readonly thrown: unknown }
+  | { readonly kind: 'memoized' };
+
 /** One observed invocation: tells the observers it started (on construction), then how it ended, once. */
-export class InvocationObservation {
+export class InvocationObservation implements InvocationFrame {
+  readonly id: number;
+  readonly callback: CallbackIdentity;
+  readonly node: string | undefined;
+  readonly func: Function;
+  state: InvocationFrame['state'] = 'running';
+  returned?: unknown;
+  outputs?: readonly unknown[];
   private readonly began: number;
   private readonly pausedBefore: number;
-  private readonly start: CallbackStart;
-  private readonly tout: Tout;
-  private ended = false;
+  private startEvent: CallbackStart | undefined;
+  private endEvent: CallbackInvocation | undefined;
+  private outcome: Outcome | undefined;
+  private durationMs = 0;
+  private returnedValues: readonly unknown[] | undefined;
 
   constructor(
-    spec: CallbackSpec,
-    inputs: readonly Tensor[],
-    graph: string | undefined,
-    site: InvocationSite,
-    private readonly live: LiveInvocation,
+    private readonly spec: CallbackSpec,
+    private readonly inputs: readonly Tensor[],
+    readonly graph: string | undefined,
+    private readonly site: InvocationSite,
+    readonly args: readonly unknown[],
     private readonly detail = wantsDetail(),
   ) {
-    this.start = startEvent(spec, inputs, graph, site, detail);
-    this.tout = spec.tout;
-    notifyStart(this.start, live);
+    this.id = nextInvocationId();
+    this.callback = spec.identity;
+    this.node = site.node;
+    this.func = spec.func;
+    notifyStart(this);
     this.began = performance.now();
     this.pausedBefore = pausedMs();
   }
 
+  start(): CallbackStart {
+    this.startEvent ??= startEvent(this.id, this.spec, this.inputs, this.graph, this.site, this.detail);
+    return this.startEvent;
+  }
+
+  end(): CallbackInvocation | undefined {
+    const outcome = this.outcome;
+    if (!outcome || this.endEvent) return this.endEvent;
+    // An event that cannot be built (a returned value that throws when summarised) is that failure.
+    try {
+      this.endEvent = this.buildEnd(outcome);
+    } catch (err) {
+      this.endEvent = endEvent(this.start(), NO_SUMMARIES, this.durationMs, OK_CHECK, false, { thrown: err });
+    }
+    return this.endEvent;
+  }
+
+  /** `returned` as the list of values the Tout check saw: one per output (none when reading it throws). */
+  get values(): readonly unknown[] | undefined {
+    if (this.outcome?.kind !== 'converted') return undefined;
+    this.returnedValues ??= valuesOf(this.returned, this.spec.tout);
+    return this.returnedValues;
+  }
+
   /** The callback returned and its value was checked (a Tout mismatch is told here, not as a failure). */
   converted(converted: ConvertedOutputs, returned: unknown): void {
-    this.end(() => {
-      this.live.returned = returned;
-      this.live.outputs = converted.tensors;
-      this.live.values = valuesOf(returned, this.tout);
-      return endEvent(this.start, this.detail ? outputSummaries(converted, this.tout) : NO_SUMMARIES, this.elapsed(), checkOf(converted), false);
-    });
+    if (this.state !== 'running') return;
+    this.returned = returned;
+    this.outputs = converted.tensors;
+    this.finish({ kind: 'converted', converted }, converted.mismatches.length === 0 ? 'returned' : 'toutMismatch');
   }
 
   failed(error: unknown): void {
-    this.end(() => {
-      this.live.outputs = [];
-      return endEvent(this.start, NO_SUMMARIES, this.elapsed(), OK_CHECK, false, { thrown: error });
-    });
+    if (this.state !== 'running') return;
+    this.outputs = [];
+    this.finish({ kind: 'failed', thrown: error }, 'failed');
   }
 
   /** A stateless callback's earlier result was reused: it did not run. */
   memoized(outputs: readonly Tensor[]): void {
-    this.end(() => {
-      this.live.outputs = outputs;
-      return endEvent(this.start, this.detail ? outputs.map((t, i) => summarizeTensor(t, this.tout.dtypes[i])) : NO_SUMMARIES, 0, OK_CHECK, true);
-    });
+    if (this.state !== 'running') return;
+    this.outputs = outputs;
+    this.finish({ kind: 'memoized' }, 'returned');
   }
 
-  /**
-   * The one end event. A later call is ignored (a failure after the check was told), and an event
-   * that cannot be built (a returned value that throws when summarised) is told as that failure.
-   */
-  private end(build: () => CallbackInvocation): void {
-    if (this.ended) return;
-    this.ended = true;
-    let event: CallbackInvocation;
-    try {
-      event = build();
-    } catch (err) {
-      event = endEvent(this.start, NO_SUMMARIES, this.elapsed(), OK_CHECK, false, { thrown: err });
+  /** The one end: a later call is ignored (a failure after the check was told). */
+  private finish(outcome: Outcome, state: InvocationFrame['state']): void {
+    this.durationMs = outcome.kind === 'memoized' ? 0 : this.elapsed();
+    this.outcome = outcome;
+    this.state = state;
+    notifyEnd(this);
+  }
+
+  private buildEnd(outcome: Outcome): CallbackInvocation {
+    const start = this.start();
+    const tout = this.spec.tout;
+    switch (outcome.kind) {
+      case 'converted': {
+        const summaries = this.detail ? outputSummaries(outcome.converted, tout) : NO_SUMMARIES;
+        return endEvent(start, summaries, this.durationMs, checkOf(outcome.converted), false);
+      }
+      case 'failed':
+        return endEvent(start, NO_SUMMARIES, this.durationMs, OK_CHECK, false, { thrown: outcome.thrown });
+      case 'memoized': {
+        const outputs = (this.outputs ?? []) as readonly Tensor[];
+        return endEvent(start, this.detail ? outputs.map((t, i) => summarizeTensor(t, tout.dtypes[i])) : NO_SUMMARIES, 0, OK_CHECK, true);
+      }
     }
-    notifyEnd(event, this.live);
   }
 
   /** Time the callback ran, less the time a debugger held it paused meanwhile. */
@@ -92,10 +142,17 @@ function valuesOf(returned: unknown, tout: Tout): readonly unknown[] {
   }
 }
 
-/** Built field by field: this runs on every observed call, where spreads showed in profiles. */
-function startEvent(spec: CallbackSpec, inputs: readonly Tensor[], graph: string | undefined, site: InvocationSite, detail: boolean): CallbackStart {
+/** Built field by field: spreads showed in profiles. */
+function startEvent(
+  id: number,
+  spec: CallbackSpec,
+  inputs: readonly Tensor[],
+  graph: string | undefined,
+  site: InvocationSite,
+  detail: boolean,
+): CallbackStart {
   const start: { -readonly [K in keyof CallbackStart]: CallbackStart[K] } = {
-    id: nextInvocationId(),
+    id,
     callback: spec.identity,
     op: spec.op,
     Tout: spec.tout.dtypes,

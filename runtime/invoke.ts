@@ -29,7 +29,7 @@ export function invokeCallback(spec: CallbackSpec, inputs: readonly Tensor[], si
   const execution = observed || !spec.identity.stateful ? currentExecution() : undefined;
   const args = argumentsFor(spec, inputs);
   const memoInputs = !spec.identity.stateful && execution ? memoInputsOf(inputs, args as NdArray[]) : undefined;
-  const observation = observed ? new InvocationObservation(spec, inputs, site.graph ?? execution?.graph, site, { func: spec.func, args }) : undefined;
+  const observation = observed ? new InvocationObservation(spec, inputs, site.graph ?? execution?.graph, site, args) : undefined;
   if (memoInputs) {
     const recalled = execution!.recall(memoKey(spec), memoInputs);
     if (recalled) {

@@ -9,7 +9,15 @@
  * through agent-client.ts. `installAgent` must stay self-contained (no imports but types, no
  * module-level references): the adapter injects its source text into processes it attaches to.
  */
-import type { CallbackInvocation, CallbackObserver, CallbackStart, KnownCallback, KnownGraph, LiveInvocation as RuntimeLive } from '../../runtime/events.js';
+import type {
+  CallbackInvocation,
+  CallbackObserver,
+  CallbackStart,
+  InvocationFrame,
+  KnownCallback,
+  KnownGraph,
+  LiveInvocation as RuntimeLive,
+} from '../../runtime/events.js';
 import type { NodeSite } from '../../runtime/graph-model/node-site.js';
 import type { RawValues, TensorSummary } from '../../runtime/summary.js';
 import type { NonFiniteFinder } from '../../runtime/graph-model/first-non-finite.js';
@@ -103,15 +111,17 @@ interface NdArrayLike {
   readonly data: ArrayLike<unknown>;
 }
 
-/** An invocation under way: the runtime's start event, its live objects, and its end once it returned. */
-interface Entry {
-  readonly start: CallbackStart;
-  readonly live: RuntimeLive;
-  end: CallbackInvocation | undefined;
-  /** Copies of its array inputs' values (keepInputs, or its first stop), for restoreInputs; undefined where none was kept. */
-  saved?: (ArrayLike<unknown> | undefined)[];
-  /** Whether `saved` was taken at a stop rather than as it started. */
-  savedLate?: boolean;
+/**
+ * An invocation under way: the runtime's frame of it (its live objects, its events built when a
+ * stop asks: nothing is built for a call that does not stop).
+ */
+type Entry = InvocationFrame;
+
+/** Copies of an invocation's array inputs' values (keepInputs, or its first stop), for restoreInputs; undefined where none was kept. */
+interface SavedInputs {
+  readonly values: (ArrayLike<unknown> | undefined)[];
+  /** Whether they were taken at a stop rather than as it started. */
+  readonly late: boolean;
 }
 
 /** A JS literal's shape, values and what they are; summary cached. */
@@ -230,15 +240,14 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     if (typeof (v as { then?: unknown }).then === 'function') return 'Promise';
     return arrayName(v) ?? (Array.isArray(v) ? 'Array' : ((v as { constructor?: { name?: string } }).constructor?.name ?? 'Object'));
   };
-  const entryOf = (id: number): Entry | undefined => active.find((x) => x.start.id === id);
+  const entryOf = (id: number): Entry | undefined => active.find((x) => x.id === id);
   /** An invocation's inputs, or its outputs: the output tensors, else the values it returned. */
   const valuesOf = (e: Entry, side: Side): readonly unknown[] => {
-    const live = e.live;
-    if (side === 'inputs') return live.args;
-    if (live.outputs && live.outputs.length > 0) return live.outputs;
-    if (!e.end) return [];
-    if (live.values) return live.values;
-    const r = live.returned;
+    if (side === 'inputs') return e.args;
+    if (e.outputs && e.outputs.length > 0) return e.outputs;
+    if (e.state === 'running') return [];
+    if (e.values) return e.values;
+    const r = e.returned;
     return r === undefined || r === null ? [] : Array.isArray(r) ? r : [r];
   };
   /** How the Callback scope shows a value: from its summary where it has one, else by reference. */
@@ -274,29 +283,38 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     });
   /**
    * Typed-array copies of invocations that ended, reused by the next ones: a hot callback made a
-   * new one a call, 3.5 % of its loop. Two per kind and length, of up to 2^16 values each.
+   * new one a call, 3.5 % of its loop. Up to 8 per kind (by constructor: no key is built per call),
+   * of up to 2^16 values each.
    */
-  const spareCopies = new Map<string, Float64Array[]>();
-  const spareKey = (a: Float64Array) => `${a.constructor.name}:${a.length}`;
+  const spareCopies = new Map<Function, Float64Array[]>();
   const copyOf = (values: Float64Array): Float64Array => {
-    const spare = spareCopies.get(spareKey(values))?.pop();
-    if (!spare) return values.slice();
-    spare.set(values);
-    return spare;
-  };
-  const releaseCopies = (saved: Entry['saved']) => {
-    for (const copy of saved ?? []) {
-      if (!ArrayBuffer.isView(copy) || (copy as Float64Array).length > 1 << 16) continue;
-      const key = spareKey(copy as Float64Array);
-      let spares = spareCopies.get(key);
-      if (!spares) {
-        if (spareCopies.size >= 32) spareCopies.clear();
-        spares = [];
-        spareCopies.set(key, spares);
+    const spares = spareCopies.get(values.constructor);
+    if (spares) {
+      for (let i = spares.length - 1; i >= 0; i--) {
+        const spare = spares[i]!;
+        if (spare.length !== values.length) continue;
+        spares[i] = spares[spares.length - 1]!;
+        spares.pop();
+        spare.set(values);
+        return spare;
       }
-      if (spares.length < 2) spares.push(copy as Float64Array);
+    }
+    return values.slice();
+  };
+  const releaseCopies = (saved: SavedInputs | undefined) => {
+    for (const copy of saved?.values ?? []) {
+      if (!ArrayBuffer.isView(copy) || (copy as Float64Array).length > 1 << 16) continue;
+      let spares = spareCopies.get(copy.constructor);
+      if (!spares) {
+        if (spareCopies.size >= 16) spareCopies.clear();
+        spares = [];
+        spareCopies.set(copy.constructor, spares);
+      }
+      if (spares.length < 8) spares.push(copy as Float64Array);
     }
   };
+  /** The input copies of the invocations under way that have some. */
+  const savedInputs = new Map<Entry, SavedInputs>();
 
   const active: Entry[] = [];
   const agent: InstalledAgent = {
@@ -317,7 +335,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
 
     /** Records why, then stops in callbackBreak. */
     signal(reason: BreakReason, entry: Entry, why?: Partial<LastBreak>) {
-      agent.lastBreak = { ...why, reason, id: entry.start.id };
+      agent.lastBreak = { ...why, reason, id: entry.id };
       agent.ensureDebugger?.();
       agent.callbackBreak();
       agent.lastBreak = undefined;
@@ -330,9 +348,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       agent.pausedAt = performance.now();
       // Restart Frame puts inputs back from a copy: an invocation without one gets it now.
       for (const e of active) {
-        if (e.saved || e.end) continue;
-        e.saved = saveInputs(e.live.args);
-        e.savedLate = true;
+        if (savedInputs.has(e) || e.state !== 'running') continue;
+        savedInputs.set(e, { values: saveInputs(e.args), late: true });
       }
       // A node step ends at whatever stop comes next.
       if (stepKind !== undefined) {
@@ -354,11 +371,11 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     decideConditions(id: number, ids: number[], names: string[]): ConditionVerdict {
       const e = entryOf(id);
       if (!e) return { stop: false };
-      sourceNames.set(e.start.callback.token, [...names]);
+      sourceNames.set(e.callback.token, [...names]);
       let verdict: ConditionVerdict = { stop: false };
       for (const rule of rules) {
         if (!ids.includes(rule.spec.id)) continue;
-        const out = evaluate(rule, bindable(names), e.live.args);
+        const out = evaluate(rule, bindable(names), e.args);
         if (out.thrown !== undefined) verdict = { stop: true, failure: failureOf(rule, out.thrown.error) };
         else if (out.held) verdict = { ...verdict, stop: true };
       }
@@ -367,7 +384,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
 
     snapshot(): ActiveSnapshot[] {
       return active.map((e) => {
-        const s = e.start;
+        const s = e.start();
+        const end = e.end();
         const snap: ActiveSnapshot = {
           id: s.id,
           callback: { ...s.callback },
@@ -375,13 +393,13 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
           Tout: [...s.Tout],
           Tin: [...(s.Tin ?? [])],
           parameterNames: [...s.parameterNames],
-          phase: e.end ? 'returned' : 'running',
+          phase: end ? 'returned' : 'running',
         };
         if (s.graph !== undefined) snap.graph = s.graph;
         if (s.node !== undefined) snap.node = s.node;
         if (s.callSite) snap.callSite = { ...s.callSite };
-        if (e.end) {
-          const check = e.end.toutCheck;
+        if (end) {
+          const check = end.toutCheck;
           snap.toutCheck = {
             ok: check.ok,
             mismatches: check.mismatches.map(
@@ -390,24 +408,25 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
             narrowed: check.narrowed.map((n) => ({ ...n })),
             conversions: (check.conversions ?? []).map((c) => ({ ...c })),
           };
-          if (e.end.error) snap.error = { name: e.end.error.name, message: e.end.error.message };
+          if (end.error) snap.error = { name: end.error.name, message: end.error.message };
         }
         return snap;
       });
     },
 
     live(id: number) {
-      return entryOf(id)?.live as ReturnType<DebugAgent['live']>;
+      return entryOf(id) as ReturnType<DebugAgent['live']>;
     },
 
     restoreInputs(id: number) {
       const e = entryOf(id);
       if (!e) return undefined;
-      const out = { restored: 0, changed: 0, unsaved: 0, late: e.savedLate === true };
-      e.live.args.forEach((arg, i) => {
+      const saved = savedInputs.get(e);
+      const out = { restored: 0, changed: 0, unsaved: 0, late: saved?.late === true };
+      e.args.forEach((arg, i) => {
         const target = arrayOf(arg);
         if (!target) return;
-        const copy = e.saved?.[i];
+        const copy = saved?.values[i];
         if (!copy || copy.length !== target.length) {
           out.unsaved++;
           return;
@@ -434,7 +453,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       const e = entryOf(id);
       if (!e) return undefined;
       const side = (name: Side, declared: readonly string[] = []) => valuesOf(e, name).map((v, i) => agent.valueInfo(v, declared[i]));
-      return { inputs: side('inputs', e.start.Tin), outputs: side('outputs', e.start.Tout) };
+      const s = e.start();
+      return { inputs: side('inputs', s.Tin), outputs: side('outputs', s.Tout) };
     },
 
     page(id: number, side: Side, index: number, start: number, count: number) {
@@ -443,7 +463,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       const values = valuesOf(e, side);
       const what = `${side === 'inputs' ? 'input' : 'output'} ${index} of invocation ${id}`;
       if (!(index >= 0 && index < values.length)) return { error: `${what} does not exist (${values.length} ${side})` };
-      const info = agent.valueInfo(values[index], (side === 'inputs' ? e.start.Tin : e.start.Tout)?.[index]);
+      const info = agent.valueInfo(values[index], (side === 'inputs' ? e.start().Tin : e.start().Tout)?.[index]);
       if (info.opaque) return { error: `${what} is a ${info.kind}, not a tensor value` };
       return { info, start, values: agent.slice(values[index], start, count) };
     },
@@ -451,7 +471,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     scopeData(id: number): CallbackScopeData | undefined {
       const e = entryOf(id);
       if (!e) return undefined;
-      return { inputs: e.live.args.map(scopeValue) };
+      return { inputs: e.args.map(scopeValue) };
     },
 
     info(v: unknown): ValueInfo | undefined {
@@ -552,7 +572,7 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       const run = name !== undefined ? runRecords.get(name) : undefined;
       if (!run) return undefined;
       // The node stopped at: a node stop's, else the callback node whose callback is stopped in.
-      const inCallback = [...active].reverse().find((a) => a.start.graph === name && a.start.node !== undefined)?.start.node;
+      const inCallback = [...active].reverse().find((a) => a.graph === name && a.node !== undefined)?.node;
       const at = pausedNode ? (pausedNode.e.graph === name ? pausedNode.e.node : undefined) : inCallback;
       const paused = at !== undefined ? { paused: at } : {};
       return { ...run.record, nodes: run.record.nodes.map((n) => ({ ...n })), ...paused };
@@ -602,12 +622,12 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     (functionName !== undefined && wanted === functionName) ||
     (node !== undefined && (wanted === node || wanted === node.slice(node.lastIndexOf('/') + 1)));
 
-  const matches = (start: CallbackStart) => {
+  const matches = (e: Entry) => {
     const wanted = agent.config.breakOnCallbacks;
     if (wanted.length === 0) return false;
     if (wanted.includes('*')) return true;
-    const c = start.callback;
-    for (const w of wanted) if (answersTo(w, c.name, c.token, c.functionName, start.node)) return true;
+    const c = e.callback;
+    for (const w of wanted) if (answersTo(w, c.name, c.token, c.functionName, e.node)) return true;
     return false;
   };
 
@@ -652,19 +672,15 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       const binding = holder[KNOWN_BINDING_NAME];
       if (typeof binding === 'function') binding(JSON.stringify(notice));
     },
+    onInvocationStart(frame: InvocationFrame) {
+      started(frame);
+    },
+    onInvocationEnd(frame: InvocationFrame) {
+      ended(frame);
+    },
+    // A runtime older than frames tells events only: they are made into a frame here.
     onCallbackStart(start: CallbackStart, live: RuntimeLive) {
-      const entry: Entry = { start, live, end: undefined, ...(agent.config.keepInputs ? { saved: saveInputs(live.args) } : {}) };
-      active.push(entry);
-      if (stepKind === 'into') {
-        // A step into from a node stop: the next node is this callback's.
-        stepKind = undefined;
-        syncNodeWatch();
-        agent.signal('nodeStep', entry);
-      } else if (matches(start)) agent.signal('callback', entry);
-      else if (rules.length > 0) {
-        const why = callbackStop(start, live.args);
-        if (why) agent.signal('callback', entry, why);
-      }
+      started(frameOfEvents(start, live));
     },
     onGraphKnown(g: KnownGraph) {
       addKnownGraph(g);
@@ -678,20 +694,76 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       if (typeof binding === 'function') binding(JSON.stringify(notice));
     },
     onCallbackEnd(end: CallbackInvocation, live: RuntimeLive) {
-      const last = active.length - 1;
-      const index = last >= 0 && active[last]!.start.id === end.id ? last : active.findIndex((e) => e.start.id === end.id);
-      const entry = index >= 0 ? active[index]! : { start: end, live, end: undefined };
-      entry.end = end;
-      try {
-        if (agent.config.breakOnToutMismatch && !end.toutCheck.ok) agent.signal('toutMismatch', entry);
-        else if (agent.config.breakOnNonFinite && !end.error && nonFinite(live)) agent.signal('nonFinite', entry);
-      } finally {
-        if (index === active.length - 1) active.pop();
-        else if (index >= 0) active.splice(index, 1);
-        // Ended: nothing restores its inputs any more (restoreInputs finds live invocations only).
-        if (index >= 0) releaseCopies(entry.saved);
-      }
+      const entry = (active.find((e) => e.id === end.id) as EventsFrame | undefined) ?? frameOfEvents(end, live);
+      entry.ended?.(end);
+      ended(entry);
     },
+  };
+
+  /** An invocation started: a stop there is decided now (break on it, its function breakpoints, a node step into it). */
+  const started = (entry: Entry) => {
+    if (agent.config.keepInputs) savedInputs.set(entry, { values: saveInputs(entry.args), late: false });
+    active.push(entry);
+    if (stepKind === 'into') {
+      // A step into from a node stop: the next node is this callback's.
+      stepKind = undefined;
+      syncNodeWatch();
+      agent.signal('nodeStep', entry);
+    } else if (matches(entry)) agent.signal('callback', entry);
+    else if (rules.length > 0) {
+      const why = callbackStop(entry);
+      if (why) agent.signal('callback', entry, why);
+    }
+  };
+  /** An invocation ended: a Tout mismatch or NaN/Inf stops there, then it is no longer under way. */
+  const ended = (entry: Entry) => {
+    const last = active.length - 1;
+    const index = last >= 0 && active[last] === entry ? last : active.indexOf(entry);
+    try {
+      if (agent.config.breakOnToutMismatch && entry.state === 'toutMismatch') agent.signal('toutMismatch', entry);
+      else if (agent.config.breakOnNonFinite && entry.state === 'returned' && nonFinite(entry)) agent.signal('nonFinite', entry);
+    } finally {
+      if (index === active.length - 1) active.pop();
+      else if (index >= 0) active.splice(index, 1);
+      // Ended: nothing restores its inputs any more (restoreInputs finds live invocations only).
+      const saved = savedInputs.get(entry);
+      if (saved) {
+        savedInputs.delete(entry);
+        releaseCopies(saved);
+      }
+    }
+  };
+  /** A frame made of a runtime's events (one older than frames), told its end event when it ends. */
+  type EventsFrame = Entry & { ended?(end: CallbackInvocation): void };
+  const frameOfEvents = (start: CallbackStart, live: RuntimeLive): EventsFrame => {
+    let end: CallbackInvocation | undefined;
+    let state: Entry['state'] = 'running';
+    return {
+      id: start.id,
+      callback: start.callback,
+      graph: start.graph,
+      node: start.node,
+      func: live.func,
+      args: live.args,
+      get returned() {
+        return live.returned;
+      },
+      get outputs() {
+        return live.outputs;
+      },
+      get values() {
+        return live.values;
+      },
+      get state() {
+        return state;
+      },
+      start: () => start,
+      end: () => end,
+      ended(event: CallbackInvocation) {
+        end = event;
+        state = event.error ? 'failed' : event.toutCheck.ok ? 'returned' : 'toutMismatch';
+      },
+    };
   };
 
   /*
@@ -705,10 +777,12 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     readonly pattern: NodePattern;
     /** The condition compiled, by parameter list (a condition that does not compile keeps its error). */
     readonly compiled: Map<string, Condition | { error: unknown }>;
+    /** Hits so far: kept when the breakpoints are set again with this id; a new id counts from 0. */
+    hits: number;
+    /** The hit condition, read once: a hit that does not stop is a count and this comparison. */
+    readonly lets: (hits: number) => boolean;
   }
   let rules: Rule[] = [];
-  /** Hits by breakpoint id: a breakpoint set again (a new id) counts from 0. */
-  let hitCounts = new Map<number, number>();
   /** Rules that answer to a node, by node name (with its op: a name is one op per model). */
   let nodeRuleCache = new Map<string, { op: string; rules: Rule[] }>();
   /** The source's parameter names of a callback (by token), from the adapter (`decideConditions`). */
@@ -717,21 +791,18 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   const NODE_NAMES = ['inputs', 'outputs', 'attrs', 'op', 'node'];
 
   const setRules = (specs: FunctionBreakpointRule[]) => {
-    const counts = new Map<number, number>();
-    rules = specs.map((spec) => {
-      const hits = hitCounts.get(spec.id);
-      if (hits !== undefined) counts.set(spec.id, hits);
-      return { spec, pattern: compilePattern(spec.name), compiled: new Map() };
-    });
-    hitCounts = counts;
+    const counts = new Map(rules.map((r) => [r.spec.id, r.hits]));
+    rules = specs.map((spec) => ({
+      spec,
+      pattern: compilePattern(spec.name),
+      compiled: new Map(),
+      hits: counts.get(spec.id) ?? 0,
+      lets: hitTest(spec.hitCondition),
+    }));
     nodeRuleCache = new Map();
   };
   /** Counts a hit; whether the breakpoint's hit condition lets this one through. */
-  const counted = (rule: Rule): boolean => {
-    const hits = (hitCounts.get(rule.spec.id) ?? 0) + 1;
-    hitCounts.set(rule.spec.id, hits);
-    return hitMet(rule.spec.hitCondition, hits);
-  };
+  const counted = (rule: Rule): boolean => rule.lets(++rule.hits);
   /** Parameter names as bindings: one that is no identifier (a destructured parameter) is `argN`. */
   const bindable = (names: readonly string[]): string[] => names.map((p, i) => (/^[A-Za-z_$][\w$]*$/.test(p) ? p : `arg${i}`));
   /** A condition with `values` under `names`; no condition holds. Tensors it makes are disposed. */
@@ -767,14 +838,14 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
    * that names what is not bound (a ReferenceError), on a callback whose source names the adapter
    * has not given, is left to the adapter (`undecided`): the JS may have renamed a parameter.
    */
-  const callbackStop = (start: CallbackStart, args: readonly unknown[]): Partial<LastBreak> | undefined => {
-    const c = start.callback;
+  const callbackStop = (e: Entry): Partial<LastBreak> | undefined => {
+    const c = e.callback;
     const given = sourceNames.get(c.token);
     let why: Partial<LastBreak> | undefined;
     const undecided: number[] = [];
     for (const rule of rules) {
-      if (!answersTo(rule.spec.name, c.name, c.token, c.functionName, start.node) || !counted(rule)) continue;
-      const out = evaluate(rule, bindable(given ?? start.parameterNames), args);
+      if (!answersTo(rule.spec.name, c.name, c.token, c.functionName, e.node) || !counted(rule)) continue;
+      const out = evaluate(rule, bindable(given ?? e.start().parameterNames), e.args);
       if (out.held) why ??= {};
       else if (!out.thrown) continue;
       else if (!given && (out.thrown.error as Error | undefined)?.name === 'ReferenceError') undecided.push(rule.spec.id);
@@ -783,7 +854,6 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     return why ?? (undecided.length > 0 ? { undecided } : undefined);
   };
 
-  /** Whether the node breakpoints that answer to a node that just ran stop there, and why. */
   /** The node breakpoints that answer to a node (found once per node name). */
   const nodeRules = (node: string, op: string): Rule[] => {
     let cached = nodeRuleCache.get(node);
@@ -793,14 +863,22 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     }
     return cached.rules;
   };
-  const nodeStop = (e: NodeExecution): Pick<LastBreak, 'matched' | 'conditionFailure'> | undefined => {
-    const answering = nodeRules(e.node, e.op);
-    if (answering.length === 0) return undefined;
+  /**
+   * Counts a node's hits; the rules whose hit condition this one meets (undefined for none). Called
+   * from the node observer's `wants`, so a hit that does not stop builds no node event at all.
+   */
+  const countNodeHits = (node: string, op: string): Rule[] | undefined => {
+    if (livePatterns.length === 0 || CALLBACK_OPS.has(op)) return undefined;
+    let met: Rule[] | undefined;
+    for (const rule of nodeRules(node, op)) if (counted(rule)) (met ??= []).push(rule);
+    return met;
+  };
+  /** Whether the node breakpoints whose hit condition a node's run met stop there (their conditions), and why. */
+  const nodeStop = (e: NodeExecution, met: readonly Rule[]): Pick<LastBreak, 'matched' | 'conditionFailure'> | undefined => {
     let values: unknown[] | undefined;
     let matched: string[] | undefined;
     let conditionFailure: ConditionFailure | undefined;
-    for (const rule of answering) {
-      if (!counted(rule)) continue;
+    for (const rule of met) {
       if (rule.spec.condition) values ??= [e.inputs, e.outputs, e.attrs(), e.op, e.node];
       const out = evaluate(rule, NODE_NAMES, values ?? []);
       if (out.thrown) conditionFailure = failureOf(rule, out.thrown.error);
@@ -943,12 +1021,16 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   };
 
   let finder: NonFiniteFinder | undefined;
+  /** The node `wants` last counted hits for, and the rules it met: onNode, told right after, decides on them. */
+  let countedNode: string | undefined;
+  let metRules: Rule[] | undefined;
   const nodeObserver: NodeObserver = {
-    // With node breakpoints alone, the runtime tells only the nodes they answer to.
+    // With node breakpoints alone, the runtime tells only the hits that may stop: the others are counted here.
     wants(node: string, op: string) {
+      countedNode = node;
+      metRules = countNodeHits(node, op);
       const config = agent.config;
-      if (config.watchGraph || config.breakOnGraphNonFinite || stepKind !== undefined) return true;
-      return livePatterns.length > 0 && !CALLBACK_OPS.has(op) && nodeRules(node, op).length > 0;
+      return metRules !== undefined || config.watchGraph === true || config.breakOnGraphNonFinite === true || stepKind !== undefined;
     },
     onRunEnd(graph: string) {
       // The graph view's statuses go up to the last stop; the run's end is told too (the last
@@ -968,6 +1050,10 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
       }, 200);
     },
     onNode(e: NodeExecution) {
+      // Counted in `wants` just before; a runtime that did not ask is counted now.
+      const met = countedNode === e.node ? metRules : countNodeHits(e.node, e.op);
+      countedNode = undefined;
+      metRules = undefined;
       const config = agent.config;
       if (config.watchGraph) record(e);
       if (config.breakOnGraphNonFinite) {
@@ -980,9 +1066,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
         syncNodeWatch();
         return stopAtNode({ reason: 'nodeStep' }, e);
       }
-      // A callback node's breakpoint is its callback's: it stops inside, once.
-      if (livePatterns.length === 0 || CALLBACK_OPS.has(e.op)) return;
-      const why = nodeStop(e);
+      // A callback node's breakpoint is its callback's: it stops inside, once (countNodeHits skips it).
+      const why = met && nodeStop(e, met);
       if (why) stopAtNode({ reason: 'node', ...why }, e);
     },
   };
@@ -1111,30 +1196,31 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
     });
   }
 
-  /** js-debug's hit condition forms (breakpoints.ts checked the text). */
-  const hitMet = (text: string | undefined, hits: number): boolean => {
+  /** js-debug's hit condition forms (breakpoints.ts checked the text), read once into a test of the count. */
+  const hitTest = (text: string | undefined): ((hits: number) => boolean) => {
     const t = (text ?? '').trim();
-    if (t === '') return true;
+    if (t === '') return () => true;
     const m = /^(>=|<=|={1,3}|>|<|%)?\s*(\d+)$/.exec(t);
-    if (!m) return false;
+    if (!m) return () => false;
     const n = Number(m[2]);
     switch (m[1]) {
       case '>':
-        return hits > n;
+        return (hits) => hits > n;
       case '<':
-        return hits < n;
+        return (hits) => hits < n;
       case '<=':
-        return hits <= n;
+        return (hits) => hits <= n;
       case '%':
-        return n > 0 && hits % n === 0;
+        return (hits) => n > 0 && hits % n === 0;
       case '=':
       case '==':
       case '===':
-        return hits === n;
+        return (hits) => hits === n;
       default:
-        return hits >= n;
+        return (hits) => hits >= n;
     }
   };
+  const hitMet = (text: string | undefined, hits: number): boolean => hitTest(text)(hits);
 
   /*
    * A data breakpoint's condition runs with a time limit: one that loops would hang the program

@@ -44,6 +44,8 @@ export interface NodeObserver {
   /**
    * Whether onNode needs this node; absent: every node. A debugger with one node breakpoint on a
    * 100-node model is told of one node, and the other 99 build no event (they cost 1.3x the run).
+   * Asked once for each node that ran, and onNode follows at once when it says yes: an observer
+   * may count the node's runs here (the agent's hit counts), so a run it will not stop at costs no event.
    */
   wants?(node: string, op: string): boolean;
   /** A model run whose nodes were told is over (all of it ran, or it failed): its graph's name. */
