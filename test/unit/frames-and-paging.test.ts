@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { isAgentFile, isLibrary } from '../../debug-adapter/stack.js';
-import { indexName, MAX_PAGE, PAGE, pageRange } from '../../debug-adapter/variables.js';
+import { indexName, MAX_PAGE, PAGE, pageRange } from '../../debug-adapter/variable-refs.js';
 
 describe('frame filtering', () => {
   const runtime = ['/opt/ext/dist/runtime', '/opt/ext/runtime'];
