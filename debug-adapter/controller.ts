@@ -747,19 +747,12 @@ export class Controller extends EventEmitter {
     const name = displayName(entry);
     const where = entry.node !== undefined ? `${entry.graph} › ${entry.node} (${entry.op})` : `${name} (${entry.op})`;
     if (why.reason === 'toutMismatch') {
+      // The runtime's words as sent: its short form after our name, its whole messages as details.
       const full = entry.toutCheck?.mismatches.map((m) => m.message).join('\n') ?? '';
-      const first = (entry.toutCheck?.mismatches[0]?.message ?? '')
-        .split('\n')[0]!
-        .replace(`returned by ${entry.callback.name} `, '')
-        .replace(`${entry.callback.name} `, '');
+      const description = `Tout mismatch in ${name}: ${entry.toutCheck?.mismatches[0]?.short ?? ''}`;
       return this.stopped(
         event,
-        {
-          reason: 'exception',
-          description: `Tout mismatch in ${name}: ${first}`,
-          text: `Tout mismatch in ${where}`,
-          exception: { id: 'ToutMismatch', description: `Tout mismatch in ${name}: ${first}`, details: full },
-        },
+        { reason: 'exception', description, text: `Tout mismatch in ${where}`, exception: { id: 'ToutMismatch', description, details: full } },
         { active },
       );
     }

@@ -10,8 +10,8 @@ import type { CallbackKind } from './events.js';
 import { classify, returnedList, type ReturnedValue } from './returned-values.js';
 import { tf, type Tensor } from './tf.js';
 import type { Tout } from './tout.js';
-import { checkValue, type Conversion, type Narrowing, type ToutMismatch, type ValueCheck } from './tout-checks.js';
-import { countMismatchLine, outputLead } from './tout-messages.js';
+import { checkValue, type Conversion, type Narrowing, type ToutMismatch, toutMismatch, type ValueCheck } from './tout-checks.js';
+import { countMismatchLine, outputLead, unreadableLine } from './tout-messages.js';
 
 export type { Conversion, Narrowing, ToutMismatch } from './tout-checks.js';
 export type { ReturnedValue } from './returned-values.js';
@@ -48,22 +48,26 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind:
     for (let i = 0; i < shown; i++) returned[i] = classify(values[i]);
   } catch (err) {
     // A revoked Proxy throws even from Array.isArray: the return value cannot be read at all.
-    mismatches.push({
-      problem: 'value',
-      expected: tout.dtypes.join(','),
-      actual: 'unreadable value',
-      message: `${callback} returned a value that cannot be read: reading it threw ${describeThrown(err)}.\n  Return a Tensor, NdArray, typed array, number or nested array per Tout entry.`,
-    });
+    const thrown = describeThrown(err);
+    mismatches.push(
+      toutMismatch(
+        { problem: 'value', expected: tout.dtypes.join(','), actual: 'unreadable value' },
+        callback,
+        (cb) => unreadableLine(cb, thrown),
+        'Return a Tensor, NdArray, typed array, number or nested array per Tout entry.',
+      ),
+    );
     return { tensors: [], returned: [], mismatches, narrowed, conversions };
   }
   if (count !== expectedCount) {
-    const first = countMismatchLine(callback, count, expectedCount);
-    mismatches.push({
-      problem: 'count',
-      expected: String(expectedCount),
-      actual: String(count),
-      message: `${first}\n  ${countDetail(ret, count, tout, isList)}`,
-    });
+    mismatches.push(
+      toutMismatch(
+        { problem: 'count', expected: String(expectedCount), actual: String(count) },
+        callback,
+        (cb) => countMismatchLine(cb, count, expectedCount),
+        countDetail(ret, count, tout, isList),
+      ),
+    );
     return { tensors: [], returned, mismatches, narrowed, conversions };
   }
   const checks = returned.map((value, i) => checkSafely(value, tout.dtypes[i]!, i, callback, kind));
@@ -84,13 +88,15 @@ export function convertOutputs(ret: unknown, tout: Tout, callback: string, kind:
     } catch (err) {
       // The checks passed but TF.js refused the data: still a Tout error naming the output, never
       // a bare error from inside TF.js (the tensors made so far are freed by the caller's tidy).
-      mismatches.push({
-        problem: 'value',
-        index: i,
-        expected,
-        actual: value.describe,
-        message: `${outputLead(i, callback)} cannot be made a ${expected} tensor: TensorFlow.js raised ${describeThrown(err)}\n  The value is ${value.describe} of shape [${value.shape.join(',')}]: return ${expected} data of that shape.`,
-      });
+      const thrown = describeThrown(err);
+      mismatches.push(
+        toutMismatch(
+          { problem: 'value', index: i, expected, actual: value.describe },
+          callback,
+          (cb) => `${outputLead(i, cb)} cannot be made a ${expected} tensor: TensorFlow.js raised ${thrown}`,
+          `The value is ${value.describe} of shape [${value.shape.join(',')}]: return ${expected} data of that shape.`,
+        ),
+      );
       return { tensors: [], returned, mismatches, narrowed, conversions };
     }
     // The same tensor returned twice must still give outputs the caller can dispose one by one.
@@ -110,15 +116,15 @@ function checkSafely(value: ReturnedValue, expected: TfDType, index: number, cal
   try {
     return checkValue(value, expected, index, callback, kind);
   } catch (err) {
+    const thrown = describeThrown(err);
     return {
       ok: false,
-      mismatch: {
-        problem: 'value',
-        index,
-        expected,
-        actual: value.describe,
-        message: `${outputLead(index, callback)} cannot be checked against ${expected}: ${describeThrown(err)}\n  Return ${expected} data: a Tensor, NdArray, typed array, number or nested array.`,
-      },
+      mismatch: toutMismatch(
+        { problem: 'value', index, expected, actual: value.describe },
+        callback,
+        (cb) => `${outputLead(index, cb)} cannot be checked against ${expected}: ${thrown}`,
+        `Return ${expected} data: a Tensor, NdArray, typed array, number or nested array.`,
+      ),
     };
   }
 }

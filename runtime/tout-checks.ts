@@ -36,35 +36,48 @@ export type ValueCheck = { readonly ok: true; readonly conversion?: Conversion }
 
 const OK: ValueCheck = Object.freeze({ ok: true });
 
+/** One returned value's verdict: what `checkValue` weighs it against and words it with. */
+interface Output {
+  readonly index: number;
+  readonly expected: TfDType;
+  readonly callback: string;
+}
+
 export function checkValue(value: ReturnedValue, expected: TfDType, index: number, callback: string, kind: CallbackKind): ValueCheck {
-  const lead = outputLead(index, callback);
-  if (value.problem) return mismatch('value', index, expected, value.describe, notATensorMessage(lead, value.problem));
-  return kind === 'py_function' ? checkConverted(value, expected, index, lead) : checkStrict(value, expected, index, lead);
+  const output: Output = { index, expected, callback };
+  const problem = value.problem;
+  if (problem) return mismatch(output, 'value', value.describe, (cb) => notATensorMessage(outputLead(index, cb), problem));
+  return kind === 'py_function' ? checkConverted(value, output) : checkStrict(value, output);
 }
 
 /** numpy_function and py_func: the value's dtype must be Tout's (or what TF.js holds it as). */
-function checkStrict(value: ReturnedValue, expected: TfDType, index: number, lead: string): ValueCheck {
+function checkStrict(value: ReturnedValue, output: Output): ValueCheck {
+  const { index, expected } = output;
   const actual = value.dtype ?? literalDType(value, expected);
-  if (judgeDType('numpy_function', actual, expected, fromOf(value)) === 'ok') return checkRange(value, expected, index, lead);
+  if (judgeDType('numpy_function', actual, expected, fromOf(value)) === 'ok') return checkRange(value, output);
   const fix = dtypeFix({ describe: value.describe, actual, expected, fractionalNumbers: value.literal === 'number' });
-  return mismatch('dtype', index, expected, actual, `${dtypeMismatchLine(lead, actual, expected)}\n  ${describeValue(value, actual)} ${fix}`);
+  return mismatch(output, 'dtype', actual, (cb) => dtypeMismatchLine(outputLead(index, cb), actual, expected), `${describeValue(value, actual)} ${fix}`);
 }
 
 /** py_function: tensors must match; anything else is converted to Tout's dtype where it can be. */
-function checkConverted(value: ReturnedValue, expected: TfDType, index: number, lead: string): ValueCheck {
+function checkConverted(value: ReturnedValue, output: Output): ValueCheck {
+  const { index, expected, callback } = output;
+  const lead = outputLead(index, callback);
   const tensor = value.tensor;
   if (tensor) {
+    // py_function's own lines name no callback: the short form is the line itself.
     if (tensor instanceof tf.Variable) {
-      return mismatch('value', index, expected, 'Variable', `${variableReturnedLine(tensorRepr(tensor))}\n  In TF.js: return tf.clone(variable) (${lead}).`);
+      const repr = tensorRepr(tensor);
+      return mismatch(output, 'value', 'Variable', () => variableReturnedLine(repr), `In TF.js: return tf.clone(variable) (${lead}).`);
     }
     if (judgeDType('py_function', tensor.dtype, expected, 'tensor') === 'ok') return OK;
+    const repr = tensorRepr(tensor);
     return mismatch(
+      output,
       'dtype',
-      index,
-      expected,
       tensor.dtype,
-      `${tensorConversionLine(expected, tensor.dtype, tensorRepr(tensor))}\n` +
-        `  ${lead}: py_function converts returned arrays and numbers to Tout, never tensors. ` +
+      () => tensorConversionLine(expected, tensor.dtype, repr),
+      `${lead}: py_function converts returned arrays and numbers to Tout, never tensors. ` +
         `Return tensor.cast('${storageOf(expected)}') or change Tout to '${tensor.dtype}'.`,
     );
   }
@@ -72,9 +85,10 @@ function checkConverted(value: ReturnedValue, expected: TfDType, index: number, 
   const verdict = judgeDType('py_function', actual, expected, fromOf(value));
   if (verdict === 'mismatch') {
     const fix = dtypeFix({ describe: value.describe, actual, expected });
-    return mismatch('dtype', index, expected, actual, `${notConvertibleLine(valueRepr(value), expected)}\n  ${describeValue(value, actual)} ${fix}`);
+    const repr = valueRepr(value);
+    return mismatch(output, 'dtype', actual, () => notConvertibleLine(repr, expected), `${describeValue(value, actual)} ${fix}`);
   }
-  const range = checkRange(value, expected, index, lead);
+  const range = checkRange(value, output);
   // JS literals take Tout's dtype silently, as Python's do in TensorFlow.
   if (verdict === 'ok' || !range.ok || value.dtype === undefined) return range;
   const message = conversionMessage(index, value.describe, actual, expected);
@@ -103,7 +117,8 @@ function literalDType(value: ReturnedValue, expected: TfDType): TfDType {
  * Integer outputs are held as int32: a value the declared dtype (or int32) cannot hold is an
  * error. TensorFlow would wrap 2**40 to 0 without a word; that loses data, so we refuse it.
  */
-function checkRange(value: ReturnedValue, expected: TfDType, index: number, lead: string): ValueCheck {
+function checkRange(value: ReturnedValue, output: Output): ValueCheck {
+  const { index, expected } = output;
   const declared = integerRange(expected);
   const flat = value.flat;
   // The data's own type decides, not the label: Int32Array data of an NdArray labelled uint8 may hold 300.
@@ -119,12 +134,12 @@ function checkRange(value: ReturnedValue, expected: TfDType, index: number, lead
       : declared[1] > int32[1] && (v > int32[1] || v < int32[0])
         ? `TF.js holds ${expected} as int32 and cannot keep it`
         : `it is outside ${expected}`;
+    const held = String(flat[i]);
     return mismatch(
+      output,
       'value',
-      index,
-      expected,
       value.dtype ?? 'number',
-      `${lead} holds ${String(flat[i])} at flat index ${i}: ${why}. Keep the values within [${min}, ${max}].`,
+      (cb) => `${outputLead(index, cb)} holds ${held} at flat index ${i}: ${why}. Keep the values within [${min}, ${max}].`,
     );
   }
   return OK;
@@ -138,8 +153,23 @@ function fitsIn(source: TfDType, target: TfDType): boolean {
   return from !== undefined && from[0] >= Math.max(to[0], int32[0]) && from[1] <= Math.min(to[1], int32[1]);
 }
 
-function mismatch(problem: ToutMismatch['problem'], index: number, expected: string, actual: string, message: string): ValueCheck {
-  return { ok: false, mismatch: { problem, index, expected, actual, message } };
+function mismatch(output: Output, problem: ToutMismatch['problem'], actual: string, line: (callback: string | undefined) => string, fix?: string): ValueCheck {
+  return { ok: false, mismatch: toutMismatch({ problem, index: output.index, expected: output.expected, actual }, output.callback, line, fix) };
+}
+
+/**
+ * A mismatch worded once: `line(callback)` is its first line, TensorFlow's words; `line(undefined)`
+ * the same words without the callback's name, the short form a debugger's stop shows after it.
+ * The message is the line, then our fix.
+ */
+export function toutMismatch(
+  facts: Pick<ToutMismatch, 'problem' | 'index' | 'expected' | 'actual'>,
+  callback: string,
+  line: (callback: string | undefined) => string,
+  fix?: string,
+): ToutMismatch {
+  const first = line(callback);
+  return { ...facts, message: fix === undefined ? first : `${first}\n  ${fix}`, short: line(undefined) };
 }
 
 function describeValue(value: ReturnedValue, actual: TfDType): string {

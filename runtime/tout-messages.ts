@@ -5,14 +5,28 @@
  */
 import { displayName, isInteger, type TfDType } from './dtypes.js';
 
-/** How TensorFlow names an output in its messages: "0-th value returned by normalize". */
-export function outputLead(index: number, callback: string): string {
-  return `${index}-th value returned by ${callback}`;
+/*
+ * A line that names the callback takes it as `callback`; left out (undefined), the same words
+ * make the verdict's short form, for a view that names the callback already (a debugger's stop).
+ */
+
+/** How TensorFlow names an output in its messages: "0-th value returned by normalize" (short: "0-th value"). */
+export function outputLead(index: number, callback: string | undefined): string {
+  return callback === undefined ? `${index}-th value` : `${index}-th value returned by ${callback}`;
 }
 
 /** TensorFlow's first line when the callback returns more or fewer values than Tout declares. */
-export function countMismatchLine(callback: string, count: number, expected: number): string {
-  return `${callback} returns ${count} values, but expects to see ${expected} values.`;
+export function countMismatchLine(callback: string | undefined, count: number, expected: number): string {
+  return `${subject(callback)}returns ${count} values, but expects to see ${expected} values.`;
+}
+
+/** A return value that throws when read (a revoked Proxy). */
+export function unreadableLine(callback: string | undefined, thrown: string): string {
+  return `${subject(callback)}returned a value that cannot be read: reading it threw ${thrown}.`;
+}
+
+function subject(callback: string | undefined): string {
+  return callback === undefined ? '' : `${callback} `;
 }
 
 /** A returned value that is no tensor-like value at all (undefined, a Promise, …). */

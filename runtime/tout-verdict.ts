@@ -12,8 +12,14 @@ export interface ToutMismatch {
   readonly index?: number;
   readonly expected: string;
   readonly actual: string;
-  /** TensorFlow's message, first line exactly as TensorFlow prints it. */
+  /** TensorFlow's message, first line exactly as TensorFlow prints it, then our fix. */
   readonly message: string;
+  /**
+   * The first line in the same words without the callback's name ('0-th value is double, but
+   * expects float', 'returns 2 values, but expects to see 1 values.'), for a view that names the
+   * callback already: the debugger's stop says "Tout mismatch in <name>: " and this.
+   */
+  readonly short: string;
 }
 
 /** A declared dtype TF.js holds in a narrower one (float64 as float32, …): reported, not hidden. */

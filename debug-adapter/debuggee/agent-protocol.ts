@@ -7,6 +7,7 @@
  */
 
 import type { NodeAttrValue } from '../../runtime/graph-model/node-attrs.js';
+import type { ToutMismatch } from '../../runtime/tout-verdict.js';
 
 /** The global the agent lives under; the version changes when the API below does. */
 export const AGENT_KEY = '__tfjsCallbackDebugAgent_v3';
@@ -174,9 +175,10 @@ export interface ActiveSnapshot {
   generatedParameterNames?: string[];
   callSite?: { file: string; line: number; column: number; endLine?: number; endColumn?: number };
   phase: 'running' | 'returned';
+  /** The runtime's Tout verdict (runtime/tout-verdict.ts), shown as sent: never judged or worded again. */
   toutCheck?: {
     ok: boolean;
-    mismatches: { message: string; index?: number; problem: string }[];
+    mismatches: (Pick<ToutMismatch, 'message' | 'short' | 'index'> & { problem: string })[];
     narrowed: { index: number; declared: string; storedAs: string }[];
     conversions: { index: number; from: string; fromDType: string; to: string; message: string }[];
   };

@@ -403,7 +403,13 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
           snap.toutCheck = {
             ok: check.ok,
             mismatches: check.mismatches.map(
-              (m) => ({ message: m.message, index: m.index, problem: m.problem }) as { message: string; index?: number; problem: string },
+              (m) =>
+                ({ message: m.message, short: m.short, index: m.index, problem: m.problem }) as {
+                  message: string;
+                  short: string;
+                  index?: number;
+                  problem: string;
+                },
             ),
             narrowed: check.narrowed.map((n) => ({ ...n })),
             conversions: (check.conversions ?? []).map((c) => ({ ...c })),

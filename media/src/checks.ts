@@ -1,12 +1,13 @@
 /**
- * What is wrong with each output against Tout: TensorFlow's own messages from the runtime's check
- * (invocation.toutCheck), with count mismatches, narrowing and py_function's conversions made
- * explicit per row.
+ * What is wrong with each output against Tout: the runtime's verdict (invocation.toutCheck) laid
+ * out per row, its messages as sent, with count mismatches, narrowing and py_function's
+ * conversions on the rows they are about. The page judges nothing and words no verdict itself:
+ * an invocation that returned without a verdict says only that.
  */
 import { normalizeDtype } from './format.js';
 import type { TensorCallbackEvent } from './protocol.js';
 
-export type OutputStatus = 'ok' | 'dtype' | 'value' | 'missing' | 'extra' | 'narrowed' | 'converted' | 'pending' | 'threw';
+export type OutputStatus = 'ok' | 'dtype' | 'value' | 'missing' | 'extra' | 'narrowed' | 'converted' | 'pending' | 'threw' | 'unchecked';
 
 export interface OutputCheck {
   readonly status: OutputStatus;
@@ -44,18 +45,11 @@ export function checkOutputs(event: TensorCallbackEvent): ToutReport {
     byIndex.set(m.index, [...(byIndex.get(m.index) ?? []), m.message]);
     problems.set(m.index, m.problem);
   }
-  if (returned && event.outputs.length !== inv.Tout.length) {
-    countMismatch = true;
-    if (general.length === 0) {
-      general.push(`The callback returned ${event.outputs.length} value${event.outputs.length === 1 ? '' : 's'}; Tout declares ${inv.Tout.length}.`);
-    }
-  }
   const narrowed = new Map((check?.narrowed ?? []).map((n) => [n.index, `${n.declared} in TensorFlow, held as ${n.storedAs} in TF.js`]));
   const converted = new Map((check?.conversions ?? []).map((c) => [c.index, c.message]));
   const outputs: OutputCheck[] = [];
   for (let i = 0; i < rows; i++) {
     const declared = inv.Tout[i];
-    const info = event.outputs[i];
     const messages = byIndex.get(i) ?? [];
     let status: OutputStatus = 'ok';
     if (inv.error) status = 'threw';
@@ -63,10 +57,8 @@ export function checkOutputs(event: TensorCallbackEvent): ToutReport {
     else if (messages.length > 0) status = problems.get(i) === 'dtype' ? 'dtype' : 'value';
     else if (declared === undefined) status = 'extra';
     else if (i >= event.outputs.length) status = 'missing';
-    else if (!check && info && !info.opaque && normalizeDtype(info.dtype) !== declared && !narrowed.has(i)) {
-      status = 'dtype';
-      messages.push(`${i}-th value is ${normalizeDtype(info.dtype)}, but Tout declares ${declared}.`);
-    } else if (converted.has(i)) status = 'converted';
+    else if (!check) status = 'unchecked';
+    else if (converted.has(i)) status = 'converted';
     else if (narrowed.has(i)) status = 'narrowed';
     outputs.push({ status, declared, messages, narrowing: narrowed.get(i), conversion: converted.get(i) });
   }
@@ -83,6 +75,7 @@ export const STATUS_TEXT: Readonly<Record<OutputStatus, string>> = {
   converted: '⚠ converted to Tout',
   pending: '… not returned yet',
   threw: '✗ the callback threw',
+  unchecked: '— no Tout verdict sent',
 };
 
 /** Each input's declared dtype (Tin) and, when TF.js holds it narrower, how. */

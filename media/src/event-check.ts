@@ -187,11 +187,14 @@ function toutCheck(r: Reader, v: unknown): InvocationSnapshot['toutCheck'] {
   if (v === undefined) return undefined;
   const o = r.object(v, 'Tout check');
   if (!o) return undefined;
+  // The verdict is the runtime's: one that does not say ok or not is not shown, never guessed.
+  if (typeof o.ok !== 'boolean') return r.fail('Tout check', `expected ok true or false, got ${describe(o.ok)}; the verdict is not shown`);
   const mismatches = r.list(o.mismatches ?? [], 'Tout check mismatches', (m, where) => {
     const mo = r.object(m, where) ?? {};
     const index = mo.index === undefined ? undefined : r.integer(mo.index, `${where}.index`);
     return {
       message: r.text(mo.message, `${where}.message`) ?? '(no message)',
+      short: r.text(mo.short, `${where}.short`) ?? '(no message)',
       problem: typeof mo.problem === 'string' ? mo.problem : '?',
       ...optional('index', index),
     };
@@ -217,7 +220,7 @@ function toutCheck(r: Reader, v: unknown): InvocationSnapshot['toutCheck'] {
             message: r.text(co.message, `${where}.message`) ?? '',
           };
         });
-  return { ok: o.ok === true || (o.ok !== false && mismatches.length === 0), mismatches, narrowed, ...optional('conversions', conversions) };
+  return { ok: o.ok, mismatches, narrowed, ...optional('conversions', conversions) };
 }
 
 function error(r: Reader, v: unknown): InvocationSnapshot['error'] {

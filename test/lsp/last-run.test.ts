@@ -49,7 +49,14 @@ function invocation(id: number, name: string, line: number, durationMs: number, 
     outputs: [summary(mismatch ? 'float64' : 'float32', [2, 2])],
     durationMs,
     toutCheck: mismatch
-      ? { ok: false, mismatches: [{ problem: 'dtype', index: 0, expected: 'float32', actual: 'float64', message: mismatch }], narrowed: [], conversions: [] }
+      ? {
+          ok: false,
+          mismatches: [
+            { problem: 'dtype', index: 0, expected: 'float32', actual: 'float64', message: mismatch, short: '0-th value is double, but expects float' },
+          ],
+          narrowed: [],
+          conversions: [],
+        }
       : { ok: true, mismatches: [], narrowed: [], conversions: [] },
     memoized: false,
   };

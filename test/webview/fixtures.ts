@@ -30,7 +30,11 @@ export const mismatchEvent: TensorCallbackEvent = {
     parameterNames: ['pixels'],
     callSite: { file: '/abs/model.json', line: 72, column: 1 },
     phase: 'returned',
-    toutCheck: { ok: false, mismatches: [{ message: DTYPE_MESSAGE, index: 0, problem: 'dtype' }], narrowed: [] },
+    toutCheck: {
+      ok: false,
+      mismatches: [{ message: DTYPE_MESSAGE, short: '0-th value is double, but expects float', index: 0, problem: 'dtype' }],
+      narrowed: [],
+    },
   },
   inputs: [
     info('float32', [2, 2], { min: 0, max: 255, mean: 111.75, nanCount: 0, infCount: 0, zeroCount: 1, exact: true, counted: 4, preview: [0, 64, 128, 255] }),
@@ -138,7 +142,11 @@ export const countEvent: TensorCallbackEvent = {
     toutCheck: {
       ok: false,
       mismatches: [
-        { message: 'split returns 2 values, but expects to see 1 values.\n  The callback returned 2 values; Tout "float32" declares 1.', problem: 'count' },
+        {
+          message: 'split returns 2 values, but expects to see 1 values.\n  The callback returned 2 values; Tout "float32" declares 1.',
+          short: 'returns 2 values, but expects to see 1 values.',
+          problem: 'count',
+        },
       ],
       narrowed: [],
     },

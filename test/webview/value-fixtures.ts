@@ -41,6 +41,8 @@ export interface KindCase {
 }
 
 const M = (i: number, what: string) => `${i}-th value returned by every_kind ${what}`;
+/** The runtime's short form of an M message: the same words without the callback's name. */
+const short = (message: string) => message.replace(' returned by every_kind', '');
 
 /** One output of each kind; Tout refuses some of them, as the runtime's check does. */
 export const KIND_CASES: readonly KindCase[] = [
@@ -136,7 +138,9 @@ export const kindsEvent: TensorCallbackEvent = {
     phase: 'returned',
     toutCheck: {
       ok: false,
-      mismatches: KIND_CASES.flatMap((c, index) => (c.mismatch ? [{ index, problem: c.mismatch.problem, message: c.mismatch.message }] : [])),
+      mismatches: KIND_CASES.flatMap((c, index) =>
+        c.mismatch ? [{ index, problem: c.mismatch.problem, message: c.mismatch.message, short: short(c.mismatch.message) }] : [],
+      ),
       narrowed: [],
     },
   },
