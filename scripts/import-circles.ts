@@ -2,13 +2,14 @@
 // `import("…")` types included, because a type circle ties two modules as tightly as a value one.
 // Usage: npx tsx scripts/import-circles.ts [--runtime-only]
 //   --runtime-only leaves out `import type`, `import { type … }` and `typeof import(…)`.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 const PRODUCT_FOLDERS = ['runtime', 'debug-adapter', 'extension', 'media/src'];
 
 function sourceFiles(folder: string): string[] {
+  if (!existsSync(folder)) return [];
   return readdirSync(folder).flatMap((name) => {
     const path = join(folder, name);
     if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : sourceFiles(path);
