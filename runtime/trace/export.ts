@@ -10,7 +10,8 @@ import { parseTout } from '../tout.js';
 import { tf, type Tensor } from '../tf.js';
 import { bool, dtype, dtypes, enumName, type AttrValue, type GraphDefNode, NODE_NAME, shape, str } from './graph-def.js';
 import type { CallbackNode, OutputStructure, TensorSpec, TracedGraph, ValueRef, WrapperReplay } from './graph.js';
-import { type ConstInput, type MappedInput, mapKernel, Unmappable } from './op-mapping.js';
+import { type ConstInput, type MappedInput, Unmappable } from './kernel-reader.js';
+import { mapKernel } from './op-mapping.js';
 
 /** The model's files, not yet written. */
 export interface GraphModelFiles {
