@@ -1,6 +1,7 @@
 /**
  * A stop as the client sees it: the stopped event at once (with a data breakpoint's event after it),
- * then the stop's extras once the client has the paused frame, which it asks for with stackTrace.
+ * the inspector's event right behind it, then the graph view's once the client has the paused
+ * frame, which it asks for with stackTrace.
  */
 import { Event, StoppedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -69,9 +70,14 @@ export class StopEvents {
     });
     mark('adapter: stopped sent');
     this.sendEvent(event);
-    // The stop's extras (the inspector's and the graph view's events, and the debuggee reads they
-    // need) go once the client has the paused frame: its paused line is drawn first, not after them.
+    // The inspector's event goes with the stop: its one debuggee read (the invocation's summaries,
+    // which the Variables view's Callback scope reads next anyway) is a few milliseconds, and its
+    // way through VS Code to the webview then runs beside the client's own stack and scopes.
+    const inspector = this.sendInvocation(state);
+    // The graph view's extras (a run's statuses: a read that grows with the model) go once the
+    // client has the paused frame: its paused line is drawn first, not after them.
     await stackShown;
+    await inspector;
     if (this.controller.paused !== state) return;
     if (state.node) {
       const body: GraphNodeEventBody = { reason: state.stop.reason, description: state.stop.description, node: state.node };
@@ -81,13 +87,17 @@ export class StopEvents {
       const run = await this.controller.agent.call((agent) => agent.graphRun()).catch(() => undefined);
       if (run) this.sendEvent(new Event(GRAPH_RUN_EVENT, run satisfies GraphRunEventBody));
     }
+  }
+
+  /** The inspector's event for the innermost invocation under way, with its inputs' and outputs' summaries. */
+  private async sendInvocation(state: PausedState): Promise<void> {
     const innermost = state.active[state.active.length - 1];
-    if (innermost) {
-      const details = await this.controller.agent.call((agent, id) => agent.details(id), innermost.id).catch(() => undefined);
-      const body = { reason: state.stop.reason, description: state.stop.description, invocation: innermost, ...details } as TensorCallbackEventBody;
-      mark('adapter: tensorCallback sent');
-      this.sendEvent(new Event(TENSOR_CALLBACK_EVENT, body));
-    }
+    if (!innermost) return;
+    const details = await this.controller.agent.call((agent, id) => agent.details(id), innermost.id).catch(() => undefined);
+    if (this.controller.paused !== state) return;
+    const body = { reason: state.stop.reason, description: state.stop.description, invocation: innermost, ...details } as TensorCallbackEventBody;
+    mark('adapter: tensorCallback sent');
+    this.sendEvent(new Event(TENSOR_CALLBACK_EVENT, body));
   }
 
   /** After a data breakpoint's stopped event: the inspector's event, with the old and new values' summaries. */

@@ -1,8 +1,8 @@
 /**
  * What a launch and a stop do first, read from the session's timeline (TFJS_CALLBACKS_TIMELINE,
  * debug-adapter/debuggee/timeline.ts): the V8 debugger comes on only once the preloads (tsx, the
- * runtime, TF.js) have run, and a stop's extras (the inspector's event and the summaries it needs)
- * go after the client has its stack. Real adapter, real debuggee, real TF.js.
+ * runtime, TF.js) have run; a stop's inspector event goes with it, the graph view's after the client
+ * has its stack. Real adapter, real debuggee, real TF.js.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { TimelineMark } from '../../debug-adapter/debuggee/timeline.js';
+import { writeDenseModel } from '../fixtures/dense-model.js';
 import { fixture, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
 
@@ -64,7 +65,27 @@ describe('a launch with a source breakpoint', () => {
 });
 
 describe("a stop's extras", () => {
-  test('the tensorCallback event comes after the stackTrace answer, not before it', T, () => {
+  test("the inspector's event goes with the stop; the graph view's wait for the client's stack", T, () =>
+    withSession(async (s) => {
+      // A callback node's stop in a watched model: a client that has not asked for the stack yet
+      // has the inspector's event (it was held behind the stack and the graph's run before).
+      const dense = writeDenseModel(dir);
+      await s.launch({ model: dense.model, callbacks: dense.callbacks, inputs: dense.inputs }, async (dc) => {
+        await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'scale' }] });
+        await dc.customRequest('graphWatch', { on: true });
+      });
+      await s.stopped();
+      const event = await s.waitFor('tensorCallback');
+      assert.equal((event.body as { invocation: { callback: { functionName?: string } } }).invocation.callback.functionName, 'scale');
+      await s.waitFor('graphRun');
+      const order = s.events.map((e) => e.event).filter((e) => e === 'tensorCallback' || e === 'graphRun');
+      assert.deepEqual(order, ['tensorCallback', 'graphRun'], s.summary());
+      await s.dc.continueRequest({ threadId: THREAD });
+      await s.terminated();
+    }),
+  );
+
+  test('the stack is answered whatever the inspector is sent, and the backend the preloads chose comes once before the first line', T, () => {
     const tl = timeline();
     return withSession(async (s) => {
       const line = lineOf(NUMPY, '@scale-rows-body');
@@ -72,10 +93,8 @@ describe("a stop's extras", () => {
       await s.stopped();
       const stack = await s.dc.stackTraceRequest({ threadId: THREAD });
       assert.equal(stack.body.stackFrames[0]!.line, line);
-      assert.equal(s.all('tensorCallback').length, 0, `the inspector event came before the stack was answered: ${tl.names().join(', ')}`);
-      const event = await s.waitFor('tensorCallback');
-      assert.equal((event.body as { invocation: { callback: { functionName?: string } } }).invocation.callback.functionName, 'scale_rows');
-      assert.ok(tl.at('adapter: stackTrace answered') < tl.at('adapter: tensorCallback sent'));
+      await s.waitFor('tensorCallback');
+      assert.ok(tl.at('adapter: stopped sent') < tl.at('adapter: tensorCallback sent'));
       // The backend the preloads chose came once, before the first line (the extension's status bar).
       assert.equal(s.all('tfjsBackend').length, 1, s.summary());
       assert.match((s.all('tfjsBackend')[0]!.body as { backend: string }).backend, /^(tensorflow|wasm|cpu)$/);
