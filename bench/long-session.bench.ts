@@ -16,7 +16,14 @@ const adapter = path.join(root, 'dist', 'debug-adapter', 'main.js');
 const program = path.join(root, 'bench', 'programs', 'long-session.ts');
 /** `BENCH_SESSION_STOPS` sets another count (a quick check). */
 const STOPS = Number(process.env.BENCH_SESSION_STOPS ?? 2000);
+/**
+ * `BENCH_ADAPTER_NODE_OPTIONS`: Node options for the adapter's process alone (the program runs
+ * without them), to weigh a V8 setting such as `--max-semi-space-size` against the per-stop time.
+ */
+const ADAPTER_NODE_OPTIONS = process.env.BENCH_ADAPTER_NODE_OPTIONS;
 const MARK = 100;
+/** A later mark: V8 grows the adapter's young generation once (16 → 32 MB) a little after MARK. */
+const LATE_MARK = 500;
 const THREAD = 1;
 
 interface Sample {
@@ -51,12 +58,18 @@ async function lookAround(dc: DebugClient): Promise<void> {
 
 export async function longSessionBenchmarks(print: (line: string) => void): Promise<void> {
   if (!existsSync(adapter)) throw new Error('build first: npm run build');
-  print(`\n— a long session: ${STOPS} stops with Variables expanded —`);
-  const dc = new DebugClient('node', adapter, 'tfjs-callbacks');
+  print(`\n— a long session: ${STOPS} stops with Variables expanded${ADAPTER_NODE_OPTIONS ? ` (adapter: ${ADAPTER_NODE_OPTIONS})` : ''} —`);
+  const dc = new DebugClient(
+    'node',
+    adapter,
+    'tfjs-callbacks',
+    ADAPTER_NODE_OPTIONS ? { env: { ...process.env, NODE_OPTIONS: ADAPTER_NODE_OPTIONS } } : undefined,
+  );
   dc.defaultTimeout = 60_000;
   await dc.start();
   const adapterPid = (dc as unknown as { _adapterProcess: ChildProcess | null })._adapterProcess?.pid;
   const samples = new Map<number, Sample>();
+  const stopMs: number[] = [];
   let stdout = '';
   dc.on('output', (e) => {
     if (e.body.category !== 'stdout') return;
@@ -75,15 +88,28 @@ export async function longSessionBenchmarks(print: (line: string) => void): Prom
         await dc.setBreakpointsRequest({ source: { path: program }, breakpoints: [{ line }] });
         await dc.configurationDoneRequest();
       }),
-      dc.launch({ program, cwd: root, env: { BENCH_STOPS: String(STOPS), BENCH_MARK: String(MARK) } } as never),
+      dc.launch({
+        program,
+        cwd: root,
+        env: {
+          BENCH_STOPS: String(STOPS),
+          BENCH_MARK: String(MARK),
+          BENCH_LATE_MARK: String(LATE_MARK),
+          ...(ADAPTER_NODE_OPTIONS ? { NODE_OPTIONS: null } : {}),
+        },
+      } as never),
     ]);
     // Each wait is set before the command that leads to its event.
     let stopped = dc.waitForEvent('stopped');
     const terminated = dc.waitForEvent('terminated', 30 * 60_000);
+    let continued = performance.now();
     for (let stop = 1; stop <= STOPS; stop++) {
       await stopped;
       await lookAround(dc);
+      // Continue → stopped → Variables looked at: what a user waits for at each stop.
+      stopMs.push(performance.now() - continued);
       if (stop < STOPS) stopped = dc.waitForEvent('stopped');
+      continued = performance.now();
       await dc.continueRequest({ threadId: THREAD });
     }
     await terminated;
@@ -103,6 +129,16 @@ export async function longSessionBenchmarks(print: (line: string) => void): Prom
   row(`debuggee heap after GC, after ${STOPS} stops`, first.heap, last.heap, 1.1);
   if (first.rss !== undefined && last.rss !== undefined) row(`adapter RSS, after ${STOPS} stops`, first.rss, last.rss, 1.1);
   else print('adapter RSS: not readable here (no /proc)');
+  const late = samples.get(LATE_MARK);
+  if (late?.rss !== undefined && last.rss !== undefined && LATE_MARK < STOPS) {
+    print(
+      `adapter RSS, stop ${LATE_MARK} → ${STOPS} (its young generation grown)  ${mb(last.rss).padStart(9)} vs ${mb(late.rss)}  ratio ${(last.rss / late.rss).toFixed(3)}x`,
+    );
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  print(
+    `per stop (continue → stopped → Variables): median ${median(stopMs.slice(1)).toFixed(1)} ms; stops 2-${MARK} ${median(stopMs.slice(1, MARK)).toFixed(1)} ms, last ${MARK} ${median(stopMs.slice(-MARK)).toFixed(1)} ms`,
+  );
   print(
     `tf.memory().numTensors after ${STOPS} stops    ${String(last.tensors).padStart(9)} vs ${first.tensors} after ${MARK}  target unchanged: ${last.tensors === first.tensors ? 'met' : 'MISSED'}`,
   );

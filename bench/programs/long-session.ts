@@ -1,6 +1,6 @@
 // Benchmark program: STOPS callback invocations, each a stop (bench/long-session.bench.ts), with a
-// fresh object and a tensor to show. After the first MARK stops and at the end it prints its heap
-// after a full GC and its tensor count.
+// fresh object and a tensor to show. After the first MARK stops, after LATE_MARK and at the end it
+// prints its heap after a full GC and its tensor count.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { type NdArray, numpyFunction, selectBackend, tf } from 'tfjs-callback-debugger/runtime';
@@ -11,6 +11,7 @@ await selectBackend({ quiet: true });
 
 const STOPS = Number(process.env.BENCH_STOPS ?? 2000);
 const MARK = Number(process.env.BENCH_MARK ?? 100);
+const LATE_MARK = Number(process.env.BENCH_LATE_MARK ?? 500);
 
 function inspect_step(x: NdArray): NdArray {
   const scale = Number(x.data[1]);
@@ -26,5 +27,5 @@ function mark(stops: number): void {
 const input = tf.tensor([1, 2, 3, 4], [2, 2], 'float32');
 for (let i = 1; i <= STOPS; i++) {
   numpyFunction(inspect_step, [input], 'float32').dispose();
-  if (i === MARK || i === STOPS) mark(i);
+  if (i === MARK || i === LATE_MARK || i === STOPS) mark(i);
 }
