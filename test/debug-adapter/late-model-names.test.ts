@@ -118,7 +118,11 @@ describe('a function breakpoint on a node of a model not loaded yet', () => {
       await s.terminated();
       const console = s.output('console');
       // Before: the agent told a graph only where a waiting name matched it, so this model said nothing.
-      assert.match(console, /Function breakpoint 'StatefulPartitionedCall\/dense_1\/Relu' matches no callback or model node: no model loaded so far \('plain'\) has this node\. Did you mean 'StatefulPartitionedCall\/dense\/Relu'\?/, s.summary());
+      assert.match(
+        console,
+        /Function breakpoint 'StatefulPartitionedCall\/dense_1\/Relu' matches no callback or model node: no model loaded so far \('plain'\) has this node\. Did you mean 'StatefulPartitionedCall\/dense\/Relu'\?/,
+        s.summary(),
+      );
       assert.equal(console.match(/'StatefulPartitionedCall\/dense_1\/Relu' match/g)?.length, 1, console);
     }),
   );

@@ -108,7 +108,7 @@ describe('the documentation', () => {
     for (const other of ['CONTRIBUTING.md', 'bench/README.md']) assert.ok(linked.has(other), `the README links to ${other}`);
   });
 
-  test("every page the README links to ships in the .vsix (its extension page opens them from there)", () => {
+  test('every page the README links to ships in the .vsix (its extension page opens them from there)', () => {
     const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
     const allow = readAllowList();
     const pages = [...new Set(referencesOf(readme).map((r) => r.target.split('#')[0]!))].filter((t) => t && !/^[a-z]+:/.test(t));

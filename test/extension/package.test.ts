@@ -93,7 +93,15 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
     ]) {
       assert.ok(existsSync(path.join(extension, file)), `${file} is in the .vsix`);
     }
-    for (const absent of ['runtime/index.ts', 'test', 'bench/run.ts', 'bench/programs', 'debug-adapter/session.ts', 'node_modules/typescript', 'node_modules/core-js']) {
+    for (const absent of [
+      'runtime/index.ts',
+      'test',
+      'bench/run.ts',
+      'bench/programs',
+      'debug-adapter/session.ts',
+      'node_modules/typescript',
+      'node_modules/core-js',
+    ]) {
       assert.ok(!existsSync(path.join(extension, absent)), `${absent} is not in the .vsix`);
     }
   });
