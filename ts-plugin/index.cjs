@@ -48,6 +48,16 @@ function init({ typescript: ts }) {
         return undefined;
       };
       const preferProject = (name, containingFile) => name.startsWith('@tensorflow/') && inRuntime(containingFile);
+      /**
+       * The extension ships TF.js's Node bundles but not its declarations: where the project has no
+       * @tensorflow/tfjs, TypeScript resolves the runtime's import of it to the bundle itself, and in
+       * a project that reads JavaScript from node_modules (an inferred project with a .js file open:
+       * maxNodeModuleJsDepth 2) infers types from it ('Property tensor does not exist on type typeof
+       * seedrandom' on every tf.tensor). Unresolved instead: the runtime's tf is untyped there, no error.
+       */
+      const untypedBundle = (name, containingFile, result) =>
+        preferProject(name, containingFile) && result.resolvedModule && !/\.d\.[cm]?ts$/.test(result.resolvedModule.resolvedFileName);
+      const unresolved = { resolvedModule: undefined, failedLookupLocations: [] };
       if (host.resolveModuleNameLiterals) {
         const original = host.resolveModuleNameLiterals.bind(host);
         host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, options, ...rest) => {
@@ -55,14 +65,19 @@ function init({ typescript: ts }) {
           return results.map((result, i) => {
             const name = literals[i].text;
             if (result.resolvedModule && !preferProject(name, containingFile)) return result;
-            return fallback(name, containingFile, options) ?? result;
+            return fallback(name, containingFile, options) ?? (untypedBundle(name, containingFile, result) ? unresolved : result);
           });
         };
       } else if (host.resolveModuleNames) {
         const original = host.resolveModuleNames.bind(host);
         host.resolveModuleNames = (names, containingFile, reused, redirectedReference, options, ...rest) => {
           const results = original(names, containingFile, reused, redirectedReference, options, ...rest);
-          return results.map((result, i) => (result && !preferProject(names[i], containingFile) ? result : fallback(names[i], containingFile, options)?.resolvedModule ?? result));
+          return results.map((result, i) => {
+            if (result && !preferProject(names[i], containingFile)) return result;
+            const better = fallback(names[i], containingFile, options)?.resolvedModule;
+            if (better) return better;
+            return untypedBundle(names[i], containingFile, { resolvedModule: result }) ? undefined : result;
+          });
         };
       }
       log(`'tfjs-callback-debugger/runtime' resolves to ${runtimeTypes} where a project does not install it`);

@@ -31,11 +31,12 @@ class TsServer {
   private readonly waiting = new Map<number, (body: unknown) => void>();
   private readonly child: ChildProcess;
 
-  constructor(plugin: boolean) {
+  /** `extension`: the folder the plugin is found in (node_modules/tfjs-callbacks-ts-plugin), the repository by default. */
+  constructor(plugin: boolean, extension = repoRoot) {
     const args = [
       tsserver,
       '--disableAutomaticTypingAcquisition',
-      ...(plugin ? ['--globalPlugins', 'tfjs-callbacks-ts-plugin', '--pluginProbeLocations', repoRoot] : []),
+      ...(plugin ? ['--globalPlugins', 'tfjs-callbacks-ts-plugin', '--pluginProbeLocations', extension] : []),
     ];
     this.child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
     this.child.stdout!.setEncoding('utf8');
@@ -84,6 +85,29 @@ const TSCONFIG = JSON.stringify({
   compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, skipLibCheck: true, noEmit: true },
 });
 
+/**
+ * The extension's folder as the .vsix installs it, for what the plugin reads: its manifest, the
+ * runtime's declarations, TF.js's Node bundle without its declarations (.vscodeignore), the plugin.
+ */
+function installedExtension(): string {
+  const ext = path.join(dir, 'installed-extension');
+  if (fs.existsSync(ext)) return ext;
+  fs.mkdirSync(ext, { recursive: true });
+  fs.writeFileSync(path.join(ext, 'package.json'), JSON.stringify({ name: 'tfjs-callback-debugger' }));
+  const runtime = path.join(repoRoot, 'dist', 'runtime');
+  for (const file of fs.readdirSync(runtime, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.d.ts'))) {
+    fs.mkdirSync(path.dirname(path.join(ext, 'dist', 'runtime', file)), { recursive: true });
+    fs.copyFileSync(path.join(runtime, file), path.join(ext, 'dist', 'runtime', file));
+  }
+  const tfjs = path.join(repoRoot, 'node_modules', '@tensorflow', 'tfjs');
+  fs.mkdirSync(path.join(ext, 'node_modules', '@tensorflow', 'tfjs', 'dist'), { recursive: true });
+  for (const file of ['package.json', 'dist/tf.node.js']) fs.copyFileSync(path.join(tfjs, file), path.join(ext, 'node_modules', '@tensorflow', 'tfjs', file));
+  const plugin = path.join(ext, 'node_modules', 'tfjs-callbacks-ts-plugin');
+  fs.mkdirSync(plugin, { recursive: true });
+  for (const file of ['index.cjs', 'package.json']) fs.copyFileSync(path.join(repoRoot, 'ts-plugin', file), path.join(plugin, file));
+  return ext;
+}
+
 function project(name: string, ownTfjs: boolean): string {
   const root = path.join(dir, name);
   if (ownTfjs) projectWithOwnTfjs(root, 'module');
@@ -127,6 +151,36 @@ describe('the TypeScript server plugin', { timeout: 120_000 }, () => {
         JSON.stringify(diagnostics.map((d) => d.text)),
       );
       assert.match(diagnostics[0]!.text, /Type 'Tensor(<Rank>)?' is not assignable to type 'number'/);
+    } finally {
+      server.stop();
+    }
+  });
+
+  test("as installed from the .vsix (TF.js's bundles, not its declarations), in a project that reads JavaScript from node_modules: tf stays untyped, no error", async () => {
+    // What the e2e's sample showed: 'Property tensor does not exist on type typeof seedrandom' on
+    // every tf.tensor, TypeScript having typed the runtime's tf from the extension's tf.node.js.
+    const ext = installedExtension();
+    const root = path.join(dir, 'reads-js');
+    fs.mkdirSync(root, { recursive: true });
+    fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'reads-js', private: true, type: 'module' }));
+    fs.writeFileSync(
+      path.join(root, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', allowJs: true, maxNodeModuleJsDepth: 2, noEmit: true },
+      }),
+    );
+    const file = path.join(root, 'main.ts');
+    fs.writeFileSync(
+      file,
+      "import { numpyFunction, tf, type NdArray } from 'tfjs-callback-debugger/runtime';\nexport const input: tf.Tensor = tf.tensor2d([[1, 2]]);\nexport const y = numpyFunction((a: NdArray) => a, [input], 'float32');\n",
+    );
+    const server = new TsServer(true, ext);
+    try {
+      const diagnostics = await server.diagnostics(file);
+      assert.deepEqual(
+        diagnostics.map((d) => d.text),
+        [],
+      );
     } finally {
       server.stop();
     }
