@@ -16,8 +16,8 @@ import {
   parseTout,
   type BackendName,
 } from '../runtime/index.js';
-import { identify } from '../runtime/callbacks.js';
-import { invokeCallback, invokeUnobserved, type CallbackSpec } from '../runtime/invoke.js';
+import { identify } from '../runtime/invocation/callbacks.js';
+import { invokeCallback, invokeUnobserved, type CallbackSpec } from '../runtime/invocation/invoke.js';
 import { formatComparison, measure, measurePair, type Comparison } from './harness.js';
 import { summarizeTensor } from '../runtime/summary.js';
 

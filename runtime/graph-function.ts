@@ -1,4 +1,4 @@
-import { runExecution } from './execution.js';
+import { runExecution } from './invocation/execution.js';
 
 export interface GraphFunctionOptions {
   /** The graph's name in traces and the debugger; defaults to the function's name. */

@@ -50,10 +50,10 @@ export type {
   LiveInvocation,
   KnownCallback,
 } from './events.js';
-export type { ToutMismatch, Narrowing, Conversion } from './tout-checks.js';
+export type { ToutMismatch, Narrowing, Conversion } from './tout/tout-checks.js';
 export { summarizeTensor, signature, SUMMARY_SAMPLE_LIMIT, type TensorSummary } from './summary.js';
 export type { CallSite } from './callsite.js';
-export { parseTout, type Tout, type ToutSpec } from './tout.js';
+export { parseTout, type Tout, type ToutSpec } from './tout/tout.js';
 export { parseDType, displayName, type TfDType } from './dtypes.js';
 export { InvalidArgumentError, CallbackError, NotDifferentiableError, UnboundCallbackError, ModelFormatError, DynamicGraphError } from './errors.js';
 export { tf, type Tensor } from './tf.js';

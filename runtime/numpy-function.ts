@@ -1,7 +1,7 @@
 import type { NdArray } from './ndarray.js';
 import type { Tensor } from './tf.js';
-import type { ToutSpec } from './tout.js';
-import { runWrapped, type Input } from './wrap.js';
+import type { ToutSpec } from './tout/tout.js';
+import { runWrapped, type Input } from './invocation/wrap.js';
 
 export interface NumpyFunctionOptions {
   /**

@@ -1,7 +1,7 @@
 import type { ArrayResult } from './numpy-function.js';
 import type { Tensor } from './tf.js';
-import type { ToutSpec } from './tout.js';
-import { runWrapped, type Input } from './wrap.js';
+import type { ToutSpec } from './tout/tout.js';
+import { runWrapped, type Input } from './invocation/wrap.js';
 
 export interface PyFunctionOptions {
   /** A name for the callback (TensorFlow's op name); defaults to its token, `pyfunc_N`. */

@@ -1,6 +1,6 @@
 /**
  * The verdict of a callback's returned values against Tout, as plain data: judged once by the
- * runtime (tout-checks.ts, outputs.ts) and carried unchanged to the CLI's trace, the debugger and
+ * runtime (tout/tout-checks.ts, tout/outputs.ts) and carried unchanged to the CLI's trace, the debugger and
  * the Tensor Inspector. Types only, importing no module that uses them, so the events and the
  * checks share it without importing one another.
  */

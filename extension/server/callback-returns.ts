@@ -1,7 +1,7 @@
 /**
  * What a wrapped callback returns, from the TS type checker: for each return expression (or the
  * declared return type) the values it gives and, where the type shows it, their dtype, as
- * runtime/outputs.ts classifies values at run time (Float64Array is float64, a number takes the
+ * runtime/tout/outputs.ts classifies values at run time (Float64Array is float64, a number takes the
  * dtype Tout declares, a Tensor or NdArray has a dtype only known at run time).
  */
 import ts from 'typescript';

@@ -1,17 +1,25 @@
 /**
  * Static Tout checks on wrapper calls, with the runtime's wording: an invalid Tout (as
- * runtime/tout.ts throws it), a func whose parameter count differs from inp (as runtime/wrap.ts
+ * runtime/tout/tout.ts throws it), a func whose parameter count differs from inp (as runtime/invocation/wrap.ts
  * throws it), and return values whose count or dtype differs from Tout (TensorFlow's
- * InvalidArgumentError text, as runtime/outputs.ts raises it), each with a hint.
+ * InvalidArgumentError text, as runtime/tout/outputs.ts raises it), each with a hint.
  */
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
 import { parseDType, type TfDType } from '../../runtime/dtypes.js';
-import { invalidToutMessage } from '../../runtime/tout.js';
+import { invalidToutMessage } from '../../runtime/tout/tout.js';
 import type { CallbackKind } from '../../runtime/events.js';
-import { conversionMessage, judgeDType } from '../../runtime/dtype-rules.js';
-import { article, countMismatchLine, dtypeFix, dtypeMismatchLine, notATensorMessage, notConvertibleLine, outputLead } from '../../runtime/tout-messages.js';
+import { conversionMessage, judgeDType } from '../../runtime/tout/dtype-rules.js';
+import {
+  article,
+  countMismatchLine,
+  dtypeFix,
+  dtypeMismatchLine,
+  notATensorMessage,
+  notConvertibleLine,
+  outputLead,
+} from '../../runtime/tout/tout-messages.js';
 import { callbackFacts, inlineFacts, type ReturnedItem, type ReturnShape, type ReturnSite } from './callback-returns.js';
 import { rangeOf } from './positions.js';
 import { callbackLabel, stringValue, unwrap, type WrapperCall } from './wrapper-calls.js';
@@ -121,7 +129,7 @@ function checkArity(call: WrapperCall, length: number | undefined, name: string,
 }
 
 /**
- * The values a return gives, as runtime/outputs.ts's returnedList splits them: a list is the
+ * The values a return gives, as runtime/tout/outputs.ts's returnedList splits them: a list is the
  * list of outputs, except that for a single-dtype Tout an array of plain numbers is one value.
  * undefined: the count cannot be told from the types.
  */

@@ -9,7 +9,7 @@
  * models run at full speed. Observers live in the runtime's global state, so a debugger's agent
  * can add one through the runtime's `tools`.
  */
-import { currentExecution, type Execution, onExecutionEnd } from '../execution.js';
+import { currentExecution, type Execution, onExecutionEnd } from '../invocation/execution.js';
 import type { Tensor } from '../tf.js';
 import { shared } from '../hooks.js';
 import { attrsAsJson, type NodeAttrValue, rawAttrsAsJson } from './node-attrs.js';

@@ -6,7 +6,7 @@
  * Everything is checked before a file is written: one unmappable node and nothing is written.
  */
 import { formatCallSite, type CallSite } from '../callsite.js';
-import { parseTout } from '../tout.js';
+import { parseTout } from '../tout/tout.js';
 import { tf, type Tensor } from '../tf.js';
 import { bool, dtype, dtypes, enumName, type AttrValue, type GraphDefNode, NODE_NAME, shape, str } from './graph-def.js';
 import type { CallbackNode, OutputStructure, TensorSpec, TracedGraph, ValueRef, WrapperReplay } from './graph.js';

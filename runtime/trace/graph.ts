@@ -5,7 +5,7 @@
 import type { CallSite } from '../callsite.js';
 import type { CallbackKind, CallbackOp } from '../events.js';
 import type { Tensor } from '../tf.js';
-import type { ToutSpec } from '../tout.js';
+import type { ToutSpec } from '../tout/tout.js';
 
 /** Where a kernel or callback input comes from. */
 export type ValueRef =

@@ -5,7 +5,7 @@
  * constants in JS), so a new shape or dtype traces again, even under a signature with `null` dims.
  */
 import { captureCallSite, formatCallSite } from '../callsite.js';
-import { runExecution } from '../execution.js';
+import { runExecution } from '../invocation/execution.js';
 import { isTapeOn, tf } from '../tf.js';
 import { TraceError } from './errors.js';
 import { edgesOf, type TensorSpec, type TracedGraph } from './graph.js';

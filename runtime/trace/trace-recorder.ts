@@ -4,7 +4,7 @@
  * become captures, wrapper calls become callback nodes; what a replay could not repeat (a host
  * read of a traced value, a random op, a user customGrad under a tape) is refused at the user's line.
  */
-import { identify } from '../callbacks.js';
+import { identify } from '../invocation/callbacks.js';
 import { tensorIdWatermark, tf, type Tensor } from '../tf.js';
 import { type TraceError, traceErrorHere, userCallSite, warnHere } from './errors.js';
 import { NODE_NAME } from './graph-def.js';

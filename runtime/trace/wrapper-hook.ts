@@ -5,8 +5,8 @@
  */
 import type { CallbackKind, CallbackOp } from '../events.js';
 import type { Tensor } from '../tf.js';
-import type { ToutSpec } from '../tout.js';
-import type { Input } from '../wrap.js';
+import type { ToutSpec } from '../tout/tout.js';
+import type { Input } from '../invocation/wrap.js';
 
 /** A wrapper call as runWrapped received it. */
 export interface WrapperCall {

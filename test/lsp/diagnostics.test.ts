@@ -89,7 +89,7 @@ describe('static Tout diagnostics', { timeout: WAIT_MS * 2 }, () => {
     const { diagnostics } = await openFixture('invalid-dtype.ts');
     const lines = messages(diagnostics);
     assert.equal(lines.length, 2, lines.join('\n'));
-    // TensorFlow's first line, then the runtime's explanation (both from runtime/tout.ts).
+    // TensorFlow's first line, then the runtime's explanation (both from runtime/tout/tout.ts).
     const [typo, typoList] = lines.map((l) => l.split('\n'));
     assert.equal(typo![0], "Cannot convert the argument `type_value`: 'flaot32' to a TensorFlow DType.");
     assert.ok(

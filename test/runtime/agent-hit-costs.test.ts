@@ -15,7 +15,7 @@ import { installAgent } from '../../debug-adapter/debuggee/agent.js';
 import type { CallbackInvocation, CallbackStart } from '../../runtime/events.js';
 import type { NodeObserver } from '../../runtime/graph-model/node-hooks.js';
 import { shared } from '../../runtime/hooks.js';
-import { InvocationObservation } from '../../runtime/invocation-observation.js';
+import { InvocationObservation } from '../../runtime/invocation/invocation-observation.js';
 import { loadCallbackModel, type NdArray, numpyFunction, selectBackend, tf } from '../../runtime/index.js';
 import { placeholder, unary, writeGraphModel } from '../../scripts/lib/graph-model-writer.js';
 import { tempDir } from '../fixtures/callback-models.js';

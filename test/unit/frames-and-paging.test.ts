@@ -11,8 +11,8 @@ import { indexName, MAX_PAGE, PAGE, pageRange } from '../../debug-adapter/variab
 describe('frame filtering', () => {
   const runtime = ['/opt/ext/dist/runtime', '/opt/ext/runtime'];
   test('the runtime, built or source, and anything under node_modules are library code', () => {
-    assert.equal(isLibrary('/opt/ext/dist/runtime/invoke.js', runtime), true);
-    assert.equal(isLibrary('/opt/ext/runtime/invoke.ts', runtime), true);
+    assert.equal(isLibrary('/opt/ext/dist/runtime/invocation/invoke.js', runtime), true);
+    assert.equal(isLibrary('/opt/ext/runtime/invocation/invoke.ts', runtime), true);
     assert.equal(isLibrary('/home/me/proj/node_modules/@tensorflow/tfjs-core/dist/ops/add.js', runtime), true);
   });
   test("the user's files are not, a look-alike folder included", () => {

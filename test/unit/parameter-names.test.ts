@@ -1,11 +1,11 @@
 /**
  * The callback's parameter names (the debugger's Callback scope and breakpoint conditions use
  * them), read from plain JS sources the way a user writes them: comments, defaults holding commas
- * or brackets in strings, destructuring, rest parameters. Read with acorn's tokenizer (runtime/callbacks.ts).
+ * or brackets in strings, destructuring, rest parameters. Read with acorn's tokenizer (runtime/invocation/callbacks.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parameterNames } from '../../runtime/callbacks.js';
+import { parameterNames } from '../../runtime/invocation/callbacks.js';
 
 /** A function made from JS source, as plain JS (no TypeScript transform touches its text). */
 const js = (source: string): Function => new Function(`return ${source}`)() as Function;

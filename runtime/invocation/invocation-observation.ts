@@ -2,20 +2,20 @@
  * What observers (the CLI's trace, a debugger) hear of one callback invocation: a start event
  * before it runs, then exactly one end event, timed without the time a debugger held it paused.
  *
- * The observation is also the invocation's frame (events.ts InvocationFrame): an observer told the
+ * The observation is also the invocation's frame (../events.ts InvocationFrame): an observer told the
  * frame (a debugger's agent) gets the events built only when it asks, at a stop; only observers of
  * events (onCallbackStart/onCallbackEnd) have them built on every call.
  */
-import { captureCallSite } from './callsite.js';
+import { captureCallSite } from '../callsite.js';
 import { parameterNames } from './callbacks.js';
 import type { CallbackSpec, InvocationSite } from './callback-spec.js';
-import { describeThrown } from './errors.js';
-import type { CallbackIdentity, CallbackInvocation, CallbackStart, InvocationFrame } from './events.js';
-import { nextInvocationId, notifyEnd, notifyStart, pausedMs, wantsDetail } from './hooks.js';
-import { returnedList, type ConvertedOutputs } from './outputs.js';
-import { summarizeTensor, summarizeValues, type TensorSummary } from './summary.js';
-import type { Tensor } from './tf.js';
-import type { Tout } from './tout.js';
+import { describeThrown } from '../errors.js';
+import type { CallbackIdentity, CallbackInvocation, CallbackStart, InvocationFrame } from '../events.js';
+import { nextInvocationId, notifyEnd, notifyStart, pausedMs, wantsDetail } from '../hooks.js';
+import { returnedList, type ConvertedOutputs } from '../tout/outputs.js';
+import { summarizeTensor, summarizeValues, type TensorSummary } from '../summary.js';
+import type { Tensor } from '../tf.js';
+import type { Tout } from '../tout/tout.js';
 
 /** How it ended, kept to build the end event when asked. */
 type Outcome =

@@ -2,11 +2,11 @@
  * What a gradient tape sees through a callback, as in TensorFlow: numpy-style callbacks have
  * none (asking for one says why), py_function's tensor ops are differentiable as they are.
  */
-import { NotDifferentiableError } from './errors.js';
+import { NotDifferentiableError } from '../errors.js';
 import type { CallbackSpec } from './callback-spec.js';
-import { declareDType } from './declared-dtypes.js';
-import type { ConvertedOutputs } from './outputs.js';
-import { isTapeOn, tf, type Tensor } from './tf.js';
+import { declareDType } from '../tout/declared-dtypes.js';
+import type { ConvertedOutputs } from '../tout/outputs.js';
+import { isTapeOn, tf, type Tensor } from '../tf.js';
 
 /** The outputs as the tape should see them; the converted tensors themselves while no tape records. */
 export function withGradients(converted: ConvertedOutputs, inputs: readonly Tensor[], spec: CallbackSpec): Tensor[] {

@@ -8,8 +8,8 @@
  */
 import { createRequire } from 'node:module';
 import type { Token } from 'acorn';
-import type { CallbackIdentity, CallbackKind } from './events.js';
-import { callbackKnown, nextToken } from './hooks.js';
+import type { CallbackIdentity, CallbackKind } from '../events.js';
+import { callbackKnown, nextToken } from '../hooks.js';
 
 const byFunction = new WeakMap<Function, CallbackIdentity[]>();
 

@@ -3,7 +3,7 @@
  * the editor's static one (extension/server/tout-checks.ts), so the two never word one problem two
  * ways. First lines are TensorFlow's own; the fixes are ours. No TensorFlow.js here.
  */
-import { displayName, isInteger, type TfDType } from './dtypes.js';
+import { displayName, isInteger, type TfDType } from '../dtypes.js';
 
 /*
  * A line that names the callback takes it as `callback`; left out (undefined), the same words

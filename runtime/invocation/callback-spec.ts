@@ -2,10 +2,10 @@
  * What one callback invocation is given: the callback, its declared outputs and where it runs.
  * Shared by the invocation (invoke.ts) and its observation (invocation-observation.ts).
  */
-import type { CallSite } from './callsite.js';
-import type { TfDType } from './dtypes.js';
-import type { CallbackIdentity, CallbackOp } from './events.js';
-import type { Tout } from './tout.js';
+import type { CallSite } from '../callsite.js';
+import type { TfDType } from '../dtypes.js';
+import type { CallbackIdentity, CallbackOp } from '../events.js';
+import type { Tout } from '../tout/tout.js';
 
 export interface CallbackSpec {
   readonly identity: CallbackIdentity;

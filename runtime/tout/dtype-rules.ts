@@ -1,10 +1,10 @@
 /**
  * The rule for a returned value's dtype against Tout, per wrapper: shared by the runtime's check
- * (runtime/tout-checks.ts) and the editor's static one (extension/server/tout-checks.ts), so it
+ * (runtime/tout/tout-checks.ts) and the editor's static one (extension/server/tout-checks.ts), so it
  * imports no TensorFlow.js.
  */
-import { isFloating, isInteger, storageOf, type TfDType } from './dtypes.js';
-import type { CallbackKind } from './events.js';
+import { isFloating, isInteger, storageOf, type TfDType } from '../dtypes.js';
+import type { CallbackKind } from '../events.js';
 import { article } from './tout-messages.js';
 
 /**

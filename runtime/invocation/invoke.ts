@@ -8,13 +8,13 @@
  */
 import type { CallbackSpec, InvocationSite } from './callback-spec.js';
 import { withGradients } from './callback-gradients.js';
-import { CallbackError, InvalidArgumentError } from './errors.js';
+import { CallbackError, InvalidArgumentError } from '../errors.js';
 import { currentExecution, type MemoInput } from './execution.js';
-import { hasObservers } from './hooks.js';
+import { hasObservers } from '../hooks.js';
 import { InvocationObservation } from './invocation-observation.js';
-import { viewOf, type NdArray } from './ndarray.js';
-import { convertOutputs, type ConvertedOutputs } from './outputs.js';
-import { tensorIdWatermark, tensorsInCurrentScope, tf, type Tensor } from './tf.js';
+import { viewOf, type NdArray } from '../ndarray.js';
+import { convertOutputs, type ConvertedOutputs } from '../tout/outputs.js';
+import { tensorIdWatermark, tensorsInCurrentScope, tf, type Tensor } from '../tf.js';
 
 export type { CallbackSpec, InvocationSite } from './callback-spec.js';
 

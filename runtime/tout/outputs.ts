@@ -1,14 +1,14 @@
 /**
  * Turns what a callback returned into tensors, checking count and dtype against Tout with
- * TensorFlow's wording (runtime/tout-checks.ts). Nothing here throws for a mismatch: the result
+ * TensorFlow's wording (runtime/tout/tout-checks.ts). Nothing here throws for a mismatch: the result
  * lists the mismatches so a debugger can stop and show them before the error is raised.
  */
-import { isLossy, storageOf, type TfDType } from './dtypes.js';
+import { isLossy, storageOf, type TfDType } from '../dtypes.js';
 import { declareDType } from './declared-dtypes.js';
-import { describeThrown } from './errors.js';
-import type { CallbackKind } from './events.js';
+import { describeThrown } from '../errors.js';
+import type { CallbackKind } from '../events.js';
 import { classify, returnedList, type ReturnedValue } from './returned-values.js';
-import { tf, type Tensor } from './tf.js';
+import { tf, type Tensor } from '../tf.js';
 import type { Tout } from './tout.js';
 import { checkValue, type Conversion, type Narrowing, type ToutMismatch, toutMismatch, type ValueCheck } from './tout-checks.js';
 import { countMismatchLine, outputLead, unreadableLine } from './tout-messages.js';

@@ -2,10 +2,10 @@
  * What a callback returned, value by value, classified before the Tout check: its dtype (a typed
  * array's type is its dtype), shape and flat data, or why it cannot be an output at all.
  */
-import { arrayTypeOf, dtypeOfArray, isTfDType, storageOf, type TfDType } from './dtypes.js';
-import { describeThrown } from './errors.js';
-import { NdArray } from './ndarray.js';
-import { tf, type Tensor } from './tf.js';
+import { arrayTypeOf, dtypeOfArray, isTfDType, storageOf, type TfDType } from '../dtypes.js';
+import { describeThrown } from '../errors.js';
+import { NdArray } from '../ndarray.js';
+import { tf, type Tensor } from '../tf.js';
 import type { Tout } from './tout.js';
 
 /** One returned value, classified before conversion. */

@@ -13,12 +13,12 @@
  * hold are an error, never wrapped silently.
  */
 import { conversionMessage, judgeDType } from './dtype-rules.js';
-import { dtypeOfArray, integerRange, isFloating, isInteger, storageOf, type TfDType } from './dtypes.js';
-import type { CallbackKind } from './events.js';
-import { literalRepr, tensorRepr } from './python-repr.js';
+import { dtypeOfArray, integerRange, isFloating, isInteger, storageOf, type TfDType } from '../dtypes.js';
+import type { CallbackKind } from '../events.js';
+import { literalRepr, tensorRepr } from '../python-repr.js';
 import type { ReturnedValue } from './returned-values.js';
-import { tf } from './tf.js';
-import type { Conversion, ToutMismatch } from './tout-verdict.js';
+import { tf } from '../tf.js';
+import type { Conversion, ToutMismatch } from '../tout-verdict.js';
 import {
   article,
   dtypeFix,
@@ -30,7 +30,7 @@ import {
   variableReturnedLine,
 } from './tout-messages.js';
 
-export type { Conversion, Narrowing, ToutMismatch } from './tout-verdict.js';
+export type { Conversion, Narrowing, ToutMismatch } from '../tout-verdict.js';
 
 export type ValueCheck = { readonly ok: true; readonly conversion?: Conversion } | { readonly ok: false; readonly mismatch: ToutMismatch };
 

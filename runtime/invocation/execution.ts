@@ -5,7 +5,7 @@
  * AsyncLocalStorage carries it through executeAsync's awaits.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { tf, type Tensor } from './tf.js';
+import { tf, type Tensor } from '../tf.js';
 
 interface MemoEntry {
   readonly inputs: readonly MemoInput[];

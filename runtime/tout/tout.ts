@@ -2,8 +2,8 @@
  * Tout: the declared outputs of a callback. Parsed once at wrap time, so a typo fails where the
  * wrapper is written, not in the middle of a run.
  */
-import { ALL_DTYPES, parseDType, type TfDType } from './dtypes.js';
-import { editDistance } from './edit-distance.js';
+import { ALL_DTYPES, parseDType, type TfDType } from '../dtypes.js';
+import { editDistance } from '../edit-distance.js';
 
 /** One dtype, or a list of them ([] when the callback returns nothing). */
 export type ToutSpec = string | readonly string[];

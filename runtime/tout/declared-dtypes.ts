@@ -3,8 +3,8 @@
  * declared `Tout: 'float64'` is a float32 tensor, but a numpy-style callback it feeds gets it as
  * float64, as in TensorFlow. Kept per tensor object, so it lasts as long as the tensor.
  */
-import { dtypeOfArray, integerRange, storageOf, type TfDType } from './dtypes.js';
-import { tf, type Tensor } from './tf.js';
+import { dtypeOfArray, integerRange, storageOf, type TfDType } from '../dtypes.js';
+import { tf, type Tensor } from '../tf.js';
 
 const declared = new WeakMap<Tensor, TfDType>();
 
