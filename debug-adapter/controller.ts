@@ -5,19 +5,19 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
-import { BreakpointManager, parseHitCondition, type SourceBreakpoint, type SourceBreakpointSpec } from './breakpoints.js';
+import { BreakpointManager, parseHitCondition, type SourceBreakpoint, type SourceBreakpointSpec } from './breakpoints/source.js';
 import { AgentClient, AgentMissingError } from './agent-client.js';
-import { logMessage } from './breakpoint-expressions.js';
-import { type LogpointLocation, logpointLocation } from './logpoints.js';
+import { logMessage } from './breakpoints/expressions.js';
+import { type LogpointLocation, logpointLocation } from './breakpoints/logpoints.js';
 import { calleeFunction, reached, type StepTarget } from './step-in-targets.js';
 import type { CdpConnection } from './cdp/connection.js';
 import { BRIDGE_METHODS } from './debuggee/bridge-protocol.js';
 import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type GraphRunRecord, type KnownNotice, type LastBreak } from './debuggee/agent-protocol.js';
 import type { FilterConfig } from './launch-config.js';
 import { displayName } from './callback-display.js';
-import { dataStop } from './data-breakpoints.js';
-import { CallbackNames, type FunctionBreakpointStatus } from './callback-names.js';
-import { exceptionStop, type ExceptionFilters } from './exceptions.js';
+import { dataStop } from './breakpoints/data.js';
+import { CallbackNames, type FunctionBreakpointStatus } from './breakpoints/callback-names.js';
+import { exceptionStop, type ExceptionFilters } from './breakpoints/exceptions.js';
 import { sourceParameterNames } from './parameter-names.js';
 import type { PausedState, Stop, StopReason } from './pause-state.js';
 import { Scripts, SKIPPED_ALWAYS } from './scripts.js';
@@ -322,7 +322,7 @@ export class Controller extends EventEmitter {
     await this.configureAgent();
   }
 
-  /** Exception filters: with either on, V8 pauses on every exception and exceptions.ts decides. */
+  /** Exception filters: with either on, V8 pauses on every exception and breakpoints/exceptions.ts decides. */
   async setPauseOnExceptions(filters: ExceptionFilters): Promise<void> {
     this.exceptionFilters = filters;
     const state = filters.caught || filters.uncaught ? 'all' : 'none';

@@ -6,24 +6,24 @@
  * - stops and their extras (stop-events.ts), other controller events (controller-events.ts);
  * - stack and scopes (stack-view.ts), variables (variables.ts);
  * - evaluate, Set Value, completions (evaluate-requests.ts);
- * - breakpoints (breakpoint-requests.ts, data-breakpoints.ts);
+ * - breakpoints (breakpoints/requests.ts, breakpoints/data.ts);
  * - stepping, pause and Restart Frame (stepping.ts);
  * - the adapter's own requests (custom-requests.ts).
  */
 import { BreakpointEvent, InitializedEvent, LoggingDebugSession, Response } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { BreakpointRequests } from './breakpoint-requests.js';
+import { BreakpointRequests } from './breakpoints/requests.js';
 import { capabilities } from './capabilities.js';
 import { answer, type Client, type ClientPositions } from './client.js';
 import { forwardControllerEvents } from './controller-events.js';
 import { Controller } from './controller.js';
 import { customRequestHandlers } from './custom-requests.js';
-import { DataBreakpoints } from './data-breakpoints.js';
+import { DataBreakpoints } from './breakpoints/data.js';
 import { quietDapLogger } from './dap-logging.js';
 import { mark } from './debuggee/timeline.js';
 import { EvaluateRequests } from './evaluate-requests.js';
 import { Evaluator } from './evaluator.js';
-import { exceptionInfoBody } from './exception-info.js';
+import { exceptionInfoBody } from './breakpoints/exception-info.js';
 import type { AttachArguments, LaunchArguments } from './launch-config.js';
 import { loadedSources } from './loaded-sources.js';
 import { releaseStopGroup } from './object-groups.js';

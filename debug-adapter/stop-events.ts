@@ -6,7 +6,7 @@
 import { Event, StoppedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Controller, PausedState } from './controller.js';
-import { dataValueExpression } from './data-breakpoints.js';
+import { dataValueExpression } from './breakpoints/data.js';
 import { mark } from './debuggee/timeline.js';
 import {
   DATA_BREAKPOINT_EVENT,

@@ -36,7 +36,7 @@ export type Ref =
   | { kind: 'list'; items: DebugProtocol.Variable[] }
   /** A long tensor's `values`: its first page, then all of them (paged by the client). */
   | { kind: 'head'; values: ValuesRef; evaluateName?: string }
-  /** A data breakpoint stop's scope (data-breakpoints.ts). */
+  /** A data breakpoint stop's scope (breakpoints/data.ts). */
   | { kind: 'data'; hit: DataBreakHit }
   /** The tf.Variables scope: the program's registered variables, fetched when it is expanded. */
   | { kind: 'trainingVariables' };

@@ -13,7 +13,7 @@ import type { AgentClient } from './agent-client.js';
 import type { ActiveSnapshot, DataBreakHit, NodeSnapshot } from './debuggee/agent-protocol.js';
 import { MemoryReferences } from './memory.js';
 import { stopGroup } from './object-groups.js';
-import { dataScopeVariables } from './data-breakpoints.js';
+import { dataScopeVariables } from './breakpoints/data.js';
 import { memberName, scopeName } from './evaluate-names.js';
 import { callbackVariables, nodeVariables } from './invocation-variables.js';
 import { previewText } from './previews.js';

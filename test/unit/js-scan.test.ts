@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isLikelyTypo } from '../../debug-adapter/callback-names.js';
+import { isLikelyTypo } from '../../debug-adapter/breakpoints/callback-names.js';
 import { editDistance } from '../../runtime/edit-distance.js';
 import { inTryWithCatch, isAsyncFunction, offsetOf, parameterList, positionOf, returnStatementStart } from '../../debug-adapter/js-scan.js';
 

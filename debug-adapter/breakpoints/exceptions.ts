@@ -17,13 +17,13 @@
  * Everything else resumes at once.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { AgentClient } from './agent-client.js';
-import { displayName } from './callback-display.js';
-import type { ActiveSnapshot } from './debuggee/agent-protocol.js';
-import { inTryWithCatch, isAsyncFunction, offsetOf } from './js-scan.js';
-import type { Stop } from './pause-state.js';
-import type { Scripts } from './scripts.js';
-import { isUserFrame } from './stack.js';
+import type { AgentClient } from '../agent-client.js';
+import { displayName } from '../callback-display.js';
+import type { ActiveSnapshot } from '../debuggee/agent-protocol.js';
+import { inTryWithCatch, isAsyncFunction, offsetOf } from '../js-scan.js';
+import type { Stop } from '../pause-state.js';
+import type { Scripts } from '../scripts.js';
+import { isUserFrame } from '../stack.js';
 
 /** What deciding an exception stop reads: the scripts, and the agent for the callbacks under way. */
 export interface ExceptionContext {

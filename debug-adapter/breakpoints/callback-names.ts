@@ -13,8 +13,8 @@
  * the names each new callback matched. This side keeps the list and words the messages.
  */
 import { readFileSync } from 'node:fs';
-import { editDistance } from '../runtime/edit-distance.js';
-import type { KnownCallbackInfo, KnownGraphInfo, KnownNotice } from './debuggee/agent-protocol.js';
+import { editDistance } from '../../runtime/edit-distance.js';
+import type { KnownCallbackInfo, KnownGraphInfo, KnownNotice } from '../debuggee/agent-protocol.js';
 
 /** How many callbacks a message lists before "…". */
 const LISTED = 8;

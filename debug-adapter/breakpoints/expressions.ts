@@ -2,9 +2,9 @@
  * The user's expressions that breakpoints evaluate on a paused frame: a logpoint's `{expressions}`.
  * (A function breakpoint's condition is evaluated by the agent, where the hit happens: agent.ts.)
  */
-import { agentExpression } from './agent-client.js';
-import type { CdpConnection } from './cdp/connection.js';
-import type { DebugAgent } from './debuggee/agent-protocol.js';
+import { agentExpression } from '../agent-client.js';
+import type { CdpConnection } from '../cdp/connection.js';
+import type { DebugAgent } from '../debuggee/agent-protocol.js';
 
 /** How a logpoint prints a value: tensors by their summary, objects as JSON, the rest as text. */
 function logText(agent: DebugAgent, value: unknown): string {

@@ -5,9 +5,9 @@
  * so breakpoints set before launch hold from the first line.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { CdpConnection } from './cdp/connection.js';
-import { fileUrl } from './paths.js';
-import type { ScriptInfo, Sources } from './sources.js';
+import type { CdpConnection } from '../cdp/connection.js';
+import { fileUrl } from '../paths.js';
+import type { ScriptInfo, Sources } from '../sources.js';
 
 export interface SourceBreakpointSpec {
   /** 1-based. */

@@ -5,12 +5,12 @@
  */
 import { Source } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { breakpointLocations } from './breakpoint-locations.js';
-import type { ClientPositions } from './client.js';
-import type { Controller } from './controller.js';
-import type { DataBreakpoints } from './data-breakpoints.js';
-import { variableBreakpointTarget } from './extension-protocol.js';
-import { lineProblem, pickDefined } from './request-guard.js';
+import { breakpointLocations } from './locations.js';
+import type { ClientPositions } from '../client.js';
+import type { Controller } from '../controller.js';
+import type { DataBreakpoints } from './data.js';
+import { variableBreakpointTarget } from '../extension-protocol.js';
+import { lineProblem, pickDefined } from '../request-guard.js';
 
 export class BreakpointRequests {
   constructor(
@@ -43,7 +43,7 @@ export class BreakpointRequests {
     };
   }
 
-  /** Callback and node names go to the controller; `tf.Variable <name>` ones are data breakpoints (data-breakpoints.ts). */
+  /** Callback and node names go to the controller; `tf.Variable <name>` ones are data breakpoints (data.ts). */
   async setFunctionBreakpoints(args: DebugProtocol.SetFunctionBreakpointsArguments): Promise<DebugProtocol.SetFunctionBreakpointsResponse['body']> {
     const named = (b: unknown): b is DebugProtocol.FunctionBreakpoint =>
       typeof b === 'object' && b !== null && typeof (b as { name?: unknown }).name === 'string';
@@ -72,7 +72,7 @@ export class BreakpointRequests {
     };
   }
 
-  /** Possible breakpoint positions on lines of a file (breakpoint-locations.ts); none for a file not loaded. */
+  /** Possible breakpoint positions on lines of a file (locations.ts); none for a file not loaded. */
   async locations(args: DebugProtocol.BreakpointLocationsArguments): Promise<DebugProtocol.BreakpointLocationsResponse['body']> {
     const file = args.source.path;
     const line = this.positions.lineToDebugger(args.line);

@@ -4,8 +4,8 @@
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
-import type { SourceBreakpoint } from './breakpoints.js';
-import type { Sources } from './sources.js';
+import type { SourceBreakpoint } from './source.js';
+import type { Sources } from '../sources.js';
 
 export interface LogpointLocation {
   readonly file: string;
