@@ -3,15 +3,16 @@
  * bridge (debuggee/bridge.ts), or a running one through its inspector (attach, which also loads
  * the agent into it).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { CdpConnection, COMMAND_TIMEOUT_MS, type Transport } from './cdp/connection.js';
 import { ATTACH_STEP_TIMEOUT_MS, inspectorWebSocket } from './cdp/transports.js';
 import type { Controller } from './controller.js';
-import { installAgent } from './debuggee/agent.js';
 import { BRIDGE_METHODS, type BridgeHeldParams } from './debuggee/bridge-protocol.js';
 import type { FilterConfig } from './launch-config.js';
 import { messageOf } from './request-guard.js';
 import { mark } from './debuggee/timeline.js';
 import { AGENT_SOURCE_URL } from './stack.js';
+import { adapterPaths } from './paths.js';
 
 interface ConnectOptions {
   readonly filters: FilterConfig;
@@ -59,11 +60,11 @@ export async function connectLaunched(
 
 /** A program started with --inspect: the agent loaded into it, and a waiting program let run. */
 export async function connectAttached(controller: Controller, host: string, port: number, options: ConnectOptions): Promise<void> {
+  const injectAgent = agentScript();
   // Until it has answered the handshake, a target gets a short time for each answer.
   const cdp = new CdpConnection(await inspectorWebSocket(host, port), ATTACH_STEP_TIMEOUT_MS);
   try {
-    const agentSource = `(() => { var __name = (f) => f; (${installAgent.toString()})(globalThis); return 0; })()\n//# sourceURL=${AGENT_SOURCE_URL}`;
-    await controller.connect(cdp, { filters: options.filters, debuggerNow: true, injectAgent: agentSource });
+    await controller.connect(cdp, { filters: options.filters, debuggerNow: true, injectAgent });
     await options.configure();
     await cdp.send('Runtime.runIfWaitingForDebugger');
   } catch (err) {
@@ -71,4 +72,17 @@ export async function connectAttached(controller: Controller, host: string, port
     throw new Error(`the inspector at ${host}:${port} did not complete the handshake: ${messageOf(err)}`);
   }
   cdp.timeoutMs = COMMAND_TIMEOUT_MS;
+}
+
+/**
+ * The agent as the script the adapter injects, named AGENT_SOURCE_URL (hidden from stacks, skipped).
+ * The build bundles it into its own file (scripts/build.mjs), read here rather than embedded in the
+ * adapter's bundle: the adapter runs from that bundle, from tsc's output and from its TypeScript
+ * sources (tests, under tsx), and one file beside the built adapter serves all three; launches never
+ * read it (the bridge imports the agent's modules).
+ */
+function agentScript(): string {
+  const file = adapterPaths.agentBundle;
+  if (!existsSync(file)) throw new Error(`the debugger's agent script ${file} is missing: run npm run build`);
+  return `${readFileSync(file, 'utf8')}\n//# sourceURL=${AGENT_SOURCE_URL}`;
 }

@@ -16,6 +16,11 @@ export const adapterPaths = {
   /** The debuggee's bootloader (`node --require`), CommonJS: .cjs when built, .cts from source. */
   boot: path.join(here, 'debuggee', `boot${ext === '.ts' ? '.cts' : '.cjs'}`),
   agent: path.join(here, 'debuggee', `agent${ext}`),
+  /**
+   * The agent as one script (scripts/build.mjs), injected into a program the adapter attaches to:
+   * built next to the built adapter, so from source it is the repository's dist/ copy.
+   */
+  agentBundle: path.join(here, ...(ext === '.ts' ? ['..', 'dist', 'debug-adapter'] : []), 'debuggee', 'agent.bundle.js'),
   runtimeDir: path.join(here, '..', 'runtime'),
   /** The adapter's own folder, and its TypeScript sources (where the built files' maps point). */
   adapterDirs: ext === '.ts' ? [here] : [here, path.join(here, '..', '..', 'debug-adapter')],
