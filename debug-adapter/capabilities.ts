@@ -1,6 +1,6 @@
 /**
  * What the adapter tells the client it supports (the initialize response), with the exception
- * filter checkboxes of the Breakpoints view (stop-filters.ts reads which are checked).
+ * filter checkboxes of the Breakpoints view (pauses/stop-filters.ts reads which are checked).
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
 

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { CdpConnection, COMMAND_TIMEOUT_MS, type Transport } from './cdp/connection.js';
 import { ATTACH_STEP_TIMEOUT_MS, inspectorWebSocket } from './cdp/transports.js';
-import type { Controller } from './controller.js';
+import type { Controller } from './pauses/controller.js';
 import { BRIDGE_METHODS, type BridgeHeldParams } from './debuggee/bridge-protocol.js';
 import type { FilterConfig } from './launch-config.js';
 import { messageOf } from './request-guard.js';

@@ -3,7 +3,7 @@
  * view's watch switch, a model node's details, and the program's tf.Variables. Each resolves to its response's body.
  */
 import path from 'node:path';
-import type { Controller } from './controller.js';
+import type { Controller } from './pauses/controller.js';
 import type { Evaluator } from './evaluator.js';
 import {
   GRAPH_WATCH_REQUEST,

@@ -8,7 +8,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { ClientPositions } from './client.js';
 import { clipboardText } from './clipboard.js';
 import { completions } from './completions.js';
-import type { Controller } from './controller.js';
+import type { Controller } from './pauses/controller.js';
 import type { Evaluator } from './evaluator.js';
 import type { StackView } from './stack-view.js';
 import type { VariableStore } from './variables.js';

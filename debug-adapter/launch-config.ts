@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BACKEND_CHOICES, type BackendChoice } from '../runtime/backend-choice.js';
 import { checkProjectTfjs } from '../runtime/tfjs-version.js';
-import { skipFilesOption } from './skip-files.js';
+import { skipFilesOption } from './pauses/skip-files.js';
 
 export type BackendOption = BackendChoice;
 
@@ -30,7 +30,7 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   model?: string;
   callbacks?: string;
   inputs?: string;
-  /** Files steps pass over, in js-debug's syntax (skip-files.ts); by default Node's internals and every package. */
+  /** Files steps pass over, in js-debug's syntax (pauses/skip-files.ts); by default Node's internals and every package. */
   skipFiles?: string[];
 }
 
@@ -189,7 +189,7 @@ function checkTypes(args: LaunchArguments): void {
   }
 }
 
-/** launch.json's skipFiles, checked (skip-files.ts); undefined when not given. */
+/** launch.json's skipFiles, checked (pauses/skip-files.ts); undefined when not given. */
 export function skipFilesOf(args: { skipFiles?: unknown }): string[] | undefined {
   try {
     return skipFilesOption(args.skipFiles);

@@ -6,7 +6,7 @@ import { constants } from 'node:os';
 import { ExitedEvent, OutputEvent, TerminatedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { BridgeListener } from './cdp/transports.js';
-import type { Controller } from './controller.js';
+import type { Controller } from './pauses/controller.js';
 import type { Debuggee } from './debuggee/launcher.js';
 import type { TerminalTarget } from './debuggee/terminal-protocol.js';
 import { mark } from './debuggee/timeline.js';

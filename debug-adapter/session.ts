@@ -2,12 +2,12 @@
  * The only place that speaks DAP: each request asks the controller (CDP) or the stores, then
  * responds; each controller event becomes one DAP event. Nothing here knows tensors. The work of
  * each area lives in its own module; this class wires each DAP request to it:
- * - start-up and end (startup.ts, program.ts), stop filters (stop-filters.ts);
- * - stops and their extras (stop-events.ts), other controller events (controller-events.ts);
+ * - start-up and end (startup.ts, program.ts), stop filters (pauses/stop-filters.ts);
+ * - stops and their extras (pauses/stop-events.ts), other controller events (pauses/controller-events.ts);
  * - stack and scopes (stack-view.ts), variables (variables.ts);
  * - evaluate, Set Value, completions (evaluate-requests.ts);
  * - breakpoints (breakpoints/requests.ts, breakpoints/data.ts);
- * - stepping, pause and Restart Frame (stepping.ts);
+ * - stepping, pause and Restart Frame (pauses/stepping.ts);
  * - the adapter's own requests (custom-requests.ts).
  */
 import { BreakpointEvent, InitializedEvent, LoggingDebugSession, Response } from '@vscode/debugadapter';
@@ -15,8 +15,8 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BreakpointRequests } from './breakpoints/requests.js';
 import { capabilities } from './capabilities.js';
 import { answer, type Client, type ClientPositions } from './client.js';
-import { forwardControllerEvents } from './controller-events.js';
-import { Controller } from './controller.js';
+import { forwardControllerEvents } from './pauses/controller-events.js';
+import { Controller } from './pauses/controller.js';
 import { customRequestHandlers } from './custom-requests.js';
 import { DataBreakpoints } from './breakpoints/data.js';
 import { quietDapLogger } from './dap-logging.js';
@@ -31,9 +31,9 @@ import { Program } from './program.js';
 import { argumentProblem, guardHandlers, messageOf } from './request-guard.js';
 import { StackView, threads } from './stack-view.js';
 import { Startup } from './startup.js';
-import { Stepping } from './stepping.js';
-import { StopEvents } from './stop-events.js';
-import { StopFilters } from './stop-filters.js';
+import { Stepping } from './pauses/stepping.js';
+import { StopEvents } from './pauses/stop-events.js';
+import { StopFilters } from './pauses/stop-filters.js';
 import { VariableStore } from './variables.js';
 
 /** The handlers guardHandlers wraps: every request this session answers itself. */

@@ -4,7 +4,7 @@
  */
 import { Handles, Source, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { Controller } from './controller.js';
+import type { Controller } from './pauses/controller.js';
 import { buildStack, type StackFrameEntry } from './stack.js';
 import type { VariableStore } from './variables.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from './agent-client.js';
 import { displayName } from './callback-display.js';
-import type { PausedState } from './pause-state.js';
+import type { PausedState } from './pauses/pause-state.js';
 import { AGENT_SOURCE_URL, type ActiveSnapshot, type NodeSnapshot } from './debuggee/agent-protocol.js';
 
 export { AGENT_SOURCE_URL };

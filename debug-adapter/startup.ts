@@ -9,7 +9,7 @@ import { filterTfStartupLines } from '../runtime/tf-startup-logs.js';
 import { BridgeListener } from './cdp/transports.js';
 import type { Client } from './client.js';
 import { connectAttached, connectLaunched } from './connect.js';
-import type { Controller } from './controller.js';
+import type { Controller } from './pauses/controller.js';
 import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
 import { TERMINAL_BRIDGE_EVENT, terminalExitCode, terminalTargetOf, type TerminalBridgeEventBody, type TerminalTarget } from './debuggee/terminal-protocol.js';
 import { mark } from './debuggee/timeline.js';
@@ -20,7 +20,7 @@ import { adapterPaths } from './paths.js';
 import { launchUnsupported } from './platform-support.js';
 import { delay, type Program } from './program.js';
 import { messageOf, pickDefined } from './request-guard.js';
-import type { StopFilters } from './stop-filters.js';
+import type { StopFilters } from './pauses/stop-filters.js';
 
 /**
  * Requests that need the program connected. A launch is answered once the program's bridge has

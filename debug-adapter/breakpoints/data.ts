@@ -19,7 +19,7 @@ import type { Protocol } from 'devtools-protocol';
 import { agentExpression, type AgentClient } from '../agent-client.js';
 import { parseHitCondition } from './source.js';
 import type { DataBreakHit, DataCondition, VariableWatch, WatchStatus } from '../debuggee/agent-protocol.js';
-import type { Stop } from '../pause-state.js';
+import type { Stop } from '../pauses/pause-state.js';
 
 const NON_FINITE = /^(?:(?:becomes?|became)\s+)?(?:non-?finite|nan\s*(?:\/|or)\s*inf(?:inity)?|nan)$/i;
 const CHANGES_BY = /^(?:changes?|changed)\s+by\s+more\s+than\s+(\S+)$/i;

@@ -21,7 +21,7 @@ import type { AgentClient } from '../agent-client.js';
 import { displayName } from '../callback-display.js';
 import type { ActiveSnapshot } from '../debuggee/agent-protocol.js';
 import { inTryWithCatch, isAsyncFunction, offsetOf } from '../js-scan.js';
-import type { Stop } from '../pause-state.js';
+import type { Stop } from '../pauses/pause-state.js';
 import type { Scripts } from '../scripts.js';
 import { isUserFrame } from '../stack.js';
 

@@ -5,11 +5,11 @@
  */
 import { OutputEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { ClientPositions } from './client.js';
+import type { ClientPositions } from '../client.js';
 import type { Controller } from './controller.js';
-import { messageOf } from './request-guard.js';
+import { messageOf } from '../request-guard.js';
 import { planRestart, restoreInputs } from './restart-frame.js';
-import type { StackView } from './stack-view.js';
+import type { StackView } from '../stack-view.js';
 import { StepInTargets } from './step-in-targets.js';
 
 export class Stepping {

@@ -11,9 +11,9 @@
  * They are removed at the stop, before anything else is sent.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { CdpConnection } from './cdp/connection.js';
-import { lineEntries } from './line-entries.js';
-import type { ScriptInfo } from './sources.js';
+import type { CdpConnection } from '../cdp/connection.js';
+import { lineEntries } from '../line-entries.js';
+import type { ScriptInfo } from '../sources.js';
 
 type Location = Protocol.Debugger.Location;
 

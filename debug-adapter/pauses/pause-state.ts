@@ -3,7 +3,7 @@
  * the callback invocations under way.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { ActiveSnapshot, DataBreakHit, NodeSnapshot } from './debuggee/agent-protocol.js';
+import type { ActiveSnapshot, DataBreakHit, NodeSnapshot } from '../debuggee/agent-protocol.js';
 
 export type StopReason = 'breakpoint' | 'function breakpoint' | 'data breakpoint' | 'exception' | 'step' | 'pause' | 'entry' | 'restart';
 

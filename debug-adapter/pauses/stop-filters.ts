@@ -3,7 +3,7 @@
  * what the launch or attach configuration sets itself (its breakOn… fields win over the boxes).
  */
 import type { Controller } from './controller.js';
-import type { FilterConfig } from './launch-config.js';
+import type { FilterConfig } from '../launch-config.js';
 
 export class StopFilters {
   /** The checked exception filters; undefined until the client's first setExceptionBreakpoints. */

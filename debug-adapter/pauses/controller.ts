@@ -5,27 +5,27 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Protocol } from 'devtools-protocol';
-import { BreakpointManager, parseHitCondition, type SourceBreakpoint, type SourceBreakpointSpec } from './breakpoints/source.js';
-import { AgentClient, AgentMissingError } from './agent-client.js';
-import { logMessage } from './breakpoints/expressions.js';
-import { type LogpointLocation, logpointLocation } from './breakpoints/logpoints.js';
+import { BreakpointManager, parseHitCondition, type SourceBreakpoint, type SourceBreakpointSpec } from '../breakpoints/source.js';
+import { AgentClient, AgentMissingError } from '../agent-client.js';
+import { logMessage } from '../breakpoints/expressions.js';
+import { type LogpointLocation, logpointLocation } from '../breakpoints/logpoints.js';
 import { calleeFunction, reached, type StepTarget } from './step-in-targets.js';
-import type { CdpConnection } from './cdp/connection.js';
-import { BRIDGE_METHODS } from './debuggee/bridge-protocol.js';
-import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type GraphRunRecord, type KnownNotice, type LastBreak } from './debuggee/agent-protocol.js';
-import type { FilterConfig } from './launch-config.js';
-import { displayName } from './callback-display.js';
-import { dataStop } from './breakpoints/data.js';
-import { CallbackNames, type FunctionBreakpointStatus } from './breakpoints/callback-names.js';
-import { exceptionStop, type ExceptionFilters } from './breakpoints/exceptions.js';
-import { sourceParameterNames } from './parameter-names.js';
+import type { CdpConnection } from '../cdp/connection.js';
+import { BRIDGE_METHODS } from '../debuggee/bridge-protocol.js';
+import { KNOWN_BINDING, type ActiveSnapshot, type AgentConfig, type GraphRunRecord, type KnownNotice, type LastBreak } from '../debuggee/agent-protocol.js';
+import type { FilterConfig } from '../launch-config.js';
+import { displayName } from '../callback-display.js';
+import { dataStop } from '../breakpoints/data.js';
+import { CallbackNames, type FunctionBreakpointStatus } from '../breakpoints/callback-names.js';
+import { exceptionStop, type ExceptionFilters } from '../breakpoints/exceptions.js';
+import { sourceParameterNames } from '../parameter-names.js';
 import type { PausedState, Stop, StopReason } from './pause-state.js';
-import { Scripts, SKIPPED_ALWAYS } from './scripts.js';
-import type { ScriptInfo } from './sources.js';
+import { Scripts, SKIPPED_ALWAYS } from '../scripts.js';
+import type { ScriptInfo } from '../sources.js';
 import { sameLocation, StepBreakpoints } from './step-breakpoints.js';
 import { SkipFiles } from './skip-files.js';
-import { mark } from './debuggee/timeline.js';
-import { AGENT_SOURCE_URL, isAgentFile, isUserFrame, isUserScript } from './stack.js';
+import { mark } from '../debuggee/timeline.js';
+import { AGENT_SOURCE_URL, isAgentFile, isUserFrame, isUserScript } from '../stack.js';
 
 export type { PausedState, Stop, StopReason } from './pause-state.js';
 

@@ -6,8 +6,8 @@
 import { Event, StoppedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Controller, PausedState } from './controller.js';
-import { dataValueExpression } from './breakpoints/data.js';
-import { mark } from './debuggee/timeline.js';
+import { dataValueExpression } from '../breakpoints/data.js';
+import { mark } from '../debuggee/timeline.js';
 import {
   DATA_BREAKPOINT_EVENT,
   type DataBreakpointEventBody,
@@ -17,8 +17,8 @@ import {
   type GraphRunEventBody,
   TENSOR_CALLBACK_EVENT,
   type TensorCallbackEventBody,
-} from './extension-protocol.js';
-import { THREAD_ID } from './stack-view.js';
+} from '../extension-protocol.js';
+import { THREAD_ID } from '../stack-view.js';
 
 /** How long a stop's extras wait for a client that does not ask for the stack (a script, a test). */
 const EXTRAS_WAIT_MS = 200;

@@ -5,11 +5,11 @@
  */
 import { BreakpointEvent, Event, LoadedSourceEvent, OutputEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { ClientPositions } from './client.js';
+import type { ClientPositions } from '../client.js';
 import type { Controller } from './controller.js';
-import { BACKEND_EVENT, type BackendEventBody, GRAPH_RUN_EVENT, type GraphRunEventBody } from './extension-protocol.js';
-import { LoadedSourceEvents } from './loaded-sources.js';
-import { logpointOutput } from './breakpoints/logpoints.js';
+import { BACKEND_EVENT, type BackendEventBody, GRAPH_RUN_EVENT, type GraphRunEventBody } from '../extension-protocol.js';
+import { LoadedSourceEvents } from '../loaded-sources.js';
+import { logpointOutput } from '../breakpoints/logpoints.js';
 
 export function forwardControllerEvents(controller: Controller, sendEvent: (event: DebugProtocol.Event) => void, positions: ClientPositions): void {
   controller.on('output', (category, text) => sendEvent(new OutputEvent(text, category)));
