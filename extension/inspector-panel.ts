@@ -55,6 +55,8 @@ export class InspectorPanel {
   private viewOpening: Promise<void> | undefined;
   /** Sessions whose first stop brought the panel view to the front. */
   private readonly revealedIn = new Set<string>();
+  /** Stops that brought the inspector to the front, in any session. */
+  private frontStops = 0;
   /** Set while the panel is being created (its group made first): one panel, however many stops come. */
   private opening: Promise<void> | undefined;
   /** The editor group the panel was last in (where the user put it), for reopening it there. */
@@ -83,11 +85,14 @@ export class InspectorPanel {
         const quiet = QUIET_STOPS.has((e.body as { reason?: string }).reason ?? '');
         if (this.location === 'panel' && this.view && quiet && this.revealedIn.has(e.session.id)) return this.post(message);
         this.revealedIn.add(e.session.id);
+        this.frontStops++;
         // Posted once the panel exists (it queues until its webview is ready).
         void this.show(true).then(() => this.post(message));
       }),
       vscode.debug.onDidStartDebugSession((session) => {
-        if (session.type === DEBUG_TYPE && this.webview) this.post({ type: 'sessionStarted', sessionId: session.id });
+        if (session.type !== DEBUG_TYPE) return;
+        if (this.webview) this.post({ type: 'sessionStarted', sessionId: session.id });
+        else if (session.configuration.request === 'launch') void this.prepareView();
       }),
       vscode.debug.onDidTerminateDebugSession((session) => {
         this.revealedIn.delete(session.id);
@@ -166,6 +171,22 @@ export class InspectorPanel {
       this.viewOpening = undefined;
     });
     return this.viewOpening;
+  }
+
+  /**
+   * Makes the panel view while a launched program starts, so its first stop is drawn as it comes:
+   * VS Code makes a view only when it is first shown, which took 0.6–1.1 s on the path to the
+   * window's first stop. The Debug Console comes back to the front and the focus to the code.
+   * Not for an attach (a Debug Terminal's program): the user's terminal stays in front.
+   */
+  private async prepareView(): Promise<void> {
+    if (this.location !== 'panel' || this.view || this.viewOpening) return;
+    if (!vscode.workspace.getConfiguration('tfjsCallbacks').get<boolean>('openInspectorOnStop', true)) return;
+    const stopsBefore = this.frontStops;
+    await this.showView(false);
+    // A stop that came meanwhile brought the inspector to the front: it stays there.
+    if (this.frontStops === stopsBefore) await vscode.commands.executeCommand('workbench.debug.action.focusRepl');
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
   }
 
   private adoptView(view: vscode.WebviewView): void {
