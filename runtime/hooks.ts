@@ -7,30 +7,13 @@
  * `Symbol.for('tfjs-callback-debugger.runtime.state')`, by replacing `observers` with a new array.
  */
 import type { CallbackObserver, InvocationFrame, KnownCallback, KnownGraph } from './events.js';
+import type { NodeObserver, RuntimeTools } from './hook-types.js';
 import { dtypeOfArray } from './dtypes.js';
 import { summarizeTensor, summarizeValues } from './summary.js';
 import { tf } from './tf.js';
 
-/**
- * What the runtime lends a debugger's agent, which has no import of the runtime (it is injected
- * into the program): the agent types it with `import type { RuntimeTools }`.
- */
-export interface RuntimeTools {
-  readonly summarizeTensor: typeof summarizeTensor;
-  readonly summarizeValues: typeof summarizeValues;
-  /** The one typed-array→dtype table (dtypes.ts), so the agent keeps no copy of its own. */
-  readonly dtypeOfArray: typeof dtypeOfArray;
-  /** Set when graph-model/node-hooks.ts loads: observers of every model node. */
-  addNodeObserver?: typeof import('./graph-model/node-hooks.js').addNodeObserver;
-  /** Set when graph-model/first-non-finite.ts loads: the first NaN/Inf of a model run. */
-  createNonFiniteFinder?: typeof import('./graph-model/first-non-finite.js').createNonFiniteFinder;
-  /** Set when graph-model/node-site.ts loads: where a loaded model's node is in its model.json. */
-  nodeSite?: typeof import('./graph-model/node-site.js').nodeSite;
-  /** Set when trace/tracer.ts loads: runs a debugger's reads outside a tfFunction trace under way. */
-  untraced?: typeof import('./trace/tracer.js').untraced;
-  /** The program's one TensorFlow.js (tf.ts): data breakpoints wrap its `Variable.prototype.assign`. */
-  readonly tf?: typeof tf;
-}
+/** What the runtime lends a debugger's agent; its type is in hook-types.ts, with the node events'. */
+export type { RuntimeTools } from './hook-types.js';
 
 interface SharedState {
   observers: CallbackObserver[];
@@ -51,7 +34,7 @@ interface SharedState {
    */
   pausedMs?: number;
   /** Observers of each graph-model node (graph-model/node-hooks.ts). */
-  nodeObservers?: readonly import('./graph-model/node-hooks.js').NodeObserver[];
+  nodeObservers?: readonly NodeObserver[];
 }
 
 const KNOWN_LIMIT = 1000;

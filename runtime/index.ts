@@ -1,68 +1,14 @@
 /**
- * tfjs-callback-debugger/runtime: TensorFlow's graph-callback wrappers for TensorFlow.js.
+ * tfjs-callback-debugger/runtime: TensorFlow's graph-callback wrappers for TensorFlow.js. What it
+ * exports is listed in public-api.ts.
  */
-export { pyFunction, type PyFunctionOptions, type PyFunctionResult } from './py-function.js';
-export { numpyFunction, compat, type NumpyFunctionOptions, type NumpyFunctionResult, type ArrayResult } from './numpy-function.js';
-export { graphFunction, type GraphFunctionOptions } from './graph-function.js';
-export { tfFunction, type TfFunctionOptions, type TracedFunction, type ConcreteFunction } from './trace/tf-function.js';
-export type {
-  TracedGraph,
-  TracedNode,
-  KernelNode,
-  CallbackNode as TracedCallbackNode,
-  Edge,
-  ValueRef,
-  Capture,
-  TensorSpec,
-  OutputStructure,
-} from './trace/graph.js';
-export type { InputSpec } from './trace/signature.js';
-export type { ExportOptions, ExportedModel } from './trace/export-model.js';
-export { GraphExportError, type UnmappedNode, type ExportedCallback } from './trace/export.js';
-export { MAPPED_KERNELS } from './trace/op-mapping.js';
-export { TraceError, TRACE_WARNING } from './trace/errors.js';
-export { NdArray, type NdData, type NumericArray } from './ndarray.js';
-export { loadCallbackModel, CallbackModel, type CallbackBindings, type LoadCallbackModelOptions, type ModelInputs } from './graph-model/callback-model.js';
-export { findCallbackNodes, CALLBACK_OPS, type CallbackNode } from './graph-model/callback-nodes.js';
-export { readModelFiles, type ModelFiles } from './graph-model/model-files.js';
-export {
-  selectBackend,
-  currentBackend,
-  describeBackend,
-  announceBackend,
-  BACKEND_CHOICES,
-  type BackendChoice,
-  type BackendName,
-  type BackendReport,
-  type SelectBackendOptions,
-} from './backend.js';
-export { addCallbackObserver } from './hooks.js';
-export { addNodeObserver, type NodeExecution, type NodeObserver } from './graph-model/node-hooks.js';
-export { createNonFiniteFinder, type NonFiniteFinder, type NonFiniteOrigin } from './graph-model/first-non-finite.js';
-export type {
-  CallbackObserver,
-  CallbackStart,
-  CallbackInvocation,
-  CallbackIdentity,
-  CallbackKind,
-  CallbackOp,
-  ToutCheck,
-  LiveInvocation,
-  KnownCallback,
-} from './events.js';
-export type { ToutMismatch, Narrowing, Conversion } from './tout/tout-checks.js';
-export { summarizeTensor, signature, SUMMARY_SAMPLE_LIMIT, type TensorSummary } from './summary.js';
-export type { CallSite } from './callsite.js';
-export { parseTout, type Tout, type ToutSpec } from './tout/tout.js';
-export { parseDType, displayName, type TfDType } from './dtypes.js';
-export { InvalidArgumentError, CallbackError, NotDifferentiableError, UnboundCallbackError, ModelFormatError, DynamicGraphError } from './errors.js';
-export { tf, type Tensor } from './tf.js';
+export * from './public-api.js';
 // Tensors' one-line previews in debuggers (`Tensor float32[2,3]`), installed once as the runtime loads.
 import './debug-description.js';
 
-// This module, for CommonJS programs launched by the CLI or the debugger: their
+// The runtime's exports, for CommonJS programs launched by the CLI or the debugger: their
 // require('tfjs-callback-debugger/runtime') gets this very instance (runtime/loader/register.ts),
 // not a second load through require(esm).
-import * as runtimeModule from './index.js';
+import * as runtimeModule from './public-api.js';
 import { RUNTIME_MODULE_KEY } from './loader/one-engine.js';
 (globalThis as Record<symbol, unknown>)[RUNTIME_MODULE_KEY] ??= runtimeModule;

@@ -1,5 +1,6 @@
 // Lists the import circles in product code: every relative import counts, type-only ones and
 // `import("…")` types included, because a type circle ties two modules as tightly as a value one.
+// Then lists the arrows back up from runtime/'s sub-folders (arrowsBackUp below).
 // Usage: npx tsx scripts/import-circles.ts [--runtime-only]
 //   --runtime-only leaves out `import type`, `import { type … }` and `typeof import(…)`.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -95,17 +96,66 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-export function importCircles(root: string, typesToo: boolean): string[][] {
+/** Each product file (relative to root) with the product files it imports. */
+function importGraph(root: string, typesToo: boolean): Map<string, string[]> {
   const files = PRODUCT_FOLDERS.flatMap((folder) => sourceFiles(join(root, folder)));
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const targets = importedSpecifiers(file, typesToo)
       .map((specifier) => resolveSpecifier(file, specifier, known))
-      .filter((target): target is string => target !== undefined);
-    graph.set(file, [...new Set(targets)]);
+      .filter((target): target is string => target !== undefined)
+      .map((target) => relative(root, target));
+    graph.set(relative(root, file), [...new Set(targets)]);
   }
-  return circles(graph).map((component) => component.map((file) => relative(root, file)));
+  return graph;
+}
+
+export function importCircles(root: string, typesToo: boolean): string[][] {
+  return circles(importGraph(root, typesToo));
+}
+
+/** The files `start` leads to, itself included. */
+function reachable(graph: Map<string, string[]>, start: string): Set<string> {
+  const seen = new Set<string>([start]);
+  const queue = [start];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    for (const next of graph.get(file) ?? []) {
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return seen;
+}
+
+/** Programs in runtime/'s sub-folders: they stand above every module, so they may import the top level. */
+export const RUNTIME_PROGRAMS: readonly string[] = [
+  'runtime/cli/main.ts', // package.json "bin"
+  'runtime/loader/register.ts', // package.json "exports" ./runtime/register, the launch's --import
+  'runtime/native/check.ts', // setup-native's check, run as a child process
+];
+
+/**
+ * Arrows back up in runtime/: a module in a sub-folder (runtime/tout/…) that imports a top-level
+ * runtime module which leads, through its own imports, back into that sub-folder. Sub-folders sit
+ * below the top level; a top-level module they use must not need them. Type-only imports count;
+ * `programs` are left out.
+ */
+export function arrowsBackUp(root: string, programs: readonly string[] = RUNTIME_PROGRAMS): string[] {
+  const graph = importGraph(root, true);
+  const topLevel = (file: string) => /^runtime\/[^/]+\.tsx?$/.test(file);
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    const folder = /^runtime\/[^/]+\//.exec(file)?.[0];
+    if (!folder || programs.includes(file)) continue;
+    for (const target of targets.filter(topLevel)) {
+      const back = [...reachable(graph, target)].find((reached) => reached.startsWith(folder));
+      if (back) found.push(`${file} -> ${target}, which leads back to ${back}`);
+    }
+  }
+  return found.sort();
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
@@ -113,4 +163,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   const found = importCircles(process.cwd(), typesToo);
   for (const component of found) console.log(component.join(' <-> '));
   console.log(`${found.length} import circle(s)${typesToo ? ' (type-only imports included)' : ' (run-time imports only)'}`);
+  const backUp = arrowsBackUp(process.cwd());
+  for (const arrow of backUp) console.log(arrow);
+  console.log(`${backUp.length} arrow(s) back up from a runtime/ sub-folder`);
 }

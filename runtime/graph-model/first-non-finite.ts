@@ -6,25 +6,10 @@
  */
 import { summarizeTensor, type TensorSummary } from '../summary.js';
 import type { Tensor } from '../tf.js';
+import type { NonFiniteFinder, NonFiniteOrigin } from '../hook-types.js';
 import { shared } from '../hooks.js';
-import type { NodeExecution } from './node-hooks.js';
 
-export interface NonFiniteOrigin {
-  readonly graph: string;
-  readonly node: string;
-  readonly op: string;
-  /** What the outputs held. */
-  readonly kind: 'NaN' | 'Inf' | 'NaN and Inf';
-  /** The node made them from finite inputs, or an input (`inputName`) of it already held them. */
-  readonly cause: 'node' | 'input';
-  readonly inputName?: string;
-  readonly message: string;
-}
-
-/** Checks each node of a run as it is told; reports one origin per run (index 0 starts a run). */
-export interface NonFiniteFinder {
-  check(execution: NodeExecution): NonFiniteOrigin | undefined;
-}
+export type { NonFiniteFinder, NonFiniteOrigin } from '../hook-types.js';
 
 const FLOAT = /^(float|complex)/;
 

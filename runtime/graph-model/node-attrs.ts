@@ -3,16 +3,10 @@
  * model.json has them (`transpose_a: false`, `T: "DT_FLOAT"`, `strides: [1, 2, 2, 1]`), a tensor
  * attribute (a Const's value) by its dtype and shape; a tfFunction's kernel attrs as tfjs has them.
  */
+import type { NodeAttrValue } from '../hook-types.js';
 import { ENUM_NUMBERS } from './callback-nodes.js';
 
-/** An attribute as JSON; a tensor attribute by its dtype and shape. */
-export type NodeAttrValue =
-  | number
-  | string
-  | boolean
-  | null
-  | readonly (number | string | boolean)[]
-  | { readonly dtype: string; readonly shape: readonly number[] };
+export type { NodeAttrValue } from '../hook-types.js';
 
 /** model.json's `attr` of a node (an AttrValue each: `b`, `i`, `f`, `s`, `type`, `shape`, `tensor`, `list`, `func`). */
 export function rawAttrsAsJson(attrs: Readonly<Record<string, unknown>>): Record<string, NodeAttrValue> {

@@ -11,46 +11,14 @@
  */
 import { currentExecution, type Execution, onExecutionEnd } from '../invocation/execution.js';
 import type { Tensor } from '../tf.js';
+import type { NodeAttrValue, NodeExecution, NodeObserver } from '../hook-types.js';
 import { shared } from '../hooks.js';
-import { attrsAsJson, type NodeAttrValue, rawAttrsAsJson } from './node-attrs.js';
+import { attrsAsJson, rawAttrsAsJson } from './node-attrs.js';
 import { type AfterNodeMethods, type ExecutedNode, type TensorMap, graphExecutorPrototype } from './tfjs-internals.js';
 import type { tf } from '../tf.js';
 
-/** One node that just ran. Its tensors belong to the model run: read them during onNode, and clone one to keep it. */
-export interface NodeExecution {
-  /** The model's name. */
-  readonly graph: string;
-  /** The model.json it was loaded from (absent for tfFunction replays). */
-  readonly modelPath?: string;
-  /** The node's name in model.json. */
-  readonly node: string;
-  readonly op: string;
-  /** Inside control flow, tfjs's key for this run of the node (`name-<frame>-<iteration>`); else absent. */
-  readonly frameKey?: string;
-  /** Its place in this model run's execution order, from 0. */
-  readonly index: number;
-  /** Data inputs in order (`name` or `name:k`), with their tensors (undefined where tfjs had none). */
-  readonly inputNames: readonly string[];
-  readonly inputs: readonly (Tensor | undefined)[];
-  readonly outputs: readonly Tensor[];
-  /** The node's attributes as JSON (read when asked: most events never need them). */
-  attrs(): Record<string, NodeAttrValue>;
-  /** Milliseconds since the previous node of this run was told to an observer (the first: since the run began). */
-  readonly ms: number;
-}
-
-export interface NodeObserver {
-  onNode(execution: NodeExecution): void;
-  /**
-   * Whether onNode needs this node; absent: every node. A debugger with one node breakpoint on a
-   * 100-node model is told of one node, and the other 99 build no event (they cost 1.3x the run).
-   * Asked once for each node that ran, and onNode follows at once when it says yes: an observer
-   * may count the node's runs here (the agent's hit counts), so a run it will not stop at costs no event.
-   */
-  wants?(node: string, op: string): boolean;
-  /** A model run whose nodes were told is over (all of it ran, or it failed): its graph's name. */
-  onRunEnd?(graph: string): void;
-}
+/** The node events' types live with the hooks' (hook-types.ts); here for the runtime's index and the agent. */
+export type { NodeExecution, NodeObserver } from '../hook-types.js';
 
 /** What one model run has seen: node order, timing, and the latest outputs of nodes inside control flow (inputs of later nodes). */
 interface RunState {

@@ -2,16 +2,11 @@
  * Where a node of a loaded model sits in its model.json, for a debugger's graph frame at a node
  * stop. Models register their text when they load; it is scanned only when a stop asks.
  */
+import type { NodeSite } from '../hook-types.js';
 import { shared } from '../hooks.js';
 import { locateNodes, type NodeLocations } from './node-locations.js';
 
-export interface NodeSite {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly endLine: number;
-  readonly endColumn: number;
-}
+export type { NodeSite } from '../hook-types.js';
 
 /** How many models' texts are kept (the latest loaded). */
 const KEPT = 20;

@@ -5,18 +5,13 @@
 import { identify } from './callbacks.js';
 import type { CallbackKind, CallbackOp } from '../events.js';
 import { declaredDTypeOf, tensorFromArray } from '../tout/declared-dtypes.js';
-import type { NumericArray } from '../dtypes.js';
 import { invokeCallback } from './invoke.js';
 import { literalRepr, tensorRepr } from '../python-repr.js';
 import { tf, type Tensor } from '../tf.js';
 import { parseTout, type ToutSpec } from '../tout/tout.js';
-import { wrapperRecorder, type WrapperCall } from '../trace/wrapper-hook.js';
+import { type Input, wrapperRecorder, type WrapperCall } from '../trace/wrapper-hook.js';
 
-/**
- * A tensor, or what tf.tensor() accepts (numbers become float32, as in TF.js), or any typed array,
- * which keeps its dtype (a Float64Array is float64, a BigInt64Array int64).
- */
-export type Input = Tensor | tf.TensorLike | NumericArray;
+export type { Input } from '../trace/wrapper-hook.js';
 
 export function runWrapped(
   kind: CallbackKind,

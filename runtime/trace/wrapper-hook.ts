@@ -4,9 +4,16 @@
  * Outside a trace the wrapper pays one null check.
  */
 import type { CallbackKind, CallbackOp } from '../events.js';
-import type { Tensor } from '../tf.js';
+import type { NumericArray } from '../dtypes.js';
+import type { Tensor, tf } from '../tf.js';
 import type { ToutSpec } from '../tout/tout.js';
-import type { Input } from '../invocation/wrap.js';
+
+/**
+ * What a wrapper takes as `inp`: a tensor, or what tf.tensor() accepts (numbers become float32, as
+ * in TF.js), or any typed array, which keeps its dtype (a Float64Array is float64, a BigInt64Array
+ * int64). Here, beside the call it is part of, so wrap.ts and tracing share it one way.
+ */
+export type Input = Tensor | tf.TensorLike | NumericArray;
 
 /** A wrapper call as runWrapped received it. */
 export interface WrapperCall {

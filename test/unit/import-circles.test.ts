@@ -1,25 +1,27 @@
 /**
  * No import circle in product code (runtime/, debug-adapter/, extension/, media/src/), type-only
- * imports included: scripts/import-circles.ts reads every relative import. Two are known and
- * owned by issue 31's other points: the runtime/hooks.ts cluster (hooks names higher modules with
- * `typeof import(…)`) and runtime/index.ts importing itself. Once they are gone, this expects none.
+ * imports included: scripts/import-circles.ts reads every relative import. And no arrow back up in
+ * runtime/: a module in a sub-folder imports no top-level runtime module that leads back into its
+ * own sub-folder (programs aside: RUNTIME_PROGRAMS).
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { importCircles } from '../../scripts/import-circles.js';
+import { arrowsBackUp, importCircles, RUNTIME_PROGRAMS } from '../../scripts/import-circles.js';
 import { repoRoot } from '../fixtures/spawn.js';
 
-const KNOWN = (circle: readonly string[]) => circle.includes('runtime/hooks.ts') || (circle.length === 1 && circle[0] === 'runtime/index.ts');
-
-test('product code has no import circle but the two known ones', () => {
-  const circles = importCircles(repoRoot, true);
+test('product code has no import circle', () => {
   assert.deepEqual(
-    circles.filter((circle) => !KNOWN(circle)).map((circle) => circle.join(' <-> ')),
+    importCircles(repoRoot, true).map((circle) => circle.join(' <-> ')),
     [],
   );
+});
+
+test('no arrow back up: a runtime/ sub-folder module imports no top-level module that leads back into its sub-folder', () => {
+  for (const program of RUNTIME_PROGRAMS) assert.ok(existsSync(path.join(repoRoot, program)), `${program} exists`);
+  assert.deepEqual(arrowsBackUp(repoRoot), []);
 });
 
 test('a circle of type-only imports counts; without types it is none', () => {
@@ -33,6 +35,22 @@ test('a circle of type-only imports counts; without types it is none', () => {
     writeFileSync(path.join(tree, 'runtime', 'checks.ts'), "import type { Kind } from './events.js';\nexport interface Check { kind: Kind }\n");
     assert.deepEqual(importCircles(tree, true), [['runtime/checks.ts', 'runtime/events.ts']]);
     assert.deepEqual(importCircles(tree, false), []);
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
+});
+
+test('an arrow back up is found through a top-level module, and a program is left out', () => {
+  const tree = mkdtempSync(path.join(os.tmpdir(), 'arrows-back-up-'));
+  try {
+    mkdirSync(path.join(tree, 'runtime', 'tout'), { recursive: true });
+    writeFileSync(path.join(tree, 'runtime', 'tout', 'verdict.ts'), 'export type Verdict = string;\n');
+    writeFileSync(path.join(tree, 'runtime', 'summary.ts'), "import type { Verdict } from './tout/verdict.js';\nexport type Summary = Verdict;\n");
+    writeFileSync(path.join(tree, 'runtime', 'events.ts'), "import type { Summary } from './summary.js';\nexport type Kind = Summary;\n");
+    writeFileSync(path.join(tree, 'runtime', 'tout', 'checks.ts'), "import type { Kind } from '../events.js';\nexport type Check = Kind;\n");
+    assert.deepEqual(importCircles(tree, true), []);
+    assert.deepEqual(arrowsBackUp(tree), ['runtime/tout/checks.ts -> runtime/events.ts, which leads back to runtime/tout/verdict.ts']);
+    assert.deepEqual(arrowsBackUp(tree, ['runtime/tout/checks.ts']), []);
   } finally {
     rmSync(tree, { recursive: true, force: true });
   }

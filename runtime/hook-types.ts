@@ -1,0 +1,101 @@
+/**
+ * The types the debug hooks (hooks.ts) share with the modules that fill them in (graph-model/,
+ * trace/tracer.ts) and with a debugger's agent: node events and the tools the runtime lends.
+ * Types only, importing no module that imports hooks.ts, so hooks.ts names nothing above it.
+ */
+import type { dtypeOfArray } from './dtypes.js';
+import type { summarizeTensor, summarizeValues } from './summary.js';
+import type { Tensor, tf } from './tf.js';
+
+/** An attribute as JSON; a tensor attribute by its dtype and shape. */
+export type NodeAttrValue =
+  | number
+  | string
+  | boolean
+  | null
+  | readonly (number | string | boolean)[]
+  | { readonly dtype: string; readonly shape: readonly number[] };
+
+/** One node that just ran. Its tensors belong to the model run: read them during onNode, and clone one to keep it. */
+export interface NodeExecution {
+  /** The model's name. */
+  readonly graph: string;
+  /** The model.json it was loaded from (absent for tfFunction replays). */
+  readonly modelPath?: string;
+  /** The node's name in model.json. */
+  readonly node: string;
+  readonly op: string;
+  /** Inside control flow, tfjs's key for this run of the node (`name-<frame>-<iteration>`); else absent. */
+  readonly frameKey?: string;
+  /** Its place in this model run's execution order, from 0. */
+  readonly index: number;
+  /** Data inputs in order (`name` or `name:k`), with their tensors (undefined where tfjs had none). */
+  readonly inputNames: readonly string[];
+  readonly inputs: readonly (Tensor | undefined)[];
+  readonly outputs: readonly Tensor[];
+  /** The node's attributes as JSON (read when asked: most events never need them). */
+  attrs(): Record<string, NodeAttrValue>;
+  /** Milliseconds since the previous node of this run was told to an observer (the first: since the run began). */
+  readonly ms: number;
+}
+
+export interface NodeObserver {
+  onNode(execution: NodeExecution): void;
+  /**
+   * Whether onNode needs this node; absent: every node. A debugger with one node breakpoint on a
+   * 100-node model is told of one node, and the other 99 build no event (they cost 1.3x the run).
+   * Asked once for each node that ran, and onNode follows at once when it says yes: an observer
+   * may count the node's runs here (the agent's hit counts), so a run it will not stop at costs no event.
+   */
+  wants?(node: string, op: string): boolean;
+  /** A model run whose nodes were told is over (all of it ran, or it failed): its graph's name. */
+  onRunEnd?(graph: string): void;
+}
+
+/** Where a model run's first NaN/Inf came from (graph-model/first-non-finite.ts). */
+export interface NonFiniteOrigin {
+  readonly graph: string;
+  readonly node: string;
+  readonly op: string;
+  /** What the outputs held. */
+  readonly kind: 'NaN' | 'Inf' | 'NaN and Inf';
+  /** The node made them from finite inputs, or an input (`inputName`) of it already held them. */
+  readonly cause: 'node' | 'input';
+  readonly inputName?: string;
+  readonly message: string;
+}
+
+/** Checks each node of a run as it is told; reports one origin per run (index 0 starts a run). */
+export interface NonFiniteFinder {
+  check(execution: NodeExecution): NonFiniteOrigin | undefined;
+}
+
+/** Where a loaded model's node sits in its model.json (graph-model/node-site.ts). */
+export interface NodeSite {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+}
+
+/**
+ * What the runtime lends a debugger's agent, which has no import of the runtime (it is injected
+ * into the program): the agent types it with `import type { RuntimeTools }`.
+ */
+export interface RuntimeTools {
+  readonly summarizeTensor: typeof summarizeTensor;
+  readonly summarizeValues: typeof summarizeValues;
+  /** The one typed-array→dtype table (dtypes.ts), so the agent keeps no copy of its own. */
+  readonly dtypeOfArray: typeof dtypeOfArray;
+  /** Set when graph-model/node-hooks.ts loads: observers of every model node. */
+  addNodeObserver?: (observer: NodeObserver) => () => void;
+  /** Set when graph-model/first-non-finite.ts loads: the first NaN/Inf of a model run. */
+  createNonFiniteFinder?: () => NonFiniteFinder;
+  /** Set when graph-model/node-site.ts loads: where a loaded model's node is in its model.json. */
+  nodeSite?: (modelPath: string, node: string) => NodeSite | undefined;
+  /** Set when trace/tracer.ts loads: runs a debugger's reads outside a tfFunction trace under way. */
+  untraced?: <T>(fn: () => T) => T;
+  /** The program's one TensorFlow.js (tf.ts): data breakpoints wrap its `Variable.prototype.assign`. */
+  readonly tf?: typeof tf;
+}
