@@ -86,8 +86,19 @@ export async function tensorData(
     if (!page || 'error' in page) throw new Error(page?.error ?? `invocation ${invocationId} is not under way`);
     return page;
   }
-  const target = args.expression;
-  const value = await evaluate(target, args.frameId);
+  return expressionData(args.expression, args.frameId, start, count, agent, evaluate);
+}
+
+/** A slice of any expression's value that is a tensor, NdArray or typed array. */
+async function expressionData(
+  target: string,
+  frameId: number | undefined,
+  start: number,
+  count: number,
+  agent: AgentClient,
+  evaluate: (expression: string, frameId: number | undefined) => Promise<Protocol.Runtime.RemoteObject>,
+): Promise<TensorDataResponseBody> {
+  const value = await evaluate(target, frameId);
   if (!value.objectId) throw new Error(`${target} is not a tensor`);
   const page = await agent
     .callOn(

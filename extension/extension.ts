@@ -40,28 +40,7 @@ export function activate(context: vscode.ExtensionContext): void {
     server.traceUpdated(result.traceFile);
   });
   if (vscode.workspace.isTrusted) server.traceUpdated(runner.traceFile);
-  // A debug session's backend: the bar's "→ backend" was the last Run Graph's, so it goes as the
-  // session's adapter starts (a tracker is made before its first message: the session's start event
-  // may come after the adapter said its backend, a Debug Terminal's attach answering only once
-  // connected), and shows the session's own once the adapter says it.
-  context.subscriptions.push(
-    vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
-      createDebugAdapterTracker: () => {
-        status.used(undefined);
-        return {
-          onDidSendMessage: (m: { type?: string; event?: string; body?: { output?: unknown; backend?: unknown } }) => {
-            if (m.type !== 'event') return;
-            // The program's preloads chose it (F5, Debug Graph, the Debug Terminal, whose backend line
-            // goes to the terminal); a program that chooses its own later says so in its line.
-            if (m.event === BACKEND_EVENT && typeof m.body?.backend === 'string') status.used((m.body as BackendEventBody).backend);
-            if (m.event !== 'output' || typeof m.body?.output !== 'string') return;
-            const backend = BACKEND_LINE.exec(m.body.output)?.[1];
-            if (backend) status.used(backend);
-          },
-        };
-      },
-    }),
-  );
+  trackSessionBackends(context, status);
 
   const command = (id: string, run: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
   command('tfjsCallbacks.runGraph', (uri?: vscode.Uri) => runner.run(uri));
@@ -83,34 +62,62 @@ export function activate(context: vscode.ExtensionContext): void {
   command('tfjsCallbacks.toggleSkipFile', (target?: unknown) => toggleSkipFile(target));
   command('tfjsCallbacks.showVariables', () => showTrainingVariables(inspector));
   registerWalkthrough(context);
-  command('tfjsCallbacks.breakOnCallback', async (name?: string) => {
-    let callback = typeof name === 'string' ? name : undefined;
-    if (!callback) {
-      const found = await server.callbacks().catch(() => []);
-      const picked = await vscode.window.showQuickPick(
-        [
-          ...found.map((c) => ({
-            label: c.functionName ?? c.name,
-            description: `${c.kind} · ${vscode.workspace.asRelativePath(vscode.Uri.parse(c.uri))}:${c.line}${c.column ? `:${c.column}` : ''}`,
-          })),
-        ],
-        {
-          title: 'TF.js Callbacks: Break on Callback',
-          placeHolder: found.length
-            ? 'Stop at the first line of this callback when it runs'
-            : 'No callbacks found in open files: type a callback name or token',
-        },
-      );
-      callback = picked?.label;
-      if (!callback && found.length === 0) callback = await vscode.window.showInputBox({ prompt: 'Callback name, function name or token (pyfunc_N)' });
-    }
-    if (!callback) return;
-    vscode.debug.addBreakpoints([new vscode.FunctionBreakpoint(callback)]);
-    void vscode.window.setStatusBarMessage(`Breaks when callback ${callback} runs (${DEBUG_TYPE})`, 4000);
-  });
+  command('tfjsCallbacks.breakOnCallback', (name?: string) => breakOnCallback(server, name));
 }
 
 export function deactivate(): void {}
+
+/**
+ * A debug session's backend: the bar's "→ backend" was the last Run Graph's, so it goes as the
+ * session's adapter starts (a tracker is made before its first message: the session's start event
+ * may come after the adapter said its backend, a Debug Terminal's attach answering only once
+ * connected), and shows the session's own once the adapter says it.
+ */
+function trackSessionBackends(context: vscode.ExtensionContext, status: BackendStatus): void {
+  context.subscriptions.push(
+    vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
+      createDebugAdapterTracker: () => {
+        status.used(undefined);
+        return {
+          onDidSendMessage: (m: { type?: string; event?: string; body?: { output?: unknown; backend?: unknown } }) => {
+            if (m.type !== 'event') return;
+            // The program's preloads chose it (F5, Debug Graph, the Debug Terminal, whose backend line
+            // goes to the terminal); a program that chooses its own later says so in its line.
+            if (m.event === BACKEND_EVENT && typeof m.body?.backend === 'string') status.used((m.body as BackendEventBody).backend);
+            if (m.event !== 'output' || typeof m.body?.output !== 'string') return;
+            const backend = BACKEND_LINE.exec(m.body.output)?.[1];
+            if (backend) status.used(backend);
+          },
+        };
+      },
+    }),
+  );
+}
+
+/** Break on Callback: a function breakpoint on a callback the language server found, or on a typed name. */
+async function breakOnCallback(server: LanguageServer, name: string | undefined): Promise<void> {
+  let callback = typeof name === 'string' ? name : undefined;
+  if (!callback) {
+    const found = await server.callbacks().catch(() => []);
+    const picked = await vscode.window.showQuickPick(
+      [
+        ...found.map((c) => ({
+          label: c.functionName ?? c.name,
+          description: `${c.kind} · ${vscode.workspace.asRelativePath(vscode.Uri.parse(c.uri))}:${c.line}${c.column ? `:${c.column}` : ''}`,
+        })),
+      ],
+      {
+        title: 'TF.js Callbacks: Break on Callback',
+        placeHolder: found.length ? 'Stop at the first line of this callback when it runs' : 'No callbacks found in open files: type a callback name or token',
+      },
+    );
+    callback = picked?.label;
+    if (!callback && found.length === 0) callback = await vscode.window.showInputBox({ prompt: 'Callback name, function name or token (pyfunc_N)' });
+  }
+  if (!callback) return;
+  vscode.debug.addBreakpoints([new vscode.FunctionBreakpoint(callback)]);
+  void vscode.window.setStatusBarMessage(`Breaks when callback ${callback} runs (${DEBUG_TYPE})`, 4000);
+}
 
 /**
  * Toggle Skipping this File: the call stack's menu gives the frame's source (a URI string), the

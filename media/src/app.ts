@@ -25,7 +25,8 @@ import { inputName, nodeIsLive, renderNodeHeader, renderNodeSummary } from './no
 import { renderHeader, renderSummary } from './summary.js';
 import { renderHistory } from './history.js';
 import { TensorData } from './tensor-data.js';
-import { TensorView, type TensorViewModel } from './tensor-view.js';
+import { TensorView } from './tensor-view.js';
+import type { TensorViewModel } from './tensor-view-model.js';
 import type { VsCodeApi } from './vscode-api.js';
 
 export class InspectorApp {

@@ -6,35 +6,19 @@
  */
 import { BYTES_PER_PAGE, renderBytes } from './byte-view.js';
 import { tensorAsJson, tensorAsText } from './copy.js';
-import { button, h, numberInput, replaceChildren, select } from './dom.js';
-import { formatCount, formatShape, type TensorStats } from './format.js';
+import { button, h, replaceChildren } from './dom.js';
+import { formatCount, formatShape } from './format.js';
 import { renderGrid } from './grid.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderHistogram } from './histogram.js';
 import { channelData, gridAt, imageControls, imageLayout, MAX_IMAGE_VALUES, renderImage, type ImageLayout } from './image.js';
-import { matrixOf, pageRegion, regionSize, type Matrix, type Region } from './slicing.js';
-import { PAGE_COLS, PAGE_ROWS, type ViewState } from './state.js';
-import type { TensorData, TensorSource } from './tensor-data.js';
+import { matrixOf, pageRegion, regionSize, type Region } from './slicing.js';
+import { pagingControls, slicingControls, withFocus } from './slice-controls.js';
+import type { TensorViewHandlers, TensorViewModel } from './tensor-view-model.js';
+import type { TensorData } from './tensor-data.js';
 
 /** A 2-D slice up to this many values is drawn whole in the heatmap (with the page outlined). */
 const WHOLE_HEATMAP_MAX = 65_536;
-
-export interface TensorViewModel {
-  /** Identifies the tensor (entry key, side, index): a new one clears what is shown. */
-  readonly id: string;
-  readonly name: string;
-  readonly info: TensorStats;
-  readonly source: TensorSource;
-  readonly view: ViewState;
-  readonly pageRows: number;
-  readonly pageCols: number;
-}
-
-export interface TensorViewHandlers {
-  readonly onView: (view: ViewState) => void;
-  readonly onPageSize: (rows: number, cols: number) => void;
-  readonly onCopy: (text: string, format?: string) => void;
-}
 
 export class TensorView {
   readonly element = h('section', { className: 'tensor-view', attrs: { 'aria-label': 'selected tensor' } });
@@ -74,7 +58,29 @@ export class TensorView {
       this.shownId = model.id;
       this.bytesAt = undefined;
     }
-    const { info, view, pageRows, pageCols } = model;
+    const { info, view } = model;
+    this.showTitle(model);
+    this.element.dataset.state = 'loading';
+    this.problem.textContent = '';
+    if (this.bytesAt !== undefined) {
+      this.element.dataset.display = 'bytes';
+      this.showBytes(model, this.bytesAt, token);
+      return;
+    }
+    // An image-shaped tensor opens as an image; its grid is a toggle away.
+    const image = info.size > 0 && !info.disposed ? imageLayout(info.shape, info.dtype) : undefined;
+    const tooLarge = image && image.size > MAX_IMAGE_VALUES ? `Too large to draw as an image (${formatCount(image.size)} values)` : undefined;
+    this.element.dataset.display = image && !tooLarge && view.display !== 'grid' ? 'image' : 'grid';
+    if (image && !tooLarge && view.display !== 'grid') {
+      this.showImage(model, image, token);
+      return;
+    }
+    this.showGrid(model, image, tooLarge, token);
+  }
+
+  /** The tensor's name, signature and copy buttons. */
+  private showTitle(model: TensorViewModel): void {
+    const { info } = model;
     replaceChildren(
       this.title,
       h('span', { className: 'tensor-name' }, model.name),
@@ -95,21 +101,11 @@ export class TensorView {
       }),
       this.copyStatus,
     );
-    this.element.dataset.state = 'loading';
-    this.problem.textContent = '';
-    if (this.bytesAt !== undefined) {
-      this.element.dataset.display = 'bytes';
-      this.showBytes(model, this.bytesAt, token);
-      return;
-    }
-    // An image-shaped tensor opens as an image; its grid is a toggle away.
-    const image = info.size > 0 && !info.disposed ? imageLayout(info.shape, info.dtype) : undefined;
-    const tooLarge = image && image.size > MAX_IMAGE_VALUES ? `Too large to draw as an image (${formatCount(image.size)} values)` : undefined;
-    this.element.dataset.display = image && !tooLarge && view.display !== 'grid' ? 'image' : 'grid';
-    if (image && !tooLarge && view.display !== 'grid') {
-      this.showImage(model, image, token);
-      return;
-    }
+  }
+
+  /** The grid with its slicing and paging controls, then the heatmap and histogram once the values arrive. */
+  private showGrid(model: TensorViewModel, image: ImageLayout | undefined, tooLarge: string | undefined, token: number): void {
+    const { info, view, pageRows, pageCols } = model;
     const m = matrixOf(info.shape, view, pageCols);
     const page = pageRegion(m, view, pageRows, pageCols);
     const whole: Region = { r0: 0, r1: m.rows, c0: 0, c1: m.cols };
@@ -117,8 +113,8 @@ export class TensorView {
     replaceChildren(
       this.controls,
       image ? imageControls(view, image, 'grid', this.handlers.onView, withFocus, tooLarge) : null,
-      this.slicing(model, m),
-      this.paging(model, m, page),
+      slicingControls(model, m, this.handlers),
+      pagingControls(model, m, page, this.handlers),
     );
     if (info.disposed) {
       this.dataArea.replaceChildren(
@@ -229,130 +225,6 @@ export class TensorView {
     performance.mark('tensor-inspector:rendered');
   }
 
-  private slicing(model: TensorViewModel, m: Matrix): HTMLElement | null {
-    const { info, view } = model;
-    const rank = info.shape.length;
-    if (rank < 2) return null;
-    const axes = info.shape.map((d, i) => ({ value: String(i), label: `axis ${i} (${d})` }));
-    const setAxis = (which: 'rowAxis' | 'colAxis', axis: number) => {
-      const other = which === 'rowAxis' ? view.colAxis : view.rowAxis;
-      // Choosing the other role's axis swaps the two (a transpose).
-      const next =
-        axis === other
-          ? { rowAxis: which === 'rowAxis' ? axis : view.colAxis, colAxis: which === 'colAxis' ? axis : view.rowAxis }
-          : { ...pick(view), [which]: axis };
-      this.handlers.onView({ ...view, ...next, rowOffset: 0, colOffset: 0 });
-    };
-    const fixedInputs = info.shape.flatMap((d, i) =>
-      i === view.rowAxis || i === view.colAxis
-        ? []
-        : [
-            h(
-              'label',
-              { className: 'fixed-index' },
-              `axis ${i}: `,
-              withFocus(
-                numberInput(
-                  view.fixed[i] ?? 0,
-                  0,
-                  d - 1,
-                  (v) => this.handlers.onView({ ...view, fixed: view.fixed.map((x, k) => (k === i ? v : x)) }),
-                  `index on axis ${i}`,
-                ),
-                `fixed-${i}`,
-              ),
-              h('span', { className: 'note' }, ` / ${d}`),
-            ),
-          ],
-    );
-    return h(
-      'div',
-      { className: 'slicing' },
-      h(
-        'label',
-        null,
-        'rows: ',
-        withFocus(
-          select(axes, String(view.rowAxis), (v) => setAxis('rowAxis', Number(v)), 'axis shown as rows'),
-          'row-axis',
-        ),
-      ),
-      h(
-        'label',
-        null,
-        'columns: ',
-        withFocus(
-          select(axes, String(view.colAxis), (v) => setAxis('colAxis', Number(v)), 'axis shown as columns'),
-          'col-axis',
-        ),
-      ),
-      ...fixedInputs,
-      h('span', { className: 'slice-desc' }, `slice ${m.description}`),
-    );
-  }
-
-  private paging(model: TensorViewModel, m: Matrix, page: Region): HTMLElement {
-    const { view, pageRows, pageCols } = model;
-    const go = (rowOffset: number, colOffset: number) => this.handlers.onView({ ...view, rowOffset, colOffset });
-    const lastRow = Math.max(0, Math.floor((m.rows - 1) / pageRows) * pageRows);
-    const lastCol = Math.max(0, Math.floor((m.cols - 1) / pageCols) * pageCols);
-    const nav = (axis: 'rows' | 'cols') => {
-      const isRows = axis === 'rows';
-      const offset = isRows ? view.rowOffset : view.colOffset;
-      const step = isRows ? pageRows : pageCols;
-      const last = isRows ? lastRow : lastCol;
-      const total = isRows ? m.rows : m.cols;
-      const lo = isRows ? page.r0 : page.c0;
-      const hi = isRows ? page.r1 : page.c1;
-      const move = (o: number) => (isRows ? go(o, view.colOffset) : go(view.rowOffset, o));
-      const label = isRows ? 'rows' : 'columns';
-      return h(
-        'span',
-        { className: `pager pager-${axis}` },
-        button('«', () => move(0), {
-          title: `first ${label}`,
-          attrs: { 'aria-label': `first ${label}` },
-          disabled: offset === 0,
-          dataset: { focusId: `${axis}-first` },
-        }),
-        button('‹', () => move(Math.max(0, offset - step)), {
-          title: `previous ${label}`,
-          attrs: { 'aria-label': `previous ${label}` },
-          disabled: offset === 0,
-          dataset: { focusId: `${axis}-prev` },
-        }),
-        h('span', { className: 'range' }, `${label} ${formatCount(lo)}–${formatCount(Math.max(lo, hi - 1))} of ${formatCount(total)}`),
-        button('›', () => move(Math.min(last, offset + step)), {
-          title: `next ${label}`,
-          attrs: { 'aria-label': `next ${label}` },
-          disabled: offset >= last,
-          dataset: { focusId: `${axis}-next` },
-        }),
-        button('»', () => move(last), {
-          title: `last ${label}`,
-          attrs: { 'aria-label': `last ${label}` },
-          disabled: offset >= last,
-          dataset: { focusId: `${axis}-last` },
-        }),
-      );
-    };
-    const sizes = h(
-      'span',
-      { className: 'page-size' },
-      'page ',
-      withFocus(
-        select(PAGE_ROWS.map(opt), String(pageRows), (v) => this.handlers.onPageSize(Number(v), pageCols), 'rows per page'),
-        'page-rows',
-      ),
-      ' × ',
-      withFocus(
-        select(PAGE_COLS.map(opt), String(pageCols), (v) => this.handlers.onPageSize(pageRows, Number(v)), 'columns per page'),
-        'page-cols',
-      ),
-    );
-    return h('div', { className: 'paging' }, nav('rows'), m.cols > pageCols ? nav('cols') : null, sizes);
-  }
-
   /** "NumPy" / "CSV": the whole tensor in that form, or why not (too large, CSV of more than 2-D). */
   private async copyAs(model: TensorViewModel, format: 'numpy' | 'csv'): Promise<void> {
     const status = this.copyStatus;
@@ -387,16 +259,3 @@ export class TensorView {
 
 /** The copy formats besides JSON, by their button's label. */
 const COPY_LABELS = { numpy: 'NumPy', csv: 'CSV' } as const;
-
-function opt(n: number): { value: string; label: string } {
-  return { value: String(n), label: String(n) };
-}
-
-function pick(view: ViewState): { rowAxis: number; colAxis: number } {
-  return { rowAxis: view.rowAxis, colAxis: view.colAxis };
-}
-
-function withFocus<T extends HTMLElement>(el: T, id: string): T {
-  el.dataset.focusId = id;
-  return el;
-}
