@@ -5,6 +5,8 @@
  * `names`. The original name is in the source at the position the map gives for the parameter.
  */
 import type { Protocol } from 'devtools-protocol';
+import type { AgentClient } from './agent-client.js';
+import type { ActiveSnapshot } from './debuggee/agent-protocol.js';
 import type { Scripts } from './scripts.js';
 import { offsetOf, parameterList, positionOf } from './js-scan.js';
 
@@ -23,6 +25,14 @@ export async function sourceParameterNames(
   const renames = await renamesAt(scripts, location);
   if (renames.size === 0 || !names.some((n) => renames.has(n))) return { names: [...names] };
   return { names: names.map((n) => renames.get(n) ?? n), generated: [...names] };
+}
+
+/** An invocation with its parameters named as the source names them (the agent says where its function is). */
+export async function withSourceNames(agent: AgentClient, scripts: Scripts, active: ActiveSnapshot): Promise<ActiveSnapshot> {
+  const location = await agent.functionLocation(active.id);
+  if (!location) return active;
+  const names = await sourceParameterNames(scripts, location, active.parameterNames);
+  return names.generated ? { ...active, parameterNames: names.names, generatedParameterNames: names.generated } : active;
 }
 
 async function renamesAt(scripts: Scripts, location: Protocol.Debugger.Location): Promise<Map<string, string>> {

@@ -19,7 +19,7 @@
 import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from '../agent-client.js';
 import { displayName } from '../callback-display.js';
-import type { ActiveSnapshot } from '../debuggee/agent-protocol.js';
+import type { ActiveSnapshot, LastBreak, NodeSnapshot } from '../debuggee/agent-protocol.js';
 import { inTryWithCatch, isAsyncFunction, offsetOf } from '../js-scan.js';
 import type { Stop } from '../pauses/pause-state.js';
 import type { Scripts } from '../scripts.js';
@@ -43,6 +43,39 @@ interface ExceptionData {
   readonly description?: string;
   readonly value?: unknown;
   readonly uncaught?: boolean;
+}
+
+/**
+ * The stops the agent makes for the exception filters of its own (Tout mismatch, NaN/Inf in a
+ * callback's output, NaN/Inf in the graph), in a stop's words; undefined for any other break.
+ */
+export function agentExceptionStop(why: LastBreak | undefined, active: readonly ActiveSnapshot[]): { stop: Stop; node?: NodeSnapshot } | undefined {
+  if (why?.reason === 'graphNonFinite' && why.origin) {
+    const { origin } = why;
+    const description = `NaN/Inf in the graph: ${origin.message}`;
+    const stop: Stop = {
+      reason: 'exception',
+      description,
+      text: `${origin.graph} › ${origin.node} (${origin.op})`,
+      exception: { id: 'GraphNonFinite', description },
+    };
+    return { stop, ...(why.node ? { node: why.node } : {}) };
+  }
+  const entry = active.find((a) => a.id === why?.id);
+  if (!entry) return undefined;
+  const name = displayName(entry);
+  const where = entry.node !== undefined ? `${entry.graph} › ${entry.node} (${entry.op})` : `${name} (${entry.op})`;
+  if (why?.reason === 'toutMismatch') {
+    // The runtime's words as sent: its short form after our name, its whole messages as details.
+    const full = entry.toutCheck?.mismatches.map((m) => m.message).join('\n') ?? '';
+    const description = `Tout mismatch in ${name}: ${entry.toutCheck?.mismatches[0]?.short ?? ''}`;
+    return { stop: { reason: 'exception', description, text: `Tout mismatch in ${where}`, exception: { id: 'ToutMismatch', description, details: full } } };
+  }
+  if (why?.reason === 'nonFinite') {
+    const description = `NaN/Inf in an output of ${name}`;
+    return { stop: { reason: 'exception', description, text: where, exception: { id: 'NonFinite', description } } };
+  }
+  return undefined;
 }
 
 /** The stop an exception pause makes, or undefined to resume. */

@@ -1,9 +1,13 @@
 /**
- * Where a logpoint's line of output comes from, so the Debug Console links it (`graph.ts:8`) as
+ * Logpoints: source breakpoints with a message (source.ts binds them and counts their hits). What
+ * one writes when hit: its message, its `{expressions}` evaluated in the paused frame
+ * (expressions.ts), and where the line comes from, so the Debug Console links it (`graph.ts:8`) as
  * js-debug does: the logpoint's file and line, and the column V8 paused at, mapped to the source.
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
+import type { CdpConnection } from '../cdp/connection.js';
+import { logMessage } from './expressions.js';
 import type { SourceBreakpoint } from './source.js';
 import type { Sources } from '../sources.js';
 
@@ -20,6 +24,19 @@ export function logpointLocation(sources: Sources, bp: SourceBreakpoint, top: Pr
   const at = sources.original(top.location.scriptId, top.location.lineNumber, top.location.columnNumber ?? 0);
   if (at && at.file === bp.file && at.line === bp.line) return { file: bp.file, line: bp.line, column: at.column + 1 };
   return { file: bp.file, line: bp.line, column: 1 };
+}
+
+/** The lines logpoints hit at a pause write: each message evaluated in the paused frame, with its place. */
+export async function logpointLines(
+  cdp: CdpConnection,
+  sources: Sources,
+  logpoints: readonly SourceBreakpoint[],
+  top: Protocol.Debugger.CallFrame,
+): Promise<{ text: string; where: LogpointLocation }[]> {
+  const lines: { text: string; where: LogpointLocation }[] = [];
+  for (const bp of logpoints)
+    lines.push({ text: `${await logMessage(cdp, bp.spec.logMessage!, top.callFrameId)}\n`, where: logpointLocation(sources, bp, top) });
+  return lines;
 }
 
 /** The output event's body for a logpoint's text (lines and columns as the client counts them). */

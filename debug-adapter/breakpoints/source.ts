@@ -123,6 +123,20 @@ export class BreakpointManager {
     return bp.stopsOnHit(bp.hits);
   }
 
+  /**
+   * The user's breakpoints among a pause's `hit` (CDP ids), each hit counted: those whose hit
+   * condition says stop, logpoints apart; `any`: some breakpoint of the user's was hit at all.
+   */
+  hitsAt(hit: readonly string[]): { any: boolean; breaking: SourceBreakpoint[]; logpoints: SourceBreakpoint[] } {
+    const hits = hit.map((id) => this.breakpointFor(id)).filter((bp): bp is SourceBreakpoint => bp !== undefined);
+    const stopping = hits.filter((bp) => this.shouldStop(bp));
+    return {
+      any: hits.length > 0,
+      breaking: stopping.filter((bp) => bp.spec.logMessage === undefined),
+      logpoints: stopping.filter((bp) => bp.spec.logMessage !== undefined),
+    };
+  }
+
   private async bindFile(file: string): Promise<void> {
     const cdp = this.cdp();
     if (!cdp) return;

@@ -6,6 +6,9 @@
  */
 import path from 'node:path';
 import picomatch from 'picomatch';
+import type { CdpConnection } from '../cdp/connection.js';
+import { AGENT_SOURCE_URL } from '../debuggee/agent-protocol.js';
+import type { ScriptInfo } from '../sources.js';
 
 /** What a launch skips when it names nothing: Node's internals and every installed package. */
 export const DEFAULT_SKIP_FILES: readonly string[] = ['<node_internals>/**', '**/node_modules/**'];
@@ -29,7 +32,7 @@ export class SkipFiles {
    */
   constructor(
     globs: readonly string[] = DEFAULT_SKIP_FILES,
-    private readonly alwaysSkipped: readonly string[] = [],
+    readonly alwaysSkipped: readonly string[] = [],
   ) {
     this.rules = globs.map(rule);
   }
@@ -69,6 +72,44 @@ export class SkipFiles {
     for (const r of this.rules) if (r.internals) skipped = !r.negated;
     return skipped;
   }
+}
+
+/**
+ * V8's blackbox as skipFiles says, so that steps and exception pauses pass over what is skipped:
+ * patterns for the folders always skipped, the agent, Node's internals and every package when all
+ * are skipped; each other skipped script by its range (set as it is parsed).
+ */
+export class Blackbox {
+  /** Scripts blackboxed by their range (skipFiles globs no pattern says). */
+  private readonly ranged = new Set<string>();
+
+  /** Sets the patterns, then each script's range: after the debugger comes on, or a file's skipping flips. */
+  async apply(cdp: CdpConnection, skip: SkipFiles, scripts: readonly ScriptInfo[]): Promise<void> {
+    const patterns = [...skip.alwaysSkipped.map(escapeRegExp), AGENT_SOURCE_URL.replace('.', '\\.'), '^wasm:'];
+    if (skip.skipsInternals()) patterns.push('^node:');
+    if (skip.skipsAllPackages()) patterns.push('/node_modules/');
+    await cdp.send('Debugger.setBlackboxPatterns', { patterns });
+    await Promise.all(scripts.map((script) => this.script(cdp, skip, script)));
+  }
+
+  /** A script skipFiles skips that no pattern covers is blackboxed whole; one taken back is cleared. */
+  async script(cdp: CdpConnection, skip: SkipFiles, script: ScriptInfo): Promise<void> {
+    const file = script.file;
+    if (!file) return;
+    const byPattern = skip.alwaysSkipped.some((dir) => file.startsWith(dir)) || (skip.skipsAllPackages() && file.includes('/node_modules/'));
+    if (byPattern) return;
+    const skipped = skip.skips({ file });
+    if (!skipped && !this.ranged.has(script.scriptId)) return;
+    if (skipped) this.ranged.add(script.scriptId);
+    else this.ranged.delete(script.scriptId);
+    await cdp
+      .send('Debugger.setBlackboxedRanges', { scriptId: script.scriptId, positions: skipped ? [{ lineNumber: 0, columnNumber: 0 }] : [] })
+      .catch(() => {});
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function rule(glob: string): Rule {
