@@ -4,7 +4,7 @@
  * ratio to the shortest name in the same run; the regular expression it replaced backtracked
  * exponentially in the number of stars (`*a*a*a*b` on 400 characters: 9.8 s).
  */
-import { installAgent } from '../debug-adapter/debuggee/agent.js';
+import { installAgent } from '../debug-adapter/debuggee/agent/index.js';
 import { measure } from './harness.js';
 
 type Print = (line: string) => void;

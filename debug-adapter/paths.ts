@@ -15,7 +15,13 @@ export const adapterPaths = {
   bridge: path.join(here, 'debuggee', `bridge${ext}`),
   /** The debuggee's bootloader (`node --require`), CommonJS: .cjs when built, .cts from source. */
   boot: path.join(here, 'debuggee', `boot${ext === '.ts' ? '.cts' : '.cjs'}`),
-  agent: path.join(here, 'debuggee', `agent${ext}`),
+  /**
+   * The adapter's folders whose files run in the debuggee: the bridge and the agent (debuggee/), and
+   * breakpoints/, whose hit-condition grammar the agent imports. Never the user's code.
+   */
+  debuggeeDirs: [path.join(here, 'debuggee'), path.join(here, 'breakpoints')],
+  /** The agent's modules (a launch's bridge imports them; an attach injects their bundle). */
+  agentDir: path.join(here, 'debuggee', 'agent'),
   /**
    * The agent as one script (scripts/build.mjs), injected into a program the adapter attaches to:
    * built next to the built adapter, so from source it is the repository's dist/ copy.

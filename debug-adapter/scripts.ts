@@ -3,7 +3,6 @@
  * generated text, and V8's break locations in them. The stack, exception and parameter-name logic
  * read scripts through this, not through the controller.
  */
-import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from './cdp/connection.js';
 import { AGENT_SOURCE_URL } from './debuggee/agent-protocol.js';
@@ -12,10 +11,10 @@ import { SkipFiles } from './pauses/skip-files.js';
 import { Sources } from './sources.js';
 
 /** The runtime (built and source) and the adapter's files in the debuggee: never the user's code. */
-export const SKIPPED_ALWAYS: readonly string[] = [adapterPaths.runtimeDir, adapterPaths.runtimeSourceDir, path.dirname(adapterPaths.agent)];
+export const SKIPPED_ALWAYS: readonly string[] = [adapterPaths.runtimeDir, adapterPaths.runtimeSourceDir, ...adapterPaths.debuggeeDirs];
 
 export class Scripts {
-  readonly sources = new Sources([adapterPaths.runtimeDir, path.dirname(adapterPaths.agent)], AGENT_SOURCE_URL);
+  readonly sources = new Sources([adapterPaths.runtimeDir, ...adapterPaths.debuggeeDirs], AGENT_SOURCE_URL);
   /** Which files steps pass over (launch.json's skipFiles); replaced by the launch's own. */
   skip = new SkipFiles(undefined, SKIPPED_ALWAYS);
   private readonly texts = new Map<string, Promise<string | undefined>>();

@@ -70,7 +70,7 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
   for (const [index, callFrame] of paused.event.callFrames.entries()) {
     const script = scripts.sources.get(callFrame.location.scriptId);
     const url = script?.url ?? callFrame.url;
-    if (url.endsWith(AGENT_SOURCE_URL) || script?.file === adapterPaths.agent) continue;
+    if (url.endsWith(AGENT_SOURCE_URL) || script?.file?.startsWith(adapterPaths.agentDir + path.sep)) continue;
     const library = isLibrary(script?.file) || url.startsWith('node:');
     // A frame paused on a return: V8 puts that break location at the end of the return statement
     // (exclusive), which in tsx's whitespace-minified output is the function's `}`, and that maps
@@ -167,9 +167,9 @@ export function isUserScript(scripts: Pick<Scripts, 'skip'>, script: ScriptInfo)
   return !scripts.skip.skips({ file: script.file });
 }
 
-/** The adapter's own files in the debuggee (the bridge, the agent). */
-export function isAgentFile(file: string, agentFile = adapterPaths.agent): boolean {
-  return file.startsWith(path.dirname(agentFile) + path.sep);
+/** The adapter's own files in the debuggee (the bridge, the agent, the hit-condition grammar it imports). */
+export function isAgentFile(file: string, dirs: readonly string[] = adapterPaths.debuggeeDirs): boolean {
+  return dirs.some((dir) => file.startsWith(dir + path.sep));
 }
 
 /** The runtime (built or source) and anything under node_modules. */

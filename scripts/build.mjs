@@ -42,7 +42,7 @@ await Promise.all([
   build({
     ...common,
     sourcemap: false,
-    entryPoints: ['debug-adapter/debuggee/agent-entry.ts'],
+    entryPoints: ['debug-adapter/debuggee/agent/injected.ts'],
     platform: 'neutral',
     format: 'iife',
     target: 'es2022',

@@ -9,11 +9,12 @@
  * with this node loads"), with no warning and no suggestion; once a model has loaded that lacks it,
  * the warning and the closest names come, once.
  *
- * Whether a callback answers to a name is the agent's decision (agent.ts `answersTo`): it sends
+ * Whether a callback answers to a name is the agent's decision (debuggee/agent/callback-answers.ts `answersTo`): it sends
  * the names each new callback matched. This side keeps the list and words the messages.
  */
 import { readFileSync } from 'node:fs';
 import { editDistance } from '../../runtime/edit-distance.js';
+import { knownKey, lastPart, namesOf } from '../debuggee/agent/callback-answers.js';
 import type { KnownCallbackInfo, KnownGraphInfo, KnownNotice } from '../debuggee/agent-protocol.js';
 
 /** How many callbacks a message lists before "…". */
@@ -166,24 +167,16 @@ export class CallbackNames {
   }
 
   private addCallback(c: KnownCallbackInfo): void {
-    const key = `${c.name}\u0000${c.token}\u0000${c.functionName ?? ''}\u0000${c.node ?? ''}`;
+    const key = knownKey(c);
     if (this.keys.has(key)) return;
     this.keys.add(key);
     this.callbacks.push(c);
   }
 
-  /** Every name a callback answers to (agent.ts `answersTo`). */
-  private static namesOf(c: KnownCallbackInfo): string[] {
-    const names = [c.name, c.token];
-    if (c.functionName) names.push(c.functionName);
-    if (c.node) names.push(c.node, c.node.slice(c.node.lastIndexOf('/') + 1));
-    return names;
-  }
-
   /** How a callback is listed: its JS function's or given name, a node's name in TensorFlow. */
   private static label(c: KnownCallbackInfo): string {
     if (c.node) {
-      const given = c.node.slice(c.node.lastIndexOf('/') + 1);
+      const given = lastPart(c.node);
       return c.functionName && c.functionName !== given ? `${given} (${c.functionName})` : given;
     }
     if (c.name !== c.token) return c.name;
@@ -195,7 +188,7 @@ export class CallbackNames {
     let bestDistance = Infinity;
     const graphs = [...this.graphs.values()];
     const keys = [
-      ...this.callbacks.flatMap((c) => CallbackNames.namesOf(c)),
+      ...this.callbacks.flatMap((c) => namesOf(c)),
       ...graphs.flatMap((g) => g.ops),
       ...(isNodePath(name) ? graphs.flatMap((g) => this.nodeNamesOf(g)) : []),
     ];
@@ -210,7 +203,7 @@ export class CallbackNames {
   private listFor(name: string): string {
     const scored = new Map<string, number>();
     for (const c of this.callbacks) {
-      const distance = Math.min(...CallbackNames.namesOf(c).map((k) => editDistance(name.toLowerCase(), k.toLowerCase())));
+      const distance = Math.min(...namesOf(c).map((k) => editDistance(name.toLowerCase(), k.toLowerCase())));
       const label = CallbackNames.label(c);
       scored.set(label, Math.min(distance, scored.get(label) ?? Infinity));
     }

@@ -8,6 +8,9 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
 import { fileUrl } from '../paths.js';
 import type { ScriptInfo, Sources } from '../sources.js';
+import { parseHitCondition } from './hit-condition.js';
+
+export { hitConditionMet, parseHitCondition, type ParsedHitCondition } from './hit-condition.js';
 
 export interface SourceBreakpointSpec {
   /** 1-based. */
@@ -202,53 +205,6 @@ export class BreakpointManager {
     }
     bp.cdpIds.clear();
   }
-}
-
-/** What a DAP hit condition says: which hits stop, or why it cannot be read. */
-export type ParsedHitCondition = { readonly ok: true; readonly met: (hits: number) => boolean } | { readonly ok: false; readonly message: string };
-
-/** js-debug's operators (`HitCondition.parse`); a bare count here means `>=`, as it always has in this adapter. */
-const HIT_CONDITION = /^(>=|<=|={1,3}|>|<|%)?\s*(\d+)$/;
-const HIT_CONDITION_FORMS =
-  'Use "5" or ">= 5" (from the 5th hit on), "== 5" (also "=" or "===": the 5th hit only), "> 5", "< 5", "<= 5", or "% 5" (every 5th hit).';
-
-/**
- * Parses a hit condition (DAP `hitCondition`, surrounding spaces allowed). Empty or absent: every
- * hit stops. Anything else unreadable is refused, as js-debug refuses it, rather than read as "always".
- */
-export function parseHitCondition(condition: string | undefined): ParsedHitCondition {
-  const text = condition?.trim() ?? '';
-  if (text === '') return { ok: true, met: () => true };
-  const match = HIT_CONDITION.exec(text);
-  if (!match) return refused(condition, 'is not understood');
-  const n = Number(match[2]);
-  switch (match[1]) {
-    case '>':
-      return { ok: true, met: (hits) => hits > n };
-    case '<':
-      return { ok: true, met: (hits) => hits < n };
-    case '<=':
-      return { ok: true, met: (hits) => hits <= n };
-    case '=':
-    case '==':
-    case '===':
-      return { ok: true, met: (hits) => hits === n };
-    case '%':
-      if (n === 0) return refused(condition, 'would never stop (every 0th hit)');
-      return { ok: true, met: (hits) => hits % n === 0 };
-    default:
-      return { ok: true, met: (hits) => hits >= n };
-  }
-}
-
-function refused(condition: string | undefined, why: string): ParsedHitCondition {
-  return { ok: false, message: `Hit condition ${JSON.stringify(condition)} ${why}, so this breakpoint is not set. ${HIT_CONDITION_FORMS}` };
-}
-
-/** Whether the `hits`th hit stops; never for a hit condition that cannot be read (see `parseHitCondition`). */
-export function hitConditionMet(condition: string | undefined, hits: number): boolean {
-  const parsed = parseHitCondition(condition);
-  return parsed.ok && parsed.met(hits);
 }
 
 export type PausedEvent = Protocol.Debugger.PausedEvent;

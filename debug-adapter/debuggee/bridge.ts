@@ -19,7 +19,7 @@
  * leaves it running to its own end undebugged, with one stderr line saying why.
  */
 import { isMainThread, Worker } from 'node:worker_threads';
-import { installAgent } from './agent.js';
+import { installAgent } from './agent/index.js';
 import { chosenBackend } from '../../runtime/backend-state.js';
 import { BRIDGE_METHODS, type BridgeConfig, type BridgeHeldParams, CONFIG_ENV, SOCKET_ENV, TERMINAL_PROGRAM_ENV } from './bridge-protocol.js';
 import { createLineFramer } from './line-framer.js';

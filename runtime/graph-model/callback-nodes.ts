@@ -8,9 +8,10 @@ import { ModelFormatError } from '../errors.js';
 import type { CallbackOp } from '../events.js';
 import type { Narrowing } from '../tout-verdict.js';
 import type { GraphDefNode, ModelJson, RawAttr } from './model-json.js';
+import { isCallbackOp } from './callback-ops.js';
 import { locateNodes, type NodeLocations, type TextRange } from './node-locations.js';
 
-export const CALLBACK_OPS: readonly CallbackOp[] = ['PyFunc', 'PyFuncStateless', 'EagerPyFunc'];
+export { CALLBACK_OPS } from './callback-ops.js';
 
 export interface CallbackNode {
   readonly node: string;
@@ -99,7 +100,7 @@ function collect(
   out: CallbackNode[],
   locate: (name: string, inFunction?: string) => TextRange | undefined,
 ): void {
-  if (node === null || typeof node !== 'object' || !(CALLBACK_OPS as readonly string[]).includes(node.op)) return;
+  if (node === null || typeof node !== 'object' || !isCallbackOp(node.op)) return;
   const attr = node.attr ?? {};
   // TensorFlow always writes Tout ({"list": {}} for none): without it the outputs are unknown, not none.
   if (attr.Tout?.list === undefined && attr.Tout?.type === undefined) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { FunctionBreakpointRule, LastBreak } from '../../debug-adapter/debuggee/agent-protocol.js';
-import { installAgent } from '../../debug-adapter/debuggee/agent.js';
+import { installAgent } from '../../debug-adapter/debuggee/agent/index.js';
 import { type CallbackModel, type NdArray, loadCallbackModel, numpyFunction, selectBackend, tf } from '../../runtime/index.js';
 import { type NodeDef, placeholder, unary, writeGraphModel } from '../../scripts/lib/graph-model-writer.js';
 import { tempDir } from '../fixtures/callback-models.js';

@@ -151,6 +151,13 @@ describe('the package allow-list (.vscodeignore) against vsce ls', () => {
     }
     assert.deepEqual(missing, []);
   });
+
+  test('the agent an attach injects ships as one script that loads no module', () => {
+    const bundle = 'dist/debug-adapter/debuggee/agent.bundle.js';
+    assert.ok(files.includes(bundle), `${bundle} is in the package: the adapter reads it to attach`);
+    // Not even Node's built-in modules: it runs through Runtime.evaluate, where there may be no `require`.
+    assert.doesNotMatch(readFileSync(path.join(repoRoot, bundle), 'utf8'), /\brequire\s*\(|\bimport\s*\(|^\s*(import|export)\b/m);
+  });
 });
 
 function packageName(specifier: string): string {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { installAgent } from '../../debug-adapter/debuggee/agent.js';
+import { installAgent } from '../../debug-adapter/debuggee/agent/index.js';
 import { InvalidArgumentError, CallbackError, NdArray, numpyFunction, pyFunction, selectBackend, tf } from '../../runtime/index.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { installAgent } from '../../debug-adapter/debuggee/agent.js';
+import { installAgent } from '../../debug-adapter/debuggee/agent/index.js';
 import { summarizeTensor, summarizeValues } from '../../runtime/summary.js';
 
 /** An agent on a global of its own that knows one model with these node names. */

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { installAgent } from '../../debug-adapter/debuggee/agent.js';
+import { installAgent } from '../../debug-adapter/debuggee/agent/index.js';
 import type { CallbackInvocation, CallbackStart } from '../../runtime/events.js';
 import type { NodeObserver } from '../../runtime/graph-model/node-hooks.js';
 import { shared } from '../../runtime/hooks.js';

@@ -5,10 +5,13 @@
  * type-checks this file; a contract loose enough to accept one fails that check).
  */
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import vm from 'node:vm';
 import { agentExpression, type AgentClient } from '../../debug-adapter/agent-client.js';
-import { installAgent } from '../../debug-adapter/debuggee/agent.js';
-import { AGENT_KEY, AGENT_VERSION, type DebugAgent } from '../../debug-adapter/debuggee/agent-protocol.js';
+import { installAgent } from '../../debug-adapter/debuggee/agent/index.js';
+import { AGENT_KEY, AGENT_SOURCE_URL, AGENT_VERSION, type DebugAgent } from '../../debug-adapter/debuggee/agent-protocol.js';
+import { adapterPaths } from '../../debug-adapter/paths.js';
 
 test('the agent installs under AGENT_KEY with AGENT_VERSION and every DebugAgent member', () => {
   const g = { [Symbol.for('tfjs-callback-debugger.runtime.state')]: { observers: [], nextToken: 0, nextInvocation: 1 } } as unknown as typeof globalThis;
@@ -43,6 +46,21 @@ test('the agent installs under AGENT_KEY with AGENT_VERSION and every DebugAgent
   ];
   for (const m of members) assert.ok(m in agent, `the agent has ${m}`);
   assert.equal(installAgent(g), agent, 'a second install keeps the one agent');
+});
+
+test("the script an attach injects (the build's bundle of the agent) installs the same agent, with no module to load", () => {
+  const file = adapterPaths.agentBundle;
+  assert.ok(existsSync(file), `${file} is missing: run npm run build`);
+  // A context of its own: no require, no process; the runtime's state not there yet.
+  const context = vm.createContext({ performance, Buffer, console, setTimeout });
+  vm.runInContext(readFileSync(file, 'utf8'), context, { filename: AGENT_SOURCE_URL });
+  const injected = (context as Record<string, DebugAgent | undefined>)[AGENT_KEY];
+  assert.ok(injected, 'the script installs the agent under AGENT_KEY');
+  assert.equal(injected.version, AGENT_VERSION);
+  const g = { [Symbol.for('tfjs-callback-debugger.runtime.state')]: { observers: [], nextToken: 0, nextInvocation: 1 } } as unknown as typeof globalThis;
+  assert.deepEqual(Object.keys(injected).sort(), Object.keys(installAgent(g)).sort(), 'the same members as the agent the bridge imports');
+  vm.runInContext(readFileSync(file, 'utf8'), context);
+  assert.equal((context as Record<string, unknown>)[AGENT_KEY], injected, 'injected again, it keeps the one agent');
 });
 
 test('an expression for a frame calls a real function with the agent found under its key', () => {

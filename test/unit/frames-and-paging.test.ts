@@ -21,10 +21,12 @@ describe('frame filtering', () => {
     assert.equal(isLibrary('/home/me/node_modules_backup/x.ts', runtime), false);
     assert.equal(isLibrary(undefined, runtime), false);
   });
-  test("the adapter's debuggee files (bridge, agent) are its own", () => {
-    const agent = path.join('/opt/ext/dist/debug-adapter/debuggee', 'agent.js');
-    assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/debuggee/bridge.js', agent), true);
-    assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/session.js', agent), false);
+  test("the adapter's debuggee files (bridge, agent, the hit-condition grammar) are its own", () => {
+    const dirs = ['debuggee', 'breakpoints'].map((dir) => path.join('/opt/ext/dist/debug-adapter', dir));
+    assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/debuggee/bridge.js', dirs), true);
+    assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/debuggee/agent/known.js', dirs), true);
+    assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/breakpoints/hit-condition.js', dirs), true);
+    assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/session.js', dirs), false);
   });
 });
 

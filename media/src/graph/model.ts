@@ -3,10 +3,8 @@
  * shows it: each node's op, its inputs (data or `^control`, `name:1` for output 1), and whether it
  * is a callback node. Pure: the panel runs it on the file it read; tests run it on fixtures.
  */
+import { isCallbackOp } from '../../../runtime/graph-model/callback-ops.js';
 import type { GraphData, GraphInput, GraphNode } from '../graph-protocol.js';
-
-/** The ops TensorFlow's py_function / numpy_function / py_func write (runtime/graph-model/callback-nodes.ts). */
-export const CALLBACK_OPS: ReadonlySet<string> = new Set(['EagerPyFunc', 'PyFunc', 'PyFuncStateless']);
 
 export class GraphModelError extends Error {
   override name = 'GraphModelError';
@@ -48,7 +46,7 @@ export function graphFromModelJson(json: unknown, title: string): GraphData {
     }
     seen.add(node.name);
     const inputs = ((node.input as string[] | undefined) ?? []).map(parseInput);
-    nodes.push({ name: node.name, op: node.op, inputs, callback: CALLBACK_OPS.has(node.op) });
+    nodes.push({ name: node.name, op: node.op, inputs, callback: isCallbackOp(node.op) });
   });
   // An input naming no node would make the layout invent one: dropped, and said.
   const kept = nodes.map((node) => {

@@ -3,6 +3,6 @@
  * program it attaches to (connect.ts), which loads no modules. It installs the agent under its
  * versioned global key; a second run keeps the one there.
  */
-import { installAgent } from './agent.js';
+import { installAgent } from './index.js';
 
 installAgent(globalThis);
