@@ -7,6 +7,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { CdpConnection } from '../cdp/connection.js';
+import { escapeRegExp } from '../../runtime/escape-regexp.js';
 import { AGENT_SOURCE_URL } from '../debuggee/agent-protocol.js';
 import type { ScriptInfo } from '../sources.js';
 
@@ -85,7 +86,7 @@ export class Blackbox {
 
   /** Sets the patterns, then each script's range: after the debugger comes on, or a file's skipping flips. */
   async apply(cdp: CdpConnection, skip: SkipFiles, scripts: readonly ScriptInfo[]): Promise<void> {
-    const patterns = [...skip.alwaysSkipped.map(escapeRegExp), AGENT_SOURCE_URL.replace('.', '\\.'), '^wasm:'];
+    const patterns = [...skip.alwaysSkipped.map(escapeRegExp), escapeRegExp(AGENT_SOURCE_URL), '^wasm:'];
     if (skip.skipsInternals()) patterns.push('^node:');
     if (skip.skipsAllPackages()) patterns.push('/node_modules/');
     await cdp.send('Debugger.setBlackboxPatterns', { patterns });
@@ -106,10 +107,6 @@ export class Blackbox {
       .send('Debugger.setBlackboxedRanges', { scriptId: script.scriptId, positions: skipped ? [{ lineNumber: 0, columnNumber: 0 }] : [] })
       .catch(() => {});
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function rule(glob: string): Rule {

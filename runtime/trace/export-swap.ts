@@ -16,6 +16,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, constants, cpSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { escapeRegExp } from '../escape-regexp.js';
 import { WEIGHTS_FILE } from './export.js';
 import { codeOf, ExportTargetError, exportFsError, MODEL_FILE, resolveTarget } from './export-target.js';
 import { isAlive } from '../process-alive.js';
@@ -206,8 +207,4 @@ function stem(target: string): string {
     .subarray(0, 150)
     .toString('utf8')
     .replace(/\uFFFD+$/, '')}~${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
