@@ -1,13 +1,28 @@
 /**
- * The contract between the debug adapter and its agent in the debuggee (agent.ts): the agent's
+ * The contract between the debug adapter and its agent in the debuggee (agent/): the agent's
  * API under one versioned global key, and every value that crosses. Types and constants only: the
- * agent implements `DebugAgent`, the adapter calls it through agent-client.ts with real functions
+ * agent implements `DebugAgent`, the adapter calls it through cdp/agent-client.ts with real functions
  * type-checked against it, and the extension's protocol (../extension-protocol.ts) reuses the
- * value shapes.
+ * value shapes (agent-values.ts, agent-nodes.ts: given here too).
  */
 
-import type { NodeAttrValue } from '../../runtime/graph-model/node-attrs.js';
 import type { ToutMismatch } from '../../runtime/tout-verdict.js';
+import type { GraphNonFiniteOrigin, GraphRunRecord, NodeSnapshot } from './agent-nodes.js';
+import type { CallbackScopeData, FlatValue, InvocationDetails, MemoryPage, Side, TrainingVariable, ValueInfo, ValuePage } from './agent-values.js';
+
+export type { GraphNonFiniteOrigin, GraphRunRecord, NodeAttrValue, NodeRunStatus, NodeSnapshot } from './agent-nodes.js';
+export type {
+  CallbackScopeData,
+  FlatValue,
+  InvocationDetails,
+  MemoryPage,
+  NonFiniteValue,
+  ScopeValue,
+  Side,
+  TrainingVariable,
+  ValueInfo,
+  ValuePage,
+} from './agent-values.js';
 
 /** The global the agent lives under; the version changes when the API below does. */
 export const AGENT_KEY = '__tfjsCallbackDebugAgent_v3';
@@ -35,7 +50,7 @@ export const KNOWN_BINDING = '__tfjsCallbackDebugKnown';
  * node name) or on model nodes (a node name, its last part, an op, or a glob with `*`). The agent
  * counts its hits and evaluates its condition where the hit happens, and pauses only when it stops.
  */
-// A type, not an interface: it crosses as JSON (agent-client.ts `Json`).
+// A type, not an interface: it crosses as JSON (cdp/agent-client.ts `Json`).
 export type FunctionBreakpointRule = {
   /** The DAP breakpoint id: hits are counted per id (new ids, new counts). */
   id: number;
@@ -86,45 +101,6 @@ export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonF
 
 /** A step from a stop in a graph run: `over` stops after the next node; `into` also at the first line of a callback that starts first. */
 export type NodeStepKind = 'over' | 'into';
-
-/** An attribute of a model node, as JSON (tensors' values left out: their dtype and shape). */
-export type { NodeAttrValue } from '../../runtime/graph-model/node-attrs.js';
-
-/** A model node that ran: where a node stop is, or one the graph view asks about (`nodeInfo`). */
-export interface NodeSnapshot {
-  /** The model's name (its folder's name unless given). */
-  graph: string;
-  /** The model.json it was loaded from, when it was loaded from a file. */
-  modelPath?: string;
-  node: string;
-  op: string;
-  /** Its place in its run's execution order, from 0. */
-  index: number;
-  /** Inside control flow, tfjs's key for this run of the node (`name-<frame>-<iteration>`). */
-  frameKey?: string;
-  /** Data inputs (`name` or `name:k`), in order. */
-  inputNames: string[];
-  attrs: Record<string, NodeAttrValue>;
-  /** Summaries; null for an input tfjs had no tensor for. */
-  inputs: (ValueInfo | null)[];
-  outputs: ValueInfo[];
-  /** Whether its tensors can be read now (`nodePage`): the paused node's can; tfjs disposes others after their last use. */
-  live: boolean;
-  /** Its `"name"` in model.json (1-based, end exclusive), for the graph frame. */
-  location?: { file: string; line: number; column: number; endLine: number; endColumn: number };
-}
-
-/** What a node did in its graph's latest run. */
-export type NodeRunStatus = 'ran' | 'nan';
-
-/** A graph's latest run as far as it went: its nodes' statuses in execution order (nodes not listed did not run). */
-export interface GraphRunRecord {
-  graph: string;
-  modelPath?: string;
-  nodes: { node: string; status: NodeRunStatus }[];
-  /** The node the program is paused at (a node stop), if it is in this run. */
-  paused?: string;
-}
 
 /** A callback the program has (runtime/events.ts `KnownCallback`). */
 export interface KnownCallbackInfo {
@@ -183,58 +159,6 @@ export interface ActiveSnapshot {
     conversions: { index: number; from: string; fromDType: string; to: string; message: string }[];
   };
   error?: { name: string; message: string };
-}
-
-/**
- * One input or output: a tensor, NdArray, typed array, or a JS literal (kind "Array", "number",
- * "boolean", "string") with the dtype it takes; `opaque` for a value that is none of those
- * (kind says what it is: "Promise", "Object", "null", …; no dtype, shape or values).
- */
-export interface ValueInfo {
-  kind: string;
-  dtype: string;
-  shape: number[];
-  size: number;
-  disposed: boolean;
-  opaque?: boolean;
-  min?: number;
-  max?: number;
-  mean?: number;
-  nanCount?: number;
-  /** ±Inf, both signs. */
-  infCount?: number;
-  /** Of infCount, the −Inf ones (runtime/summary.ts; absent from an older agent). */
-  negInfCount?: number;
-  zeroCount?: number;
-  exact?: boolean;
-  counted?: number;
-  preview?: FlatValue[];
-}
-
-/**
- * A non-finite number in an answer's `values` or `preview` (debug-adapter/wire-values.ts): JSON has no
- * NaN or ±Infinity and would make each of them null. `nonFinite` is JS's own text of the number.
- */
-export interface NonFiniteValue {
-  nonFinite: 'NaN' | 'Infinity' | '-Infinity';
-}
-
-/** A flat value as JSON: numbers (bigints as numbers; NaN and ±Infinity as NonFiniteValue), strings or booleans. */
-export type FlatValue = number | NonFiniteValue | string | boolean;
-
-/** Values [start, start + values.length) of a value, flattened row-major. */
-export interface ValuePage {
-  info: ValueInfo;
-  start: number;
-  values: FlatValue[];
-}
-
-export type Side = 'inputs' | 'outputs';
-
-/** Summaries of an invocation's inputs and outputs (or returned values). */
-export interface InvocationDetails {
-  inputs: ValueInfo[];
-  outputs: ValueInfo[];
 }
 
 /** Why the agent last called `callbackBreak`. */
@@ -296,56 +220,12 @@ export interface DataBreakHit {
   conditionError?: string;
 }
 
-/** A registered tf.Variable as `variableList` tells it. */
-export interface TrainingVariable {
-  name: string;
-  trainable: boolean;
-  info: ValueInfo;
-}
-
 /** A watch's state after `watchVariables`: whether a variable of that name is registered now. */
 export interface WatchStatus {
   id: number;
   found: boolean;
   /** Why the agent cannot watch (no tfjs loaded yet, a condition that does not compile). */
   error?: string;
-}
-
-/** Bytes of a value's backing buffer (`memoryRead`): base64, little-endian as stored. */
-export interface MemoryPage {
-  /** Where `data` starts in the buffer. */
-  offset: number;
-  data: string;
-  /** How long the whole buffer is. */
-  byteLength: number;
-  dtype: string;
-}
-
-/** The first NaN/Inf of a model run, as JSON (runtime/graph-model/first-non-finite.ts `NonFiniteOrigin`). */
-export interface GraphNonFiniteOrigin {
-  graph: string;
-  node: string;
-  op: string;
-  kind: 'NaN' | 'Inf' | 'NaN and Inf';
-  cause: 'node' | 'input';
-  inputName?: string;
-  message: string;
-}
-
-/**
- * How the Callback scope shows an input: a tensor or NdArray (`info` and its `describe` text), a
- * typed array, a primitive, or `remote`: a value the adapter shows by reference (an object, a
- * function, a plain array).
- */
-export type ScopeValue =
-  | { shown: 'tensor'; description: string; info: ValueInfo; className: string }
-  | { shown: 'typedarray'; description: string; length: number; className: string }
-  | { shown: 'primitive'; text: string; type: string }
-  | { shown: 'remote' };
-
-/** What the Callback scope shows of an invocation's inputs, in one answer. */
-export interface CallbackScopeData {
-  inputs: ScopeValue[];
 }
 
 /** The live objects of an invocation under way (kept in the debuggee; the adapter reaches them by reference). */
