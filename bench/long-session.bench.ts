@@ -3,7 +3,7 @@
  * a user opens them (every cheap scope, each expandable value one level, the tensor's first values)
  * and a watch expanded. The debuggee's heap after a full GC, the adapter's RSS and the program's
  * tensor count after the first 100 stops and at the end, as ratios: the remote objects a stop
- * shows are released when the program runs on (object-groups.ts), so nothing grows with the stops.
+ * shows are released when the program runs on (debug-adapter/cdp/object-groups.ts), so nothing grows with the stops.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Controller } from './pauses/controller.js';
-import type { Evaluator } from './evaluator.js';
+import type { Evaluator } from './values/evaluator.js';
 import {
   GRAPH_WATCH_REQUEST,
   type GraphWatchArguments,
@@ -20,9 +20,9 @@ import {
   type ToggleSkipFileArguments,
   type ToggleSkipFileResponseBody,
 } from './extension-protocol.js';
-import type { MemoryReferences } from './memory.js';
-import type { StackView } from './stack-view.js';
-import { nodeInfo, tensorBytes, tensorData } from './tensor-data.js';
+import type { MemoryReferences } from './values/memory.js';
+import type { StackView } from './pauses/stack-view.js';
+import { nodeInfo, tensorBytes, tensorData } from './values/tensor-data.js';
 
 export type CustomRequestHandler = (args: unknown) => Promise<unknown>;
 

@@ -4,8 +4,8 @@
  * each area lives in its own module; this class wires each DAP request to it:
  * - start-up and end (startup.ts, program.ts), stop filters (pauses/stop-filters.ts);
  * - stops and their extras (pauses/stop-events.ts), other controller events (pauses/controller-events.ts);
- * - stack and scopes (stack-view.ts), variables (variables.ts);
- * - evaluate, Set Value, completions (evaluate-requests.ts);
+ * - stack and scopes (pauses/stack-view.ts), variables (values/variables.ts);
+ * - evaluate, Set Value, completions (values/evaluate-requests.ts);
  * - breakpoints (breakpoints/requests.ts, breakpoints/data.ts);
  * - stepping, pause and Restart Frame (pauses/stepping.ts);
  * - the adapter's own requests (custom-requests.ts).
@@ -21,20 +21,20 @@ import { customRequestHandlers } from './custom-requests.js';
 import { DataBreakpoints } from './breakpoints/data.js';
 import { quietDapLogger } from './dap-logging.js';
 import { mark } from './debuggee/timeline.js';
-import { EvaluateRequests } from './evaluate-requests.js';
-import { Evaluator } from './evaluator.js';
+import { EvaluateRequests } from './values/evaluate-requests.js';
+import { Evaluator } from './values/evaluator.js';
 import { exceptionInfoBody } from './breakpoints/exception-info.js';
 import type { AttachArguments, LaunchArguments } from './launch-config.js';
-import { loadedSources } from './loaded-sources.js';
-import { releaseStopGroup } from './object-groups.js';
+import { loadedSources } from './sources/loaded-sources.js';
+import { releaseStopGroup } from './cdp/object-groups.js';
 import { Program } from './program.js';
 import { argumentProblem, guardHandlers, messageOf } from './request-guard.js';
-import { StackView, threads } from './stack-view.js';
+import { StackView, threads } from './pauses/stack-view.js';
 import { Startup } from './startup.js';
 import { Stepping } from './pauses/stepping.js';
 import { StopEvents } from './pauses/stop-events.js';
 import { StopFilters } from './pauses/stop-filters.js';
-import { VariableStore } from './variables.js';
+import { VariableStore } from './values/variables.js';
 
 /** The handlers guardHandlers wraps: every request this session answers itself. */
 const HANDLERS = [
@@ -236,7 +236,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  /** Loaded Scripts (loaded-sources.ts): the program's own modules first. */
+  /** Loaded Scripts (sources/loaded-sources.ts): the program's own modules first. */
   protected override loadedSourcesRequest(response: DebugProtocol.LoadedSourcesResponse): void {
     response.body = { sources: loadedSources(this.controller.scripts.sources) };
     this.sendResponse(response);
@@ -332,7 +332,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   }
 
   /**
-   * The stop's remote objects are let go in the debuggee (object-groups.ts): before the command
+   * The stop's remote objects are let go in the debuggee (cdp/object-groups.ts): before the command
    * that resumes it, and when it runs on without one from us (a detach).
    */
   private releaseStopObjects(): void {

@@ -13,7 +13,7 @@ import type { Controller } from './pauses/controller.js';
 import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
 import { TERMINAL_BRIDGE_EVENT, terminalExitCode, terminalTargetOf, type TerminalBridgeEventBody, type TerminalTarget } from './debuggee/terminal-protocol.js';
 import { mark } from './debuggee/timeline.js';
-import { hasDebuggerStatement } from './debugger-statements.js';
+import { hasDebuggerStatement } from './sources/debugger-statements.js';
 import { NODE_INFO_REQUEST, TENSOR_BYTES_REQUEST, TENSOR_DATA_REQUEST } from './extension-protocol.js';
 import { ConfigurationError, filtersOf, planLaunch, skipFilesOf, type AttachArguments, type LaunchArguments } from './launch-config.js';
 import { adapterPaths } from './paths.js';

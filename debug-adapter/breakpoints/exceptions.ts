@@ -12,18 +12,18 @@
  * - *Uncaught exceptions*: an exception V8 knows is uncaught, with user code on the stack, or one
  *   thrown by (or under) the user's code in a callback that nothing between the throw and the
  *   callback's frame catches: it escapes the callback, and the program gets the runtime's
- *   CallbackError. Whether a frame catches is read from its source (js-scan.ts).
+ *   CallbackError. Whether a frame catches is read from its source (sources/js-scan.ts).
  *
  * Everything else resumes at once.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { AgentClient } from '../agent-client.js';
-import { displayName } from '../callback-display.js';
+import type { AgentClient } from '../cdp/agent-client.js';
+import { displayName } from '../values/callback-display.js';
 import type { ActiveSnapshot, LastBreak, NodeSnapshot } from '../debuggee/agent-protocol.js';
-import { inTryWithCatch, isAsyncFunction, offsetOf } from '../js-scan.js';
+import { inTryWithCatch, isAsyncFunction, offsetOf } from '../sources/js-scan.js';
 import type { Stop } from '../pauses/pause-state.js';
-import type { Scripts } from '../scripts.js';
-import { isUserFrame } from '../stack.js';
+import type { Scripts } from '../sources/scripts.js';
+import { isUserFrame } from '../pauses/stack.js';
 
 /** What deciding an exception stop reads: the scripts, and the agent for the callbacks under way. */
 export interface ExceptionContext {

@@ -2,7 +2,7 @@
  * The user's expressions that breakpoints evaluate on a paused frame: a logpoint's `{expressions}`.
  * (A function breakpoint's condition is evaluated by the agent, where the hit happens: agent.ts.)
  */
-import { agentExpression } from '../agent-client.js';
+import { agentExpression } from '../cdp/agent-client.js';
 import type { CdpConnection } from '../cdp/connection.js';
 import type { DebugAgent } from '../debuggee/agent-protocol.js';
 

@@ -4,10 +4,10 @@
  * counts the hits and evaluates the conditions where each call happens), the names checked against
  * the callbacks the program made known (callback-names.ts: verified, or a warning for a likely
  * typo), and the words of a callback stop. The one decision left to this side: a condition that
- * names a parameter by its source name where the JS renamed it (parameter-names.ts).
+ * names a parameter by its source name where the JS renamed it (sources/parameter-names.ts).
  */
-import type { AgentClient } from '../agent-client.js';
-import { displayName } from '../callback-display.js';
+import type { AgentClient } from '../cdp/agent-client.js';
+import { displayName } from '../values/callback-display.js';
 import type { ActiveSnapshot, FunctionBreakpointRule, KnownNotice, LastBreak } from '../debuggee/agent-protocol.js';
 import type { StopReason } from '../pauses/pause-state.js';
 import { CallbackNames, type FunctionBreakpointStatus } from './callback-names.js';
@@ -116,7 +116,7 @@ export class FunctionBreakpoints {
   /**
    * A callback stop the agent decided (hit counts and conditions are counted where the hit
    * happens), except conditions it left undecided: they name the source's parameter names where
-   * the JS renamed them, which only this side reads (parameter-names.ts).
+   * the JS renamed them, which only this side reads (sources/parameter-names.ts).
    */
   private async allows(entry: ActiveSnapshot, why: LastBreak): Promise<boolean> {
     const where = `in callback ${displayName(entry)}`;

@@ -7,7 +7,7 @@
 import { LEAST_UPPER_BOUND, generatedPositionFor, originalPositionFor } from '@jridgewell/trace-mapping';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
-import type { ScriptInfo, Sources } from '../sources.js';
+import type { ScriptInfo, Sources } from '../sources/sources.js';
 
 /** A possible breakpoint: 1-based line, 0-based column, in the original file. */
 export interface BreakpointPosition {

@@ -9,7 +9,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
 import { logMessage } from './expressions.js';
 import type { SourceBreakpoint } from './source.js';
-import type { Sources } from '../sources.js';
+import type { Sources } from '../sources/sources.js';
 
 export interface LogpointLocation {
   readonly file: string;

@@ -7,7 +7,7 @@
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
 import { fileUrl } from '../paths.js';
-import type { ScriptInfo, Sources } from '../sources.js';
+import type { ScriptInfo, Sources } from '../sources/sources.js';
 import { parseHitCondition } from './hit-condition.js';
 
 export { hitConditionMet, parseHitCondition, type ParsedHitCondition } from './hit-condition.js';

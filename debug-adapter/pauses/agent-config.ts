@@ -4,7 +4,7 @@
  * decides goes through (on its `callbackBreak`).
  */
 import type { Protocol } from 'devtools-protocol';
-import { type AgentClient, AgentMissingError } from '../agent-client.js';
+import { type AgentClient, AgentMissingError } from '../cdp/agent-client.js';
 import type { CdpConnection } from '../cdp/connection.js';
 import type { AgentConfig, FunctionBreakpointRule } from '../debuggee/agent-protocol.js';
 import type { FilterConfig } from '../launch-config.js';

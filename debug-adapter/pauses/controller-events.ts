@@ -8,7 +8,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { ClientPositions } from '../client.js';
 import type { Controller } from './controller.js';
 import { BACKEND_EVENT, type BackendEventBody, GRAPH_RUN_EVENT, type GraphRunEventBody } from '../extension-protocol.js';
-import { LoadedSourceEvents } from '../loaded-sources.js';
+import { LoadedSourceEvents } from '../sources/loaded-sources.js';
 import { logpointOutput } from '../breakpoints/logpoints.js';
 
 export function forwardControllerEvents(controller: Controller, sendEvent: (event: DebugProtocol.Event) => void, positions: ClientPositions): void {

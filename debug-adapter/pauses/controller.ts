@@ -5,7 +5,7 @@
  * (what a hit means, its words); steps are steps.ts; this coordinates the pauses.
  */
 import type { Protocol } from 'devtools-protocol';
-import { AgentMissingError } from '../agent-client.js';
+import { AgentMissingError } from '../cdp/agent-client.js';
 import type { FunctionBreakpointStatus } from '../breakpoints/callback-names.js';
 import { dataStop } from '../breakpoints/data.js';
 import { agentExceptionStop, type ExceptionFilters, exceptionStop } from '../breakpoints/exceptions.js';
@@ -17,8 +17,8 @@ import type { CdpConnection } from '../cdp/connection.js';
 import { type ActiveSnapshot, type GraphRunRecord, KNOWN_BINDING, type KnownNotice } from '../debuggee/agent-protocol.js';
 import { mark } from '../debuggee/timeline.js';
 import type { FilterConfig } from '../launch-config.js';
-import { withSourceNames } from '../parameter-names.js';
-import { SKIPPED_ALWAYS } from '../scripts.js';
+import { withSourceNames } from '../sources/parameter-names.js';
+import { SKIPPED_ALWAYS } from '../sources/scripts.js';
 import { agentConfig, configureAgent, injectAgent, setAgentBreakpoint } from './agent-config.js';
 import type { PausedState, Stop, StopReason } from './pause-state.js';
 import { LiveDebuggee } from './live-debuggee.js';
@@ -377,7 +377,7 @@ export class Controller extends LiveDebuggee {
     }
   }
 
-  /** An invocation with its parameters named as the source names them (parameter-names.ts). */
+  /** An invocation with its parameters named as the source names them (sources/parameter-names.ts). */
   private withSourceNames(active: ActiveSnapshot): Promise<ActiveSnapshot> {
     return withSourceNames(this.agent, this.scripts, active);
   }

@@ -4,10 +4,10 @@
  * controller (controller.ts) is this plus what it makes of the debuggee's pauses.
  */
 import { EventEmitter } from 'node:events';
-import { AgentClient } from '../agent-client.js';
+import { AgentClient } from '../cdp/agent-client.js';
 import type { CdpConnection } from '../cdp/connection.js';
 import { BRIDGE_METHODS } from '../debuggee/bridge-protocol.js';
-import { Scripts } from '../scripts.js';
+import { Scripts } from '../sources/scripts.js';
 
 /** The live debuggee, for the collaborators that read it (stack, variables, evaluation). */
 export interface DebuggeeConnection {

@@ -5,13 +5,13 @@
  * function (`Debugger.restartFrame`, mode 'StepInto'). Refused, saying why, where V8 cannot
  * (an async function, the program's outermost frame) or the frame is gone (a callback that returned).
  */
-import type { AgentClient } from '../agent-client.js';
+import type { AgentClient } from '../cdp/agent-client.js';
 import type { ActiveSnapshot, RestoredInputs } from '../debuggee/agent-protocol.js';
-import { isAsyncFunction, offsetOf } from '../js-scan.js';
+import { isAsyncFunction, offsetOf } from '../sources/js-scan.js';
 import type { PausedState } from './pause-state.js';
-import type { Scripts } from '../scripts.js';
-import type { StackFrameEntry } from '../stack.js';
-import { displayName } from '../callback-display.js';
+import type { Scripts } from '../sources/scripts.js';
+import type { StackFrameEntry } from './stack.js';
+import { displayName } from '../values/callback-display.js';
 
 export type RestartPlan = { readonly callFrameId: string; readonly active?: ActiveSnapshot; readonly name: string } | { readonly refused: string };
 

@@ -7,13 +7,13 @@
  * batch takes 1 s). Instead, a step that leaves the program's frame arms a breakpoint at every
  * break location of the program's own scripts and resumes: the first one hit is the next line of
  * the program's code that runs, wherever it is (the caller, the next batch's `call()`, the code
- * after an `await`). Only the first location of each line of each function is armed (line-entries.ts).
+ * after an `await`). Only the first location of each line of each function is armed (sources/line-entries.ts).
  * They are removed at the stop, before anything else is sent.
  */
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
-import { lineEntries } from '../line-entries.js';
-import type { ScriptInfo } from '../sources.js';
+import { lineEntries } from '../sources/line-entries.js';
+import type { ScriptInfo } from '../sources/sources.js';
 
 type Location = Protocol.Debugger.Location;
 

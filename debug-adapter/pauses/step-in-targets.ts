@@ -9,7 +9,7 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
-import type { Sources } from '../sources.js';
+import type { Sources } from '../sources/sources.js';
 
 /** A chosen target: where its call is in the generated code, its callee's text, and the frame it is called from. */
 export interface StepTarget {

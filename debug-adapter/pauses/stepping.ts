@@ -9,7 +9,7 @@ import type { ClientPositions } from '../client.js';
 import type { Controller } from './controller.js';
 import { messageOf } from '../request-guard.js';
 import { planRestart, restoreInputs } from './restart-frame.js';
-import type { StackView } from '../stack-view.js';
+import type { StackView } from './stack-view.js';
 import { StepInTargets } from './step-in-targets.js';
 
 export class Stepping {

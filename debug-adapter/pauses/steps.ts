@@ -6,10 +6,10 @@
  * this at each pause; the DAP side of stepping is stepping.ts.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { AgentClient } from '../agent-client.js';
+import type { AgentClient } from '../cdp/agent-client.js';
 import type { CdpConnection } from '../cdp/connection.js';
-import type { Scripts } from '../scripts.js';
-import { isAgentFile, isUserFrame, isUserScript } from '../stack.js';
+import type { Scripts } from '../sources/scripts.js';
+import { isAgentFile, isUserFrame, isUserScript } from './stack.js';
 import type { PausedState, StopReason } from './pause-state.js';
 import { sameLocation, StepBreakpoints } from './step-breakpoints.js';
 import { calleeFunction, reached, type StepTarget } from './step-in-targets.js';

@@ -18,7 +18,7 @@ import {
   TENSOR_CALLBACK_EVENT,
   type TensorCallbackEventBody,
 } from '../extension-protocol.js';
-import { THREAD_ID } from '../stack-view.js';
+import { THREAD_ID } from './stack-view.js';
 
 /** How long a stop's extras wait for a client that does not ask for the stack (a script, a test). */
 const EXTRAS_WAIT_MS = 200;

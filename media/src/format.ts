@@ -14,7 +14,7 @@ export type Value = number | string | boolean | null;
 
 const MAX_STRING = 48;
 
-/** A value as the adapter sends it (debug-adapter/wire-values.ts): its NonFiniteValue back to the number. */
+/** A value as the adapter sends it (debug-adapter/cdp/wire-values.ts): its NonFiniteValue back to the number. */
 export function fromWire(v: WireValue | null | undefined): Value {
   if (v === undefined) return null;
   return typeof v === 'object' && v !== null ? Number(v.nonFinite) : v;

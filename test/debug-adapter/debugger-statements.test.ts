@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { hasDebuggerStatement } from '../../debug-adapter/debugger-statements.js';
+import { hasDebuggerStatement } from '../../debug-adapter/sources/debugger-statements.js';
 import { fixture, useDebugAdapter, withSession } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
 

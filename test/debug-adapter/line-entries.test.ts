@@ -1,5 +1,5 @@
 /**
- * The break locations a step watches (line-entries.ts): the first of each line of each function.
+ * The break locations a step watches (debug-adapter/sources/line-entries.ts): the first of each line of each function.
  * The locations are V8's own, asked of this process's inspector for scripts compiled here.
  */
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { Session } from 'node:inspector/promises';
 import { after, before, test } from 'node:test';
 import vm from 'node:vm';
 import type { Protocol } from 'devtools-protocol';
-import { lineEntries } from '../../debug-adapter/line-entries.js';
+import { lineEntries } from '../../debug-adapter/sources/line-entries.js';
 
 type Location = Protocol.Debugger.Location;
 

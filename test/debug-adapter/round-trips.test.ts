@@ -15,8 +15,8 @@ import { after, test } from 'node:test';
 import { CdpConnection } from '../../debug-adapter/cdp/connection.js';
 import { connectAttached } from '../../debug-adapter/connect.js';
 import { Controller, type PausedState } from '../../debug-adapter/pauses/controller.js';
-import { buildStack } from '../../debug-adapter/stack.js';
-import { VariableStore } from '../../debug-adapter/variables.js';
+import { buildStack } from '../../debug-adapter/pauses/stack.js';
+import { VariableStore } from '../../debug-adapter/values/variables.js';
 import { writeGraphModel, placeholder, unary } from '../../scripts/lib/graph-model-writer.js';
 import { root } from '../helpers/dap.js';
 

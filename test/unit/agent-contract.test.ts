@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import vm from 'node:vm';
-import { agentExpression, type AgentClient } from '../../debug-adapter/agent-client.js';
+import { agentExpression, type AgentClient } from '../../debug-adapter/cdp/agent-client.js';
 import { installAgent } from '../../debug-adapter/debuggee/agent/index.js';
 import { AGENT_KEY, AGENT_SOURCE_URL, AGENT_VERSION, type DebugAgent } from '../../debug-adapter/debuggee/agent-protocol.js';
 import { adapterPaths } from '../../debug-adapter/paths.js';

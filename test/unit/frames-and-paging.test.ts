@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { isAgentFile, isLibrary } from '../../debug-adapter/stack.js';
-import { indexName, MAX_PAGE, PAGE, pageRange } from '../../debug-adapter/variable-refs.js';
+import { isAgentFile, isLibrary } from '../../debug-adapter/pauses/stack.js';
+import { indexName, MAX_PAGE, PAGE, pageRange } from '../../debug-adapter/values/variable-refs.js';
 
 describe('frame filtering', () => {
   const runtime = ['/opt/ext/dist/runtime', '/opt/ext/runtime'];

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { BreakpointManager, hitConditionMet, parseHitCondition } from '../../debug-adapter/breakpoints/source.js';
-import { Sources } from '../../debug-adapter/sources.js';
+import { Sources } from '../../debug-adapter/sources/sources.js';
 
 /** The hits among 1..12 on which `condition` stops. */
 function stopsOn(condition: string | undefined): number[] {

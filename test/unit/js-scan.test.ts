@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isLikelyTypo } from '../../debug-adapter/breakpoints/callback-names.js';
 import { editDistance } from '../../runtime/edit-distance.js';
-import { inTryWithCatch, isAsyncFunction, offsetOf, parameterList, positionOf, returnStatementStart } from '../../debug-adapter/js-scan.js';
+import { inTryWithCatch, isAsyncFunction, offsetOf, parameterList, positionOf, returnStatementStart } from '../../debug-adapter/sources/js-scan.js';
 
 /** `src` with the function starting at the first `(` after `fn`, and `at` at the first `marker`. */
 function at(src: string, fn: string, marker: string): [number, number] {

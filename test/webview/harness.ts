@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { tagNonFinite } from '../../debug-adapter/wire-values.js';
+import { tagNonFinite } from '../../debug-adapter/cdp/wire-values.js';
 import { inspectorHtml } from '../../extension/inspector-html.js';
 import type { HostMessage, NodeStopEvent, TensorCallbackEvent, TensorInfo, WebviewMessage } from '../../media/src/protocol.js';
 import { artifactsDir, buildWebview, root, startPageHarness, type PageHarness } from './page-harness.js';

@@ -2,7 +2,7 @@
  * NaN, −Inf and +Inf in the inspector, in Chromium: the summary table, the grid and the histogram
  * tell the same counts with the same words as the CLI (runtime/non-finite-text.ts), both from the
  * event's preview and from tensorData pages. The summaries are the runtime's own, and the harness
- * sends them as the adapter does (debug-adapter/wire-values.ts, then JSON).
+ * sends them as the adapter does (debug-adapter/cdp/wire-values.ts, then JSON).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

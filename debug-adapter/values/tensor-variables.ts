@@ -4,9 +4,9 @@
  * once without pulling all of it; the values of typed arrays and long arrays page the same way.
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { ValueInfo } from './debuggee/agent-protocol.js';
+import type { ValueInfo } from '../debuggee/agent-protocol.js';
 import { elementName, memberName, valuesName } from './evaluate-names.js';
-import { stopGroup } from './object-groups.js';
+import { stopGroup } from '../cdp/object-groups.js';
 import { element, PAGE, TENSOR_CLASSES, text, type ValuesRef, type VariableContext } from './variable-refs.js';
 
 export async function tensorChildren(c: VariableContext, objectId: string, evaluateName: string | undefined): Promise<DebugProtocol.Variable[]> {
@@ -76,7 +76,7 @@ export async function indexed(c: VariableContext, ref: ValuesRef, start: number,
     .callOn(
       ref.objectId,
       function (agent, s, c) {
-        // Under `values`, where NaN and ±Infinity travel as themselves (wire-values.ts).
+        // Under `values`, where NaN and ±Infinity travel as themselves (cdp/wire-values.ts).
         return Array.isArray(this) ? undefined : { values: agent.slice(this, s, c) };
       },
       start,

@@ -4,7 +4,7 @@
  * of an invocation's or node's value (memory.ts).
  */
 import type { Protocol } from 'devtools-protocol';
-import type { AgentClient } from './agent-client.js';
+import type { AgentClient } from '../cdp/agent-client.js';
 import {
   DATA_BREAKPOINT_GRAPH,
   VARIABLES_GRAPH,
@@ -16,7 +16,7 @@ import {
   type TensorBytesResponseBody,
   type TensorDataArguments,
   type TensorDataResponseBody,
-} from './extension-protocol.js';
+} from '../extension-protocol.js';
 import type { MemoryReferences } from './memory.js';
 
 /** At most this many values in one answer. */

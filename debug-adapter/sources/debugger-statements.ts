@@ -6,7 +6,7 @@
  * are not followed.
  */
 import { existsSync, statSync } from 'node:fs';
-import { READ_LIMITS, readBoundedTextSync } from '../runtime/bounded-read.js';
+import { READ_LIMITS, readBoundedTextSync } from '../../runtime/bounded-read.js';
 import path from 'node:path';
 
 /** Relative specifiers of static imports, re-exports, dynamic imports and require calls. */

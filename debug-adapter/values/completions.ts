@@ -7,10 +7,10 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import { callbackBindings, NODE_ATTRS } from './callback-scope.js';
-import type { CdpConnection } from './cdp/connection.js';
+import type { CdpConnection } from '../cdp/connection.js';
 import type { Evaluator } from './evaluator.js';
-import { stopGroup } from './object-groups.js';
-import type { StackFrameEntry } from './stack.js';
+import { stopGroup } from '../cdp/object-groups.js';
+import type { StackFrameEntry } from '../pauses/stack.js';
 
 /** The most items one answer holds (a global object has hundreds of names). */
 const MAX_ITEMS = 500;

@@ -1,12 +1,12 @@
 /**
  * This stop's stack and scopes as the client sees them: the stack built once per stop (stack.ts),
- * frame ids handed out as frames are shown, and each frame's scopes (variables.ts).
+ * frame ids handed out as frames are shown, and each frame's scopes (values/variables.ts).
  */
 import { Handles, Source, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { Controller } from './pauses/controller.js';
+import type { Controller } from './controller.js';
 import { buildStack, type StackFrameEntry } from './stack.js';
-import type { VariableStore } from './variables.js';
+import type { VariableStore } from '../values/variables.js';
 
 /** The program's one thread, as DAP counts threads. */
 export const THREAD_ID = 1;

@@ -6,8 +6,8 @@
  * parameters and globals, nothing from this module's scope.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { CdpConnection } from './cdp/connection.js';
-import { AGENT_KEY, AGENT_SOURCE_URL, type ActiveSnapshot, type DebugAgent } from './debuggee/agent-protocol.js';
+import type { CdpConnection } from './connection.js';
+import { AGENT_KEY, AGENT_SOURCE_URL, type ActiveSnapshot, type DebugAgent } from '../debuggee/agent-protocol.js';
 import { stopGroup } from './object-groups.js';
 import { tagNonFinite } from './wire-values.js';
 

@@ -8,12 +8,12 @@
 import { Handles } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
-import type { CdpConnection } from './cdp/connection.js';
-import type { AgentClient } from './agent-client.js';
-import type { ActiveSnapshot, DataBreakHit, NodeSnapshot } from './debuggee/agent-protocol.js';
+import type { CdpConnection } from '../cdp/connection.js';
+import type { AgentClient } from '../cdp/agent-client.js';
+import type { ActiveSnapshot, DataBreakHit, NodeSnapshot } from '../debuggee/agent-protocol.js';
 import { MemoryReferences } from './memory.js';
-import { stopGroup } from './object-groups.js';
-import { dataScopeVariables } from './breakpoints/data.js';
+import { stopGroup } from '../cdp/object-groups.js';
+import { dataScopeVariables } from '../breakpoints/data.js';
 import { memberName, scopeName } from './evaluate-names.js';
 import { callbackVariables, nodeVariables } from './invocation-variables.js';
 import { previewText } from './previews.js';

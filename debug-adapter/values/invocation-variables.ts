@@ -6,7 +6,7 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import { convertedText, errorText, inputExpression, mismatchText, narrowedText, NODE_ATTRS, outputsName } from './callback-scope.js';
-import type { ActiveSnapshot, NodeSnapshot, ScopeValue, Side, ValueInfo } from './debuggee/agent-protocol.js';
+import type { ActiveSnapshot, NodeSnapshot, ScopeValue, Side, ValueInfo } from '../debuggee/agent-protocol.js';
 import { attrText } from './node-scope.js';
 import { text, type VariableContext } from './variable-refs.js';
 

@@ -11,8 +11,8 @@
  * are never reused: a hex editor left open from an earlier stop cannot read another tensor by mistake.
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { AgentClient } from './agent-client.js';
-import type { MemoryPage, Side } from './debuggee/agent-protocol.js';
+import type { AgentClient } from '../cdp/agent-client.js';
+import type { MemoryPage, Side } from '../debuggee/agent-protocol.js';
 
 /** The most bytes one readMemory answers: a client asks again from where the answer ended. */
 export const MAX_READ_BYTES = 1 << 20;

@@ -11,7 +11,7 @@
  * global object) or kept by value (locations, names, memory pins). Objects made while the program
  * runs go in the group the next release takes.
  */
-import type { CdpConnection } from './cdp/connection.js';
+import type { CdpConnection } from './connection.js';
 
 /** Per connection, how many stop groups were released. */
 const released = new WeakMap<CdpConnection, number>();

@@ -11,10 +11,10 @@
  * would otherwise find the module-level `beta` it shadows. A graph frame whose callback has
  * returned evaluates in some other frame: there the Callback names are bound over the frame's.
  */
-import { agentExpression } from './agent-client.js';
-import type { CdpConnection } from './cdp/connection.js';
-import type { ActiveSnapshot } from './debuggee/agent-protocol.js';
-import { stopGroup } from './object-groups.js';
+import { agentExpression } from '../cdp/agent-client.js';
+import type { CdpConnection } from '../cdp/connection.js';
+import type { ActiveSnapshot } from '../debuggee/agent-protocol.js';
+import { stopGroup } from '../cdp/object-groups.js';
 
 export interface CallbackBinding {
   readonly name: string;

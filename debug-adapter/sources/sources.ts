@@ -4,7 +4,7 @@
  * Lines and columns here: `line` 1-based, `column` 0-based (trace-mapping's convention); CDP's
  * are both 0-based.
  */
-import { READ_LIMITS, readBoundedTextSync } from '../runtime/bounded-read.js';
+import { READ_LIMITS, readBoundedTextSync } from '../../runtime/bounded-read.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, generatedPositionFor, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping';

@@ -4,10 +4,10 @@
  * read scripts through this, not through the controller.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { CdpConnection } from './cdp/connection.js';
-import { AGENT_SOURCE_URL } from './debuggee/agent-protocol.js';
-import { adapterPaths } from './paths.js';
-import { SkipFiles } from './pauses/skip-files.js';
+import type { CdpConnection } from '../cdp/connection.js';
+import { AGENT_SOURCE_URL } from '../debuggee/agent-protocol.js';
+import { adapterPaths } from '../paths.js';
+import { SkipFiles } from '../pauses/skip-files.js';
 import { Sources } from './sources.js';
 
 /** The runtime (built and source) and the adapter's files in the debuggee: never the user's code. */

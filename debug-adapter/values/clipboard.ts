@@ -5,8 +5,8 @@
  * bigints. Anything else is copied as the evaluate shows it.
  */
 import type { Protocol } from 'devtools-protocol';
-import { copyRefusal, formatTensor, MAX_COPY_VALUES, type CopyFormat, type CopyValue } from '../runtime/tensor-formats.js';
-import type { AgentClient } from './agent-client.js';
+import { copyRefusal, formatTensor, MAX_COPY_VALUES, type CopyFormat, type CopyValue } from '../../runtime/tensor-formats.js';
+import type { AgentClient } from '../cdp/agent-client.js';
 
 /** The exact values of a tensor-like remote value, or undefined when it is not one. */
 export async function exactValues(

@@ -5,17 +5,17 @@
  */
 import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
-import type { AgentClient } from './agent-client.js';
-import { displayName } from './callback-display.js';
-import type { PausedState } from './pauses/pause-state.js';
-import { AGENT_SOURCE_URL, type ActiveSnapshot, type NodeSnapshot } from './debuggee/agent-protocol.js';
+import type { AgentClient } from '../cdp/agent-client.js';
+import { displayName } from '../values/callback-display.js';
+import type { PausedState } from './pause-state.js';
+import { AGENT_SOURCE_URL, type ActiveSnapshot, type NodeSnapshot } from '../debuggee/agent-protocol.js';
 
 export { AGENT_SOURCE_URL };
-import { nodeFrameName } from './node-scope.js';
-import type { Scripts } from './scripts.js';
-import type { ScriptInfo } from './sources.js';
-import { offsetOf, positionOf, returnStatementStart } from './js-scan.js';
-import { adapterPaths } from './paths.js';
+import { nodeFrameName } from '../values/node-scope.js';
+import type { Scripts } from '../sources/scripts.js';
+import type { ScriptInfo } from '../sources/sources.js';
+import { offsetOf, positionOf, returnStatementStart } from '../sources/js-scan.js';
+import { adapterPaths } from '../paths.js';
 
 export interface SourceRef {
   /** None for Node's own modules (`node:internal/...`): named, with no file to open. */

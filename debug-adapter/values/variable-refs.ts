@@ -6,9 +6,9 @@
 import type { Handles } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
-import type { AgentClient } from './agent-client.js';
-import type { CdpConnection } from './cdp/connection.js';
-import type { ActiveSnapshot, DataBreakHit, FlatValue, NodeSnapshot, Side, ValueInfo } from './debuggee/agent-protocol.js';
+import type { AgentClient } from '../cdp/agent-client.js';
+import type { CdpConnection } from '../cdp/connection.js';
+import type { ActiveSnapshot, DataBreakHit, FlatValue, NodeSnapshot, Side, ValueInfo } from '../debuggee/agent-protocol.js';
 import { elementName } from './evaluate-names.js';
 import type { MemoryReferences } from './memory.js';
 
@@ -61,7 +61,7 @@ export function text(name: string, value: string, evaluateName?: string): DebugP
 
 /** One value of a page, named by its index (`[1, 2]` for N-D), its evaluateName the flat element. */
 export function element(flat: number, v: FlatValue, ref: { shape?: readonly number[]; evaluateName?: string }): DebugProtocol.Variable {
-  // NaN and ±Infinity came as NonFiniteValue (wire-values.ts): JS's own words for them, as for any number.
+  // NaN and ±Infinity came as NonFiniteValue (cdp/wire-values.ts): JS's own words for them, as for any number.
   const shown = typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' && v !== null ? v.nonFinite : String(v);
   return text(indexName(flat, ref.shape), shown, elementName(ref.evaluateName, flat));
 }

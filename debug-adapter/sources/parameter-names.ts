@@ -5,8 +5,8 @@
  * `names`. The original name is in the source at the position the map gives for the parameter.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { AgentClient } from './agent-client.js';
-import type { ActiveSnapshot } from './debuggee/agent-protocol.js';
+import type { AgentClient } from '../cdp/agent-client.js';
+import type { ActiveSnapshot } from '../debuggee/agent-protocol.js';
 import type { Scripts } from './scripts.js';
 import { offsetOf, parameterList, positionOf } from './js-scan.js';
 

@@ -5,12 +5,12 @@
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
-import type { ClientPositions } from './client.js';
+import type { ClientPositions } from '../client.js';
 import { clipboardText } from './clipboard.js';
 import { completions } from './completions.js';
-import type { Controller } from './pauses/controller.js';
+import type { Controller } from '../pauses/controller.js';
 import type { Evaluator } from './evaluator.js';
-import type { StackView } from './stack-view.js';
+import type { StackView } from '../pauses/stack-view.js';
 import type { VariableStore } from './variables.js';
 
 /** An evaluate result longer than this is cut, with a note, as a Variables page stops at MAX_PAGE values. */

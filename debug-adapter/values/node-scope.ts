@@ -3,9 +3,9 @@
  * outputs, op, attrs, its place in the run), and the same names for the Debug Console and watches
  * (`inputs`, `outputs`, `attrs`, `op`, `node`; the agent binds them for node breakpoints' conditions).
  */
-import { agentExpression } from './agent-client.js';
+import { agentExpression } from '../cdp/agent-client.js';
 import { type CallbackBinding, isExpression, mentions } from './callback-scope.js';
-import type { NodeSnapshot } from './debuggee/agent-protocol.js';
+import type { NodeSnapshot } from '../debuggee/agent-protocol.js';
 
 /** The paused node's live inputs or outputs, as an expression in the debuggee. */
 export function nodeValuesExpression(side: 'inputs' | 'outputs'): string {
