@@ -1,6 +1,6 @@
 /**
  * How far a misspelling is from a name: the one measure behind every "Did you mean …?" (a Tout
- * dtype in runtime/tout/tout.ts, a callback or node name in debug-adapter/callback-names.ts).
+ * dtype in runtime/tout/tout.ts, a callback or node name in debug-adapter/breakpoints/callback-names.ts).
  */
 
 /**

@@ -17,7 +17,7 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import { agentExpression, type AgentClient } from '../cdp/agent-client.js';
-import { parseHitCondition } from './source.js';
+import { parseHitCondition } from './hit-condition.js';
 import type { DataBreakHit, DataCondition, VariableWatch, WatchStatus } from '../debuggee/agent-protocol.js';
 import type { Stop } from '../pauses/pause-state.js';
 

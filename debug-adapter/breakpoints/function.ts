@@ -11,7 +11,7 @@ import { displayName } from '../values/callback-display.js';
 import type { ActiveSnapshot, FunctionBreakpointRule, KnownNotice, LastBreak } from '../debuggee/agent-protocol.js';
 import type { StopReason } from '../pauses/pause-state.js';
 import { CallbackNames, type FunctionBreakpointStatus } from './callback-names.js';
-import { parseHitCondition } from './source.js';
+import { parseHitCondition } from './hit-condition.js';
 
 export interface FunctionBreakpointSpec {
   readonly name: string;

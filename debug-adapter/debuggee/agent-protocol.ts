@@ -55,7 +55,7 @@ export type FunctionBreakpointRule = {
   /** The DAP breakpoint id: hits are counted per id (new ids, new counts). */
   id: number;
   name: string;
-  /** DAP `hitCondition`, already checked by the adapter (breakpoints.ts parseHitCondition's forms). */
+  /** DAP `hitCondition`, already checked by the adapter (breakpoints/hit-condition.ts parseHitCondition's forms). */
   hitCondition?: string;
   /**
    * A JS expression: for a callback, over its inputs by parameter name; for a node, over `inputs`,
@@ -185,7 +185,7 @@ export interface LastBreak {
 }
 
 /**
- * What a data breakpoint's condition asks of an assign (debug-adapter/data-breakpoints.ts parses
+ * What a data breakpoint's condition asks of an assign (debug-adapter/breakpoints/data.ts parses
  * the DAP `condition`): every assign, NaN/Inf appearing, a change larger than a threshold, or a
  * JS expression over `oldValue`, `newValue` (tensors) and `delta` (the largest |new - old|).
  */
@@ -197,7 +197,7 @@ export interface VariableWatch {
   id: number;
   variable: string;
   condition: DataCondition;
-  /** DAP `hitCondition`, already checked by the adapter (breakpoints.ts parseHitCondition's forms). */
+  /** DAP `hitCondition`, already checked by the adapter (breakpoints/hit-condition.ts parseHitCondition's forms). */
   hitCondition?: string;
 }
 
