@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileS
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 import { after, before, describe, test } from 'node:test';
 import { cleanEnv } from '../fixtures/spawn.js';
 import { VSCE_PACKAGE_ARGS } from '../../scripts/lib/vsce-args.js';
@@ -119,6 +120,26 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
       assert.ok(file.startsWith(extension), `${file} is the .vsix's own`);
       assert.ok(existsSync(file), `${file} is in the .vsix`);
     }
+  });
+
+  test("its debuggee's agent loads inside the .vsix: the modules a launch's bridge imports, and the one script an attach injects", async () => {
+    const key = '__tfjsCallbackDebugAgent_v3';
+    const state = () => ({ [Symbol.for('tfjs-callback-debugger.runtime.state')]: { observers: [], nextToken: 0, nextInvocation: 1 } });
+    const modules = (await import(pathToFileURL(path.join(extension, 'dist', 'debug-adapter', 'debuggee', 'agent', 'index.js')).href)) as {
+      installAgent: (g: object) => { version: number };
+    };
+    const g = state();
+    assert.equal(modules.installAgent(g).version, 3);
+    // Where the adapter (main.js, beside paths.js) reads the script it injects.
+    const { adapterPaths } = (await import(pathToFileURL(path.join(extension, 'dist', 'debug-adapter', 'paths.js')).href)) as {
+      adapterPaths: { agentBundle: string };
+    };
+    assert.ok(adapterPaths.agentBundle.startsWith(extension) && existsSync(adapterPaths.agentBundle), `${adapterPaths.agentBundle} is in the .vsix`);
+    const context = vm.createContext({ ...state(), performance, Buffer });
+    vm.runInContext(readFileSync(adapterPaths.agentBundle, 'utf8'), context);
+    const injected = (context as Record<string, object | undefined>)[key];
+    assert.ok(injected, 'the script installs the agent');
+    assert.deepEqual(Object.keys(injected).sort(), Object.keys((g as Record<string, object>)[key]!).sort(), 'the same agent as the modules');
   });
 
   test('its CLI runs a program in a project without node_modules, on the wasm backend it ships', () => {
