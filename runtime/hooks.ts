@@ -9,6 +9,7 @@
 import type { CallbackObserver, InvocationFrame, KnownCallback, KnownGraph } from './events.js';
 import type { NodeObserver, RuntimeTools } from './hook-types.js';
 import { dtypeOfArray } from './dtypes.js';
+import { freshSharedState, SHARED_STATE_KEY } from './shared-state.js';
 import { summarizeTensor, summarizeValues } from './summary.js';
 import { tf } from './tf.js';
 
@@ -39,9 +40,8 @@ interface SharedState {
 
 const KNOWN_LIMIT = 1000;
 
-const KEY = Symbol.for('tfjs-callback-debugger.runtime.state');
 const globalHolder = globalThis as unknown as Record<symbol, SharedState | undefined>;
-export const shared: SharedState = (globalHolder[KEY] ??= { observers: [], nextToken: 0, nextInvocation: 1 });
+export const shared: SharedState = (globalHolder[SHARED_STATE_KEY] ??= freshSharedState());
 shared.tools = { summarizeTensor, summarizeValues, dtypeOfArray, tf };
 
 /** Watches every callback invocation; returns the function that stops watching. */

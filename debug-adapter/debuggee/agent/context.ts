@@ -5,13 +5,12 @@
  */
 import type { InvocationFrame } from '../../../runtime/events.js';
 import type { shared } from '../../../runtime/hooks.js';
+import { freshSharedState, SHARED_STATE_KEY } from '../../../runtime/shared-state.js';
 import { AGENT_KEY, KNOWN_BINDING, type BreakReason, type DebugAgent, type KnownNotice, type LastBreak } from '../agent-protocol.js';
 import type { TfLike } from './kinds.js';
 
 /** The runtime's shared state (runtime/hooks.ts), found under its global symbol: the agent imports no runtime code. */
 export type SharedState = typeof shared;
-/** Where the runtime keeps it (runtime/hooks.ts KEY): every copy of the runtime in a process shares it. */
-export const SHARED_STATE_SYMBOL = Symbol.for('tfjs-callback-debugger.runtime.state');
 
 /**
  * An invocation under way: the runtime's frame of it (its live objects, its events built when a
@@ -45,7 +44,7 @@ export interface AgentContext {
 
 export function createContext(g: typeof globalThis): AgentContext {
   const holder = g as unknown as Record<string | symbol, unknown>;
-  const state = (holder[SHARED_STATE_SYMBOL] ??= { observers: [], nextToken: 0, nextInvocation: 1 }) as SharedState;
+  const state = (holder[SHARED_STATE_KEY] ??= freshSharedState()) as SharedState;
   const context: AgentContext = {
     holder,
     state,
