@@ -101,6 +101,24 @@ export function isInteger(dtype: TfDType): boolean {
   return dtype.startsWith('int') || dtype.startsWith('uint');
 }
 
+/**
+ * The dtype an untyped JS literal takes for its declared dtype (Tout, Tin): the declared one when it
+ * can hold the values, as Python's do in TensorFlow. The Tout check and the debugger's agent both read it.
+ */
+export function literalDType(literal: 'number' | 'integer' | 'boolean' | 'string' | undefined, declared: string): TfDType {
+  const d = declared as TfDType;
+  switch (literal) {
+    case 'boolean':
+      return 'bool';
+    case 'string':
+      return 'string';
+    case 'integer':
+      return isFloating(d) || isInteger(d) || d.startsWith('complex') ? d : 'int32';
+    default:
+      return isFloating(d) || d.startsWith('complex') ? d : 'float64';
+  }
+}
+
 /** The typed arrays numpy-style data comes in, one per element type. */
 export type NumericArray =
   | Float32Array

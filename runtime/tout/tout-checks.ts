@@ -13,7 +13,7 @@
  * hold are an error, never wrapped silently.
  */
 import { conversionMessage, judgeDType } from './dtype-rules.js';
-import { dtypeOfArray, integerRange, isFloating, isInteger, storageOf, type TfDType } from '../dtypes.js';
+import { dtypeOfArray, integerRange, isFloating, isInteger, literalDType, storageOf, type TfDType } from '../dtypes.js';
 import type { CallbackKind } from '../events.js';
 import { literalRepr, tensorRepr } from '../python-repr.js';
 import type { ReturnedValue } from './returned-values.js';
@@ -53,7 +53,7 @@ export function checkValue(value: ReturnedValue, expected: TfDType, index: numbe
 /** numpy_function and py_func: the value's dtype must be Tout's (or what TF.js holds it as). */
 function checkStrict(value: ReturnedValue, output: Output): ValueCheck {
   const { index, expected } = output;
-  const actual = value.dtype ?? literalDType(value, expected);
+  const actual = value.dtype ?? literalDType(value.literal, expected);
   if (judgeDType('numpy_function', actual, expected, fromOf(value)) === 'ok') return checkRange(value, output);
   const fix = dtypeFix({ describe: value.describe, actual, expected, fractionalNumbers: value.literal === 'number' });
   return mismatch(output, 'dtype', actual, (cb) => dtypeMismatchLine(outputLead(index, cb), actual, expected), `${describeValue(value, actual)} ${fix}`);
@@ -81,7 +81,7 @@ function checkConverted(value: ReturnedValue, output: Output): ValueCheck {
         `Return tensor.cast('${storageOf(expected)}') or change Tout to '${tensor.dtype}'.`,
     );
   }
-  const actual = value.dtype ?? literalDType(value, expected);
+  const actual = value.dtype ?? literalDType(value.literal, expected);
   const verdict = judgeDType('py_function', actual, expected, fromOf(value));
   if (verdict === 'mismatch') {
     const fix = dtypeFix({ describe: value.describe, actual, expected });
@@ -97,20 +97,6 @@ function checkConverted(value: ReturnedValue, output: Output): ValueCheck {
 
 function fromOf(value: ReturnedValue): 'tensor' | 'array' | 'literal' {
   return value.tensor ? 'tensor' : value.dtype === undefined ? 'literal' : 'array';
-}
-
-/** The dtype an untyped JS literal takes: the declared one when it can hold the values. */
-function literalDType(value: ReturnedValue, expected: TfDType): TfDType {
-  switch (value.literal) {
-    case 'boolean':
-      return 'bool';
-    case 'string':
-      return 'string';
-    case 'integer':
-      return isFloating(expected) || isInteger(expected) || expected.startsWith('complex') ? expected : 'int32';
-    default:
-      return isFloating(expected) || expected.startsWith('complex') ? expected : 'float64';
-  }
 }
 
 /**

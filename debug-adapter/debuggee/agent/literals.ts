@@ -8,7 +8,7 @@ import type { TensorSummary } from '../../../runtime/summary.js';
 export interface Literal {
   shape: number[];
   flat: readonly unknown[];
-  leaf: string;
+  leaf: 'number' | 'integer' | 'boolean' | 'string';
   summary?: TensorSummary;
 }
 
@@ -40,7 +40,8 @@ export function createLiterals(): (v: unknown) => Literal | undefined {
   const literals = new WeakMap<object, Literal | undefined>();
   return (v) => {
     if (typeof v === 'number') return { shape: [], flat: [v], leaf: Number.isInteger(v) ? 'integer' : 'number' };
-    if (typeof v === 'boolean' || typeof v === 'string') return { shape: [], flat: [v], leaf: typeof v };
+    if (typeof v === 'boolean') return { shape: [], flat: [v], leaf: 'boolean' };
+    if (typeof v === 'string') return { shape: [], flat: [v], leaf: 'string' };
     if (!Array.isArray(v)) return undefined;
     if (literals.has(v)) return literals.get(v);
     const shape = shapeOf(v);
@@ -57,14 +58,4 @@ export function createLiterals(): (v: unknown) => Literal | undefined {
     literals.set(v, found);
     return found;
   };
-}
-
-/** The dtype a literal takes for a declared dtype: runtime/tout/tout-checks.ts `literalDType`'s rule. */
-export function literalDType(leaf: string, declared: string | undefined): string {
-  if (leaf === 'boolean') return 'bool';
-  if (leaf === 'string') return 'string';
-  const d = declared ?? '';
-  const floating = /^(b?float|complex)/.test(d);
-  if (leaf === 'integer') return floating || /^u?int/.test(d) ? d : 'int32';
-  return floating ? d : 'float64';
 }

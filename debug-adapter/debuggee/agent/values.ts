@@ -4,11 +4,12 @@
  * from the runtime's tools (runtime/summary.ts), cached by data: a stop asks for each several times.
  */
 import type { RawValues, TensorSummary } from '../../../runtime/summary.js';
+import { literalDType } from '../../../runtime/dtypes.js';
 import { nonFiniteText } from '../../../runtime/non-finite-text.js';
 import type { FlatValue, ScopeValue, ValueInfo } from '../agent-protocol.js';
 import type { AgentContext } from './context.js';
 import { arrayName, className, isNdArray, isTensor, type TensorLike, typeName } from './kinds.js';
-import { createLiterals, literalDType } from './literals.js';
+import { createLiterals } from './literals.js';
 
 /** The agent's reads of values (its `info`, `valueInfo`, `describe`, `slice`), and the Callback scope's view of one. */
 export interface ValueReads {
@@ -98,7 +99,7 @@ export function createValueReads(context: AgentContext): ValueReads {
     if (i) return i;
     const lit = literal(v);
     if (!lit) return { kind: typeName(v), dtype: '', shape: [], size: 0, disposed: false, opaque: true };
-    const dtype = literalDType(lit.leaf, declared);
+    const dtype = literalDType(lit.leaf, declared ?? '');
     if (!lit.summary && state.tools) {
       lit.summary = state.tools.summarizeValues({ dtype: lit.leaf === 'string' ? 'string' : 'float64', shape: lit.shape, flat: lit.flat } as RawValues);
     }
