@@ -1,6 +1,6 @@
 /**
  * The user's expressions that breakpoints evaluate on a paused frame: a logpoint's `{expressions}`.
- * (A function breakpoint's condition is evaluated by the agent, where the hit happens: agent.ts.)
+ * (A function breakpoint's condition is evaluated by the agent, where the hit happens: debuggee/agent/function-breakpoints.ts.)
  */
 import { agentExpression } from '../cdp/agent-client.js';
 import type { CdpConnection } from '../cdp/connection.js';

@@ -129,7 +129,7 @@ export class Controller extends LiveDebuggee {
         this.emit('continued');
       }
     });
-    // The agent tells each callback that becomes known while a wanted name has none (agent.ts).
+    // The agent tells each callback that becomes known while a wanted name has none (debuggee/agent/known.ts).
     cdp.on('Runtime.bindingCalled', (e) => {
       if (e.name !== KNOWN_BINDING) return;
       const notice = JSON.parse(e.payload) as KnownNotice;

@@ -20,7 +20,7 @@ import { previewText } from './previews.js';
 import { describe, indexed, tensorChildren, tensorRows } from './tensor-variables.js';
 import { PAGE, pageRange, primitive, type Ref, TENSOR_CLASSES, type VariableContext } from './variable-refs.js';
 
-/** The global the agent defines for the program's tf.Variables by name (agent.ts `variables`). */
+/** The global the agent defines for the program's tf.Variables by name (debuggee/agent/data-breakpoints.ts `variables`). */
 export const VARIABLES_GLOBAL = '$tfVariables';
 
 /** What the store reads the debuggee through. */
@@ -221,7 +221,7 @@ export class VariableStore {
   }
 
   /** Properties of an object (`parent`: its expression) or of a scope (no parent: each name is its own expression). */
-  /** A fresh object of the program's tf.Variables by name (agent.ts `variables`). */
+  /** A fresh object of the program's tf.Variables by name (debuggee/agent/data-breakpoints.ts `variables`). */
   private async trainingObject(): Promise<string | undefined> {
     return (await this.agent.callRemote((a) => a.variables())).objectId;
   }

@@ -1,5 +1,5 @@
 /**
- * What a debugger sees of bad callback returns: the debuggee's agent (debug-adapter/debuggee/agent.ts,
+ * What a debugger sees of bad callback returns: the debuggee's agent (debug-adapter/debuggee/agent/,
  * in process, over the real runtime) keeps a frame per invocation under way and drops it at the
  * end event. Caught failures must leave none behind, or a later stop shows phantom callbacks as
  * still running (issue 11: 200 caught failures left 200 phantom frames).
