@@ -5,8 +5,14 @@
  * where they happen. A leaf: the agent's bundle takes it as it is.
  */
 
-/** What a DAP hit condition says: which hits stop, or why it cannot be read. */
-export type ParsedHitCondition = { readonly ok: true; readonly met: (hits: number) => boolean } | { readonly ok: false; readonly message: string };
+/**
+ * What a DAP hit condition says: which hits stop, also as a JS expression over the hit count `n`
+ * (`source`, for V8 to decide where the hit happens; none when every hit stops), or why it cannot
+ * be read.
+ */
+export type ParsedHitCondition =
+  | { readonly ok: true; readonly met: (hits: number) => boolean; readonly source?: string }
+  | { readonly ok: false; readonly message: string };
 
 /** js-debug's operators (`HitCondition.parse`); a bare count here means `>=`, as it always has in this adapter. */
 const HIT_CONDITION = /^(>=|<=|={1,3}|>|<|%)?\s*(\d+)$/;
@@ -25,20 +31,20 @@ export function parseHitCondition(condition: string | undefined): ParsedHitCondi
   const n = Number(match[2]);
   switch (match[1]) {
     case '>':
-      return { ok: true, met: (hits) => hits > n };
+      return { ok: true, met: (hits) => hits > n, source: `n > ${n}` };
     case '<':
-      return { ok: true, met: (hits) => hits < n };
+      return { ok: true, met: (hits) => hits < n, source: `n < ${n}` };
     case '<=':
-      return { ok: true, met: (hits) => hits <= n };
+      return { ok: true, met: (hits) => hits <= n, source: `n <= ${n}` };
     case '=':
     case '==':
     case '===':
-      return { ok: true, met: (hits) => hits === n };
+      return { ok: true, met: (hits) => hits === n, source: `n === ${n}` };
     case '%':
       if (n === 0) return refused(condition, 'would never stop (every 0th hit)');
-      return { ok: true, met: (hits) => hits % n === 0 };
+      return { ok: true, met: (hits) => hits % n === 0, source: `n % ${n} === 0` };
     default:
-      return { ok: true, met: (hits) => hits >= n };
+      return { ok: true, met: (hits) => hits >= n, source: `n >= ${n}` };
   }
 }
 

@@ -31,9 +31,27 @@ export interface SourceBreakpoint {
   /** Why it is never bound: its hit condition cannot be read (also its `message`). */
   readonly rejected?: string;
   readonly cdpIds: Set<string>;
-  hits: number;
-  /** The parsed hit condition: whether the nth hit stops. */
-  readonly stopsOnHit: (hits: number) => boolean;
+  /**
+   * The condition V8 evaluates where the line runs: the user's condition, then the hit count kept
+   * in the debuggee and its hit condition, so a hit that does not stop costs no pause.
+   */
+  readonly v8Condition?: string;
+}
+
+/** Where the debuggee keeps source breakpoints' hit counts: out of the program's names. */
+const HIT_COUNTS = "globalThis[Symbol.for('tfjs-callbacks.breakpoint-hits')]";
+
+/**
+ * `condition && hit test`, the hit counted only when the condition holds (as DAP clients count).
+ * `key` is unique to this adapter's breakpoint: a program attached to again starts new counts.
+ */
+export function v8Condition(condition: string | undefined, hitTest: string | undefined, key: string): string | undefined {
+  const user = condition?.trim() ? condition : undefined;
+  if (!hitTest) return user;
+  const k = JSON.stringify(key);
+  const hit = `((n) => ${hitTest})(((h) => (h[${k}] = (h[${k}] ?? 0) + 1))(${HIT_COUNTS} ??= {}))`;
+  // The user's text may end in a line comment: its own line closes it.
+  return user ? `(${user}\n) && ${hit}` : hit;
 }
 
 /** Bound, or to be bound: everything but a breakpoint rejected for its hit condition. */
@@ -42,6 +60,8 @@ const waiting = (bp: SourceBreakpoint): boolean => !bp.verified && bindable(bp);
 
 export class BreakpointManager {
   private nextId = 1;
+  /** Makes this adapter's hit-count keys its own (v8Condition). */
+  private readonly keyPrefix = Math.random().toString(36).slice(2, 10);
   private readonly byFile = new Map<string, SourceBreakpoint[]>();
   private readonly byCdpId = new Map<string, SourceBreakpoint>();
   /** Entry breakpoints: CDP id → the file whose breakpoints bind when it starts. */
@@ -72,8 +92,10 @@ export class BreakpointManager {
 
   private create(file: string, spec: SourceBreakpointSpec): SourceBreakpoint {
     const hit = parseHitCondition(spec.hitCondition);
-    const base = { id: this.nextId++, file, spec, verified: false, line: spec.line, cdpIds: new Set<string>(), hits: 0 };
-    return hit.ok ? { ...base, stopsOnHit: hit.met } : { ...base, stopsOnHit: () => false, rejected: hit.message, message: hit.message };
+    const base = { id: this.nextId++, file, spec, verified: false, line: spec.line, cdpIds: new Set<string>() };
+    if (!hit.ok) return { ...base, rejected: hit.message, message: hit.message };
+    const condition = v8Condition(spec.condition, hit.source, `${this.keyPrefix}:${base.id}`);
+    return condition === undefined ? base : { ...base, v8Condition: condition };
   }
 
   hasAny(): boolean {
@@ -120,19 +142,14 @@ export class BreakpointManager {
     await this.syncInstrumentation();
   }
 
-  /** Counts a hit; false when the hit condition says not to stop yet. */
-  shouldStop(bp: SourceBreakpoint): boolean {
-    bp.hits++;
-    return bp.stopsOnHit(bp.hits);
-  }
-
   /**
-   * The user's breakpoints among a pause's `hit` (CDP ids), each hit counted: those whose hit
-   * condition says stop, logpoints apart; `any`: some breakpoint of the user's was hit at all.
+   * The user's breakpoints among a pause's `hit` (CDP ids): V8 paused only for those whose
+   * condition and hit condition held (v8Condition); logpoints apart. `any`: some breakpoint of the
+   * user's was hit at all.
    */
   hitsAt(hit: readonly string[]): { any: boolean; breaking: SourceBreakpoint[]; logpoints: SourceBreakpoint[] } {
     const hits = hit.map((id) => this.breakpointFor(id)).filter((bp): bp is SourceBreakpoint => bp !== undefined);
-    const stopping = hits.filter((bp) => this.shouldStop(bp));
+    const stopping = hits.filter(bindable);
     return {
       any: hits.length > 0,
       breaking: stopping.filter((bp) => bp.spec.logMessage === undefined),
@@ -160,7 +177,7 @@ export class BreakpointManager {
             url: script.url,
             lineNumber: pos.lineNumber,
             columnNumber: pos.columnNumber,
-            ...(bp.spec.condition ? { condition: bp.spec.condition } : {}),
+            ...(bp.v8Condition ? { condition: bp.v8Condition } : {}),
           });
           bp.cdpIds.add(result.breakpointId);
           this.byCdpId.set(result.breakpointId, bp);

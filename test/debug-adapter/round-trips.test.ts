@@ -112,6 +112,16 @@ test('the Callback scope of a stop with 3 tensor inputs takes at most 2 round tr
   }
 });
 
+/** A controller attached to the program as attach does (the agent injected), no filter on. */
+async function attachedTo(port: number): Promise<Controller> {
+  const controller = new Controller();
+  await connectAttached(controller, '127.0.0.1', port, {
+    filters: { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false },
+    configure: async () => {},
+  });
+  return controller;
+}
+
 /** Phases the test starts one by one (`globalThis.phase = n`): a model run 1,000 times, then a callback. */
 const PHASED_PROGRAM = (model: string) => `
 import { loadCallbackModel, numpyFunction, selectBackend, tf } from ${JSON.stringify(path.join(root, 'runtime', 'index.ts'))};
@@ -148,12 +158,7 @@ test('function breakpoints: a hit that does not stop costs no pause; a condition
   const model = writeGraphModel(path.join(dir, 'chain'), [placeholder('x', [-1]), unary('n0', 'Neg', 'x'), unary('n1', 'Abs', 'n0')]);
   const file = path.join(dir, 'phases.mts');
   writeFileSync(file, PHASED_PROGRAM(model));
-  const port = await startInspected(file);
-  const controller = new Controller();
-  await connectAttached(controller, '127.0.0.1', port, {
-    filters: { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false },
-    configure: async () => {},
-  });
+  const controller = await attachedTo(await startInspected(file));
   const { cdp } = controller.connection();
   let pauses = 0;
   cdp.on('Debugger.paused', () => pauses++);
@@ -197,5 +202,64 @@ test('function breakpoints: a hit that does not stop costs no pause; a condition
     await controller.setFunctionBreakpoints([]).catch(() => {});
     await controller.resume().catch(() => {});
     await controller.detach();
+  }
+});
+
+/** A loop the test starts (`globalThis.go = true`); its line `@hit` runs 1,000 times. */
+const LOOP_PROGRAM = `
+globalThis.runs = 0;
+globalThis.done = false;
+const timer = setInterval(() => {
+  if (!globalThis.go) return;
+  globalThis.go = false;
+  for (let i = 0; i < 1000; i++) {
+    globalThis.runs = i + 1; // @hit
+  }
+  globalThis.done = true;
+}, 10);
+setTimeout(() => clearInterval(timer), 60_000);
+`;
+
+test('source breakpoints: a hit that does not stop costs no pause (the hit count is kept in the debuggee)', { timeout: 90_000 }, async () => {
+  const file = path.join(dir, 'loop.mjs');
+  writeFileSync(file, LOOP_PROGRAM);
+  const line = LOOP_PROGRAM.split('\n').findIndex((l) => l.includes('// @hit')) + 1;
+  const controller = await attachedTo(await startInspected(file));
+  const { cdp } = controller.connection();
+  let pauses = 0;
+  // Pauses at the line (a pause that binds the breakpoint, when the attach came before V8 told the
+  // script, is at the file's start).
+  cdp.on('Debugger.paused', (e) => {
+    if (e.callFrames[0]?.location.lineNumber === line - 1) pauses++;
+  });
+  const read = async (expression: string) => (await cdp.send('Runtime.evaluate', { expression, returnByValue: true })).result.value as unknown;
+  const loop = async (set: () => Promise<unknown>, stopsExpected: number): Promise<unknown[]> => {
+    await set();
+    await read('globalThis.done = false; globalThis.go = true');
+    const runsAtStops: unknown[] = [];
+    for (let s = 0; s < stopsExpected; s++) {
+      await new Promise<PausedState>((resolve) => controller.once('stopped', resolve));
+      runsAtStops.push(await read('globalThis.runs'));
+      await controller.resume();
+    }
+    while ((await read('globalThis.done')) !== true) await new Promise((r) => setTimeout(r, 20));
+    return runsAtStops;
+  };
+  try {
+    // Paused before the line runs, `runs` is the i of the hit (i + 1 written the hit before).
+    // `>= 1000`: one pause, at the 1,000th hit, i = 999 (it used to pause 1,000 times).
+    assert.deepEqual(await loop(() => controller.setSourceBreakpoints(file, [{ line, hitCondition: '>= 1000' }]), 1), [999]);
+    assert.equal(pauses, 1, 'one V8 pause for 1,000 hits');
+    // A condition, then the hit count of the hits where it held: the third even i, then every 250th.
+    const even = { line, condition: 'i % 2 === 0', hitCondition: '== 3' };
+    assert.deepEqual(await loop(() => controller.setSourceBreakpoints(file, [even]), 1), [4]);
+    assert.equal(pauses, 2, 'one more pause');
+    assert.deepEqual(await loop(() => controller.setSourceBreakpoints(file, [{ line, hitCondition: '% 250' }]), 4), [249, 499, 749, 999]);
+    assert.equal(pauses, 6, 'a pause per stop, none for the hits between');
+  } finally {
+    await controller.setSourceBreakpoints(file, []).catch(() => {});
+    await controller.resume().catch(() => {});
+    await controller.detach();
+    if (program?.exitCode === null) program.kill('SIGKILL');
   }
 });

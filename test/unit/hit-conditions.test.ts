@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import vm from 'node:vm';
 import { BreakpointManager, hitConditionMet, parseHitCondition } from '../../debug-adapter/breakpoints/source.js';
 import { Sources } from '../../debug-adapter/sources/sources.js';
 
@@ -87,11 +88,11 @@ describe('BreakpointManager before the debuggee connects', () => {
     assert.equal(bad!.verified, false);
     assert.match(bad!.message ?? '', /^Hit condition "every other" is not understood, so this breakpoint is not set\. Use "5" or ">= 5"/);
     assert.equal(bad!.line, 3);
-    for (let i = 0; i < 4; i++) assert.equal(bps.shouldStop(bad!), false);
+    assert.equal(bad!.v8Condition, undefined);
     assert.equal(bps.hasAny(), false, 'nothing to bind: the debugger need not be turned on for it');
   });
 
-  test('beside it, a good one is kept, counts its hits and stops as its condition says', async () => {
+  test('beside it, a good one is kept; V8 counts its hits and stops as its condition says', async () => {
     const bps = manager();
     const [bad, good] = await bps.set('/tmp/program.ts', [
       { line: 3, hitCondition: '>' },
@@ -100,10 +101,34 @@ describe('BreakpointManager before the debuggee connects', () => {
     assert.equal(bad!.verified, false);
     assert.equal(good!.message, undefined);
     assert.equal(bps.hasAny(), true);
+    // The condition V8 gets, evaluated as V8 would at each hit (in the program's global scope).
+    const program = vm.createContext({});
     assert.deepEqual(
-      [1, 2, 3, 4].map(() => bps.shouldStop(good!)),
+      [1, 2, 3, 4].map(() => vm.runInContext(good!.v8Condition!, program)),
       [false, true, false, true],
     );
     assert.notEqual(bad!.id, good!.id);
+  });
+
+  test("a hit counts only where the user's condition holds, and each breakpoint counts its own", async () => {
+    const bps = manager();
+    const [even, third] = await bps.set('/tmp/program.ts', [
+      { line: 5, condition: 'i % 2 === 0 // even i only', hitCondition: '== 3' },
+      { line: 6, hitCondition: '3' },
+    ]);
+    const program = vm.createContext({ i: 0 });
+    const stops: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      program.i = i;
+      if (vm.runInContext(even!.v8Condition!, program)) stops.push(i);
+    }
+    assert.deepEqual(stops, [4], 'the third even i');
+    assert.deepEqual(
+      [1, 2, 3, 4].map(() => vm.runInContext(third!.v8Condition!, program)),
+      [false, false, true, true],
+    );
+    // No hit condition: the user's condition as written, nothing counted.
+    const [plain] = await bps.set('/tmp/other.ts', [{ line: 1, condition: 'x > 1' }]);
+    assert.equal(plain!.v8Condition, 'x > 1');
   });
 });
