@@ -13,7 +13,7 @@
  * hold are an error, never wrapped silently.
  */
 import { conversionMessage, judgeDType } from './dtype-rules.js';
-import { dtypeOfArray, integerRange, isFloating, isInteger, literalDType, storageOf, type TfDType } from '../dtypes.js';
+import { dtypeOfArray, integerRange, literalDType, storageOf, type TfDType } from '../dtypes.js';
 import type { CallbackKind } from '../events.js';
 import { literalRepr, tensorRepr } from '../python-repr.js';
 import type { ReturnedValue } from './returned-values.js';
