@@ -8,6 +8,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
 import { fileUrl } from '../paths.js';
 import type { ScriptInfo, Sources } from '../sources/sources.js';
+import { logpointCondition } from './expressions.js';
 import { parseHitCondition } from './hit-condition.js';
 
 export { hitConditionMet, parseHitCondition, type ParsedHitCondition } from './hit-condition.js';
@@ -36,6 +37,8 @@ export interface SourceBreakpoint {
    * in the debuggee and its hit condition, so a hit that does not stop costs no pause.
    */
   readonly v8Condition?: string;
+  /** Where V8 bound it on its line (1-based, in the source): a logpoint's line links there. */
+  column?: number;
 }
 
 /** Where the debuggee keeps source breakpoints' hit counts: out of the program's names. */
@@ -94,7 +97,10 @@ export class BreakpointManager {
     const hit = parseHitCondition(spec.hitCondition);
     const base = { id: this.nextId++, file, spec, verified: false, line: spec.line, cdpIds: new Set<string>() };
     if (!hit.ok) return { ...base, rejected: hit.message, message: hit.message };
-    const condition = v8Condition(spec.condition, hit.source, `${this.keyPrefix}:${base.id}`);
+    const counted = v8Condition(spec.condition, hit.source, `${this.keyPrefix}:${base.id}`);
+    // A logpoint writes its line where it runs, once its condition and hit count hold: no pause.
+    const logs = spec.logMessage === undefined ? undefined : logpointCondition(spec.logMessage, base.id);
+    const condition = logs === undefined ? counted : counted === undefined ? logs : `(${counted}\n) && ${logs}`;
     return condition === undefined ? base : { ...base, v8Condition: condition };
   }
 
@@ -124,6 +130,19 @@ export class BreakpointManager {
       this.instrumentationId = undefined;
       await cdp.send('Debugger.removeBreakpoint', { breakpointId: id }).catch(() => {});
     }
+  }
+
+  /** The column of V8's place on the breakpoint's own line, mapped to the source; 1 when it maps elsewhere. */
+  private boundColumn(bp: SourceBreakpoint, at: Protocol.Debugger.Location | undefined): number | undefined {
+    if (!at) return undefined;
+    const original = this.sources.original(at.scriptId, at.lineNumber, at.columnNumber ?? 0);
+    return original && original.file === bp.file && original.line === bp.line ? original.column + 1 : 1;
+  }
+
+  /** A breakpoint by its DAP id (a logpoint's line names it). */
+  byId(id: number): SourceBreakpoint | undefined {
+    for (const bps of this.byFile.values()) for (const bp of bps) if (bp.id === id) return bp;
+    return undefined;
   }
 
   breakpointFor(cdpId: string): SourceBreakpoint | undefined {
@@ -180,6 +199,7 @@ export class BreakpointManager {
             ...(bp.v8Condition ? { condition: bp.v8Condition } : {}),
           });
           bp.cdpIds.add(result.breakpointId);
+          bp.column ??= this.boundColumn(bp, result.locations[0]);
           this.byCdpId.set(result.breakpointId, bp);
           bp.verified = true;
           bp.line = pos.line;

@@ -45,6 +45,18 @@ export interface RestoredInputs {
 /** The global function the adapter adds (`Runtime.addBinding`) to hear of callbacks as they become known. */
 export const KNOWN_BINDING = '__tfjsCallbackDebugKnown';
 
+/** The global function the adapter adds to hear logpoints' lines, written where the line runs (no pause). */
+export const LOGPOINT_BINDING = '__tfjsCallbackDebugLogpoint';
+
+/** A logpoint's message in parts: its text, and each `{expression}` as a function of the frame that reads it. */
+export type LogpointPart = string | (() => unknown);
+
+/** What the agent says through LOGPOINT_BINDING: the line of the adapter's source breakpoint `id`. */
+export interface LogpointNotice {
+  id: number;
+  text: string;
+}
+
 /**
  * A function breakpoint as the agent decides it: on a callback (its name, token, function name or
  * node name) or on model nodes (a node name, its last part, an op, or a glob with `*`). The agent
@@ -272,6 +284,10 @@ export interface DebugAgent {
   info(value: unknown): ValueInfo | undefined;
   valueInfo(value: unknown, declared?: string): ValueInfo;
   describe(value: unknown): string | undefined;
+  /** A logpoint's line: its text with each `{expression}`'s value as text (a tensor by its summary); one that throws shows its error. */
+  logpointText(parts: readonly LogpointPart[]): string;
+  /** Sends the logpoint's line to the adapter (LOGPOINT_BINDING); false, so that V8 does not pause, once sent; true when no adapter listens. */
+  writeLogpoint(id: number, parts: readonly LogpointPart[]): boolean;
   slice(value: unknown, start: number, count: number): FlatValue[];
   /** From a node stop: stop again after the next node of the run (`into`: or in a callback that starts first). Cleared by the next stop. */
   stepNodes(kind: NodeStepKind): void;

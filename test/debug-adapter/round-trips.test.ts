@@ -256,6 +256,23 @@ test('source breakpoints: a hit that does not stop costs no pause (the hit count
     assert.equal(pauses, 2, 'one more pause');
     assert.deepEqual(await loop(() => controller.setSourceBreakpoints(file, [{ line, hitCondition: '% 250' }]), 4), [249, 499, 749, 999]);
     assert.equal(pauses, 6, 'a pause per stop, none for the hits between');
+
+    // Logpoints write their line where it runs: no pause at all, each hit its line, linked to the logpoint.
+    const lines: { text: string; line: number }[] = [];
+    controller.on('logpoint', (text, where) => lines.push({ text, line: where.line }));
+    const logged = async (count: number) => {
+      while (lines.length < count) await new Promise((r) => setTimeout(r, 20));
+      return lines.splice(0).map((l) => l.text.trim());
+    };
+    await loop(() => controller.setSourceBreakpoints(file, [{ line, logMessage: 'i={i} {i.nope.deeper}', hitCondition: '% 250' }]), 0);
+    assert.deepEqual(
+      await logged(4),
+      [249, 499, 749, 999].map((i) => `i=${i} {TypeError: Cannot read properties of undefined (reading 'deeper')}`),
+    );
+    await loop(() => controller.setSourceBreakpoints(file, [{ line, logMessage: 'run {i + 1}' }]), 0);
+    const all = await logged(1000);
+    assert.deepEqual([all.length, all[0], all[999]], [1000, 'run 1', 'run 1000']);
+    assert.equal(pauses, 6, 'no pause for 1,004 logpoint hits');
   } finally {
     await controller.setSourceBreakpoints(file, []).catch(() => {});
     await controller.resume().catch(() => {});

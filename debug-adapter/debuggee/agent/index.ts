@@ -20,6 +20,7 @@ import { createKnown, type Known } from './known.js';
 import { createMemory } from './memory.js';
 import { createNodeWatch, type NodeWatch } from './node-watch.js';
 import { createRunRecords, type RunRecords } from './run-records.js';
+import { createLogpoints } from './logpoints.js';
 import { createValueReads } from './values.js';
 
 export type { InstalledAgent } from './context.js';
@@ -120,6 +121,7 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
     },
     ...createDataBreakpoints(context),
     ...createMemory(context, reads),
+    ...createLogpoints(context),
   };
   return agent;
 }
