@@ -184,6 +184,7 @@ export async function debugBenchmarks(print: (line: string) => void): Promise<vo
   await functionBreakpointBench(print);
   await conditionMemoryBench(print);
   await hotCallbackBench(print);
+  await logpointBench(print);
 }
 
 /**
@@ -236,14 +237,18 @@ interface DebuggedRun {
   readonly env?: Record<string, string>;
   readonly functionBreakpoints?: DebugProtocol.FunctionBreakpoint[];
   readonly sourceLine?: number;
+  /** A logpoint's message on `sourceLine`. */
+  readonly logMessage?: string;
 }
 
 /** The program under the adapter, continued at every stop: its loop-ms, the stops, and start → end. */
-async function debuggedRun(file: string, run: DebuggedRun): Promise<{ loop: number; stops: number; ms: number }> {
+async function debuggedRun(file: string, run: DebuggedRun): Promise<{ loop: number; stops: number; ms: number; logged: number }> {
   return withClient(async (dc) => {
     let stdout = '';
+    let logged = 0;
     dc.on('output', (e) => {
       if (e.body.category === 'stdout') stdout += e.body.output;
+      if (e.body.category === 'console' && e.body.line === run.sourceLine) logged++;
     });
     let stops = 0;
     dc.on('stopped', () => {
@@ -255,13 +260,16 @@ async function debuggedRun(file: string, run: DebuggedRun): Promise<{ loop: numb
     await Promise.all([
       dc.waitForEvent('initialized').then(async () => {
         if (run.functionBreakpoints) await dc.setFunctionBreakpointsRequest({ breakpoints: run.functionBreakpoints });
-        if (run.sourceLine) await dc.setBreakpointsRequest({ source: { path: file }, breakpoints: [{ line: run.sourceLine }] });
+        if (run.sourceLine) {
+          const logMessage = run.logMessage === undefined ? {} : { logMessage: run.logMessage };
+          await dc.setBreakpointsRequest({ source: { path: file }, breakpoints: [{ line: run.sourceLine, ...logMessage }] });
+        }
         await dc.configurationDoneRequest();
       }),
       dc.launch({ program: file, cwd: root, ...(run.env ? { env: run.env } : {}) } as never),
     ]);
     await terminated;
-    return { loop: loopMs(stdout), stops, ms: performance.now() - started };
+    return { loop: loopMs(stdout), stops, ms: performance.now() - started, logged };
   });
 }
 
@@ -345,6 +353,32 @@ export async function hotCallbackBench(print: (line: string) => void): Promise<v
   );
   print(
     `  ours, no breakpoint (debugger off)        ${oursNone!.loop.toFixed(0).padStart(6)} ms  ratio to plain ${(oursNone!.loop / plain!.loop).toFixed(3)}x`,
+  );
+}
+
+/**
+ * Issue 26: a logpoint on a line of a callback called 10,000 times writes 10,000 lines. It used to
+ * pause at each hit (two round trips); now its line is written where it runs. Against the same run
+ * with no breakpoint (the debugger off).
+ */
+export async function logpointBench(print: (line: string) => void): Promise<void> {
+  const file = program('hot-callback.mjs');
+  const line =
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('BENCH-LOGPOINT')) + 1;
+  let logged = 0;
+  const [none, logpoint] = await loopMedians([
+    () => debuggedRun(file, {}),
+    async () => {
+      const run = await debuggedRun(file, { sourceLine: line, logMessage: 'out[0] = {out[0]}' });
+      logged = run.logged;
+      return run;
+    },
+  ]);
+  if (logged !== 10_000) throw new Error(`the logpoint wrote ${logged} lines, not 10,000`);
+  print(
+    `10,000 hits of a logpoint in a callback: loop ${logpoint!.loop.toFixed(0)} ms vs ${none!.loop.toFixed(0)} ms with no breakpoint  ratio ${(logpoint!.loop / none!.loop).toFixed(2)}x  (stops: ${logpoint!.stops}, lines: ${logged})`,
   );
 }
 

@@ -94,8 +94,12 @@ export class Startup {
       mark('adapter: debuggee spawned');
       this.forwardOutput(debuggee);
       void debuggee.exited.then(async (code) => {
-        // What the program wrote just before it exited may still be in the pipes: it goes first.
-        await Promise.race([Promise.all([closed(debuggee.process.stdout), closed(debuggee.process.stderr)]), delay(250)]);
+        // What the program wrote just before it exited may still be in the pipes, and its last
+        // logpoint lines in its bridge's socket (written where they ran, with no pause): they go first.
+        await Promise.all([
+          Promise.race([Promise.all([closed(debuggee.process.stdout), closed(debuggee.process.stderr)]), delay(250)]),
+          Promise.race([this.controller.whenClosed(), delay(2000)]),
+        ]);
         this.program.end(code);
       });
       const transport = await this.program.listener.accept(debuggee.exited);

@@ -1,11 +1,12 @@
 // Benchmark program (plain JS: its lines are V8's, for a breakpoint set by raw CDP): 10,000
-// numpyFunction calls of a callback with a line never run; prints the loop's time.
+// numpyFunction calls of a callback with a line never run (and one for a logpoint); prints the loop's time.
 import { numpyFunction, selectBackend, tf } from 'tfjs-callback-debugger/runtime';
 
 await selectBackend({ backend: 'cpu', quiet: true });
 
 function smooth(x) {
   const out = Float32Array.from(x.data, (v) => v * 0.5 + 1);
+  out[1] += 0; // BENCH-LOGPOINT
   if (out[0] < -1) {
     console.log('never taken'); // BENCH-UNHIT-IN-CALLBACK
   }

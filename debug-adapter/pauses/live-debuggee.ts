@@ -55,6 +55,13 @@ export class LiveDebuggee extends EventEmitter {
     this.cdp?.onClose(listener);
   }
 
+  /** Settles once the debuggee's connection has closed (at once when there is none, or it has). */
+  whenClosed(): Promise<void> {
+    const cdp = this.cdp;
+    if (!cdp || cdp.isClosed) return Promise.resolve();
+    return new Promise((resolve) => cdp.onClose(resolve));
+  }
+
   /** Leaves an attached program running as it was: no breakpoints, not paused. */
   async detach(): Promise<void> {
     await this.cdp?.send('Debugger.disable').catch(() => {});

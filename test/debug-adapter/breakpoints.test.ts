@@ -4,6 +4,9 @@
  * counts, logpoints and how breakpoints set before launch get verified.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { describeFrames, fixture, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
@@ -237,6 +240,22 @@ describe('source breakpoints', () => {
       assert.match(s.output('stdout'), /done/);
     }),
   );
+
+  test('lines a logpoint writes just before the program exits all come before the session ends', T, () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tfjs-cb-logpoint-exit-'));
+    const program = path.join(dir, 'burst.mjs');
+    writeFileSync(program, 'let sum = 0;\nfor (let i = 0; i < 3000; i++) {\n  sum += i;\n}\nprocess.exit(0);\n');
+    return withSession(async (s) => {
+      await s.launch({ program }, async (dc) => {
+        await dc.setBreakpointsRequest({ source: { path: program }, breakpoints: [{ line: 3, logMessage: 'i={i}' }] });
+      });
+      await s.terminated();
+      const logged = s.all('output').filter((e) => String(e.body.output).startsWith('i='));
+      assert.equal(s.all('stopped').length, 0, s.summary());
+      assert.deepEqual([logged.length, logged[0]?.body.output, logged.at(-1)?.body.output], [3000, 'i=0\n', 'i=2999\n']);
+      assert.deepEqual([logged[0]?.body.source?.path, logged[0]?.body.line], [program, 3]);
+    }).finally(() => rmSync(dir, { recursive: true, force: true }));
+  });
 });
 
 describe('function breakpoints', () => {
