@@ -7,8 +7,9 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
+import { LOGPOINT_BINDING, type LogpointNotice } from '../debuggee/agent-protocol.js';
 import { logMessage } from './expressions.js';
-import type { SourceBreakpoint } from './source.js';
+import type { BreakpointManager, SourceBreakpoint } from './source.js';
 import type { Sources } from '../sources/sources.js';
 
 export interface LogpointLocation {
@@ -52,4 +53,22 @@ export function logpointOutput(
     line: client.line(where.line),
     column: client.column(where.column),
   };
+}
+
+/**
+ * Hears the lines logpoints write where they run (the agent's LOGPOINT_BINDING; source.ts gives V8
+ * the condition that writes them), each with its logpoint's place.
+ */
+export async function listenForLogpoints(
+  cdp: CdpConnection,
+  breakpoints: BreakpointManager,
+  write: (text: string, where: LogpointLocation) => void,
+): Promise<void> {
+  cdp.on('Runtime.bindingCalled', (e) => {
+    if (e.name !== LOGPOINT_BINDING) return;
+    const { id, text } = JSON.parse(e.payload) as LogpointNotice;
+    const bp = breakpoints.byId(id);
+    if (bp?.spec.logMessage !== undefined) write(`${text}\n`, { file: bp.file, line: bp.line, column: bp.column ?? 1 });
+  });
+  await cdp.send('Runtime.addBinding', { name: LOGPOINT_BINDING });
 }

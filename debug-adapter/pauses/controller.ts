@@ -10,18 +10,11 @@ import type { FunctionBreakpointStatus } from '../breakpoints/callback-names.js'
 import { dataStop } from '../breakpoints/data.js';
 import { agentExceptionStop, type ExceptionFilters, exceptionStop } from '../breakpoints/exceptions.js';
 import { FunctionBreakpoints, type FunctionBreakpointSpec } from '../breakpoints/function.js';
-import { type LogpointLocation, logpointLines } from '../breakpoints/logpoints.js';
+import { listenForLogpoints, type LogpointLocation, logpointLines } from '../breakpoints/logpoints.js';
 import { nodeStop } from '../breakpoints/node.js';
 import { BreakpointManager, type SourceBreakpoint, type SourceBreakpointSpec } from '../breakpoints/source.js';
 import type { CdpConnection } from '../cdp/connection.js';
-import {
-  type ActiveSnapshot,
-  type GraphRunRecord,
-  KNOWN_BINDING,
-  type KnownNotice,
-  LOGPOINT_BINDING,
-  type LogpointNotice,
-} from '../debuggee/agent-protocol.js';
+import { type ActiveSnapshot, type GraphRunRecord, KNOWN_BINDING, type KnownNotice } from '../debuggee/agent-protocol.js';
 import { mark } from '../debuggee/timeline.js';
 import type { FilterConfig } from '../launch-config.js';
 import { withSourceNames } from '../sources/parameter-names.js';
@@ -144,14 +137,7 @@ export class Controller extends LiveDebuggee {
       else if (this.watchGraph) this.emit('graphRunEnded', notice.graphRun);
     });
     await cdp.send('Runtime.addBinding', { name: KNOWN_BINDING });
-    // A logpoint's line, written where it ran (breakpoints/source.ts gives V8 the condition that writes it).
-    cdp.on('Runtime.bindingCalled', (e) => {
-      if (e.name !== LOGPOINT_BINDING) return;
-      const { id, text } = JSON.parse(e.payload) as LogpointNotice;
-      const bp = this.breakpoints.byId(id);
-      if (bp?.spec.logMessage !== undefined) this.emit('logpoint', `${text}\n`, { file: bp.file, line: bp.line, column: bp.column ?? 1 });
-    });
-    await cdp.send('Runtime.addBinding', { name: LOGPOINT_BINDING });
+    await listenForLogpoints(cdp, this.breakpoints, (text, where) => this.emit('logpoint', text, where));
     if (options.injectAgent) await injectAgent(cdp, options.injectAgent);
     await this.configureAgent();
     for (const hook of this.connectHooks) await hook(this.agent);
