@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { mark } from '../debug-adapter/debuggee/timeline.js';
 import {
   BACKEND_EVENT,
   type BackendEventBody,
@@ -28,6 +29,7 @@ import { showTrainingVariables } from './training-variables.js';
 import { registerWalkthrough } from './walkthrough.js';
 
 export function activate(context: vscode.ExtensionContext): void {
+  mark('extension: activated');
   putCliOnPath(context);
   registerDebugWiring(context);
   registerDebugTerminal(context);

@@ -7,9 +7,10 @@ import { readdirSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { LanguageClient, NotificationType, RequestType, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { callbacksModuleSetting, isModelJsonPath } from '../runtime/graph-model/model-path.js';
+import { mark } from '../debug-adapter/debuggee/timeline.js';
 import { extensionPaths } from './paths.js';
 import { extensionOutput } from './output.js';
-import { needsLanguageServer } from './server-start.js';
+import { isTfjsProject, needsLanguageServer } from './server-start.js';
 import {
   CallbacksRequest,
   SETTINGS_SECTION,
@@ -33,12 +34,15 @@ export class LanguageServer {
     this.watch = vscode.workspace.onDidOpenTextDocument((doc) => this.consider(doc));
     context.subscriptions.push(this.watch);
     for (const doc of vscode.workspace.textDocuments) this.consider(doc);
+    // A TF.js project: started now, so it has loaded and warmed up before the first file opens.
+    if (!this.client && inTfjsProject()) this.start();
   }
 
   /** The client, started now if it was not. */
   start(): LanguageClient {
     if (this.client) return this.client;
     this.watch.dispose();
+    mark('extension: language server started');
     this.client = startLanguageClient(this.context);
     if (this.traceFile) traceUpdated(this.client, this.traceFile);
     return this.client;
@@ -63,6 +67,11 @@ export class LanguageServer {
     const open = { scheme: doc.uri.scheme, languageId: doc.languageId, fileName: doc.fileName, text: doc.getText() };
     if (needsLanguageServer(open, { ...(callbacksModule ? { callbacksModule } : {}), holdsModel })) this.start();
   }
+}
+
+/** Whether a workspace folder on disk is a TF.js project (server-start.ts isTfjsProject). */
+export function inTfjsProject(): boolean {
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file' && isTfjsProject(f.uri.fsPath));
 }
 
 function holdsModel(folder: string): boolean {

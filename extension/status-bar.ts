@@ -1,6 +1,12 @@
 /** The status bar item: the backend setting, and the backend the last run actually used. */
 import * as vscode from 'vscode';
 import { BACKENDS, type Backend } from './config-resolution.js';
+import { inTfjsProject } from './language-client.js';
+import { isModelJsonPath } from '../runtime/graph-model/model-path.js';
+
+/** Documents whose opening brings the backend item (the extension's activation by language, before). */
+const showsBackend = (doc: vscode.TextDocument) =>
+  doc.uri.scheme === 'file' && (doc.languageId === 'typescript' || doc.languageId === 'javascript' || isModelJsonPath(doc.fileName));
 
 export class BackendStatus {
   private readonly item = vscode.window.createStatusBarItem('tfjsCallbacks.backend', vscode.StatusBarAlignment.Left, 10);
@@ -19,7 +25,17 @@ export class BackendStatus {
       }),
     );
     this.update();
-    this.item.show();
+    // Shown in a TF.js project, and elsewhere once a TS/JS file or a model is open (the extension
+    // also wakes for any folder with a package.json, to check whether it is a TF.js project).
+    if (inTfjsProject() || vscode.workspace.textDocuments.some(showsBackend)) this.item.show();
+    else {
+      const opened = vscode.workspace.onDidOpenTextDocument((doc) => {
+        if (!showsBackend(doc)) return;
+        opened.dispose();
+        this.item.show();
+      });
+      context.subscriptions.push(opened);
+    }
   }
 
   get setting(): Backend {
@@ -30,6 +46,7 @@ export class BackendStatus {
   used(backend: string | undefined): void {
     this.lastUsed = backend;
     this.update();
+    this.item.show();
   }
 
   async select(): Promise<void> {

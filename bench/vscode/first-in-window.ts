@@ -39,6 +39,8 @@ export interface FirstProgram {
   readonly breakLine: number;
   readonly callback: string;
   readonly log: (message: string) => void;
+  /** Keeps the timeline's marks since the last press as one sample of the figure. */
+  readonly record?: (figure: string) => void;
 }
 
 export async function firstInWindow(d: FirstDriver, p: Programs, samples: FirstSamples, o: FirstProgram): Promise<void> {
@@ -53,6 +55,7 @@ export async function firstInWindow(d: FirstDriver, p: Programs, samples: FirstS
     .waitFor({ timeout: 10_000 });
   const [diagnostic] = await d.measure({ kind: 'key', key: 'Enter' }, [{ kind: 'errorOnLine', line: STARS_CALL_LINE }], T);
   samples.diagnostic.push(diagnostic!);
+  o.record?.('first in the window: reviews.js opened → its Tout diagnostic drawn');
   o.log(`  reviews.js opened → its Tout diagnostic drawn: ${diagnostic!.toFixed(0)} ms`);
   await d.shot('first-diagnostic');
   // Its tab would push the others' under the debug toolbar, which then takes the bench's clicks on them.

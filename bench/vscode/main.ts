@@ -571,7 +571,12 @@ async function main(): Promise<void> {
     // Let the workbench settle (extension host, TypeScript server), and warm tsx's cache.
     await sleep(5000);
     try {
-      await firstInWindow(d, p, samples.first, { breakLine: BREAK_LINE, callback: CALLBACK, log });
+      await firstInWindow(d, p, samples.first, {
+        breakLine: BREAK_LINE,
+        callback: CALLBACK,
+        log,
+        record: (figure) => timeline?.record(figure, d.lastPress),
+      });
     } catch (err) {
       const message = (err as Error).message.split('\n')[0]!;
       failures.push({ round: 0, who: 'first in the window', message });

@@ -9,6 +9,7 @@
  * - TraceUpdatedNotification (protocol.ts): (re)load the trace (trace-store);
  * - CallbacksRequest (protocol.ts): the callbacks in open documents (callback-list).
  */
+import os from 'node:os';
 import {
   CodeLensRefreshRequest,
   createConnection,
@@ -22,6 +23,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { mark } from '../../debug-adapter/debuggee/timeline.js';
 import { modelCallbacks, programCallbacks } from './callback-list.js';
 import { wrapperHover } from './hovers.js';
 import { programLenses } from './lenses.js';
@@ -43,7 +45,9 @@ import { Settings } from './settings.js';
 import { TraceStore } from './trace-store.js';
 import { TsProjects } from './ts-projects.js';
 import { Validator } from './validation.js';
+import { WARMED_UP, warmUp } from './warm-up.js';
 
+mark('language server: loaded');
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 const settings = new Settings(connection);
@@ -59,8 +63,24 @@ let canWatchFiles = false;
  */
 const WATCHED_FILES = ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}', '**/*.json'];
 let canRefreshLenses = false;
+/** How long after `initialized` the documents already open have come (didOpen follows at once). */
+const WARM_UP_AFTER_MS = 100;
+
+/** Started with no file open (a TF.js project's window): the first analysis's one-time costs now (warm-up.ts). */
+function warmUpIfIdle(): void {
+  if (documents.all().length > 0) return;
+  try {
+    const started = performance.now();
+    warmUp(analyzer, settings.workspaceFolders[0] ?? os.tmpdir());
+    mark('language server: warmed up');
+    connection.console.log(`[tfjs-callbacks] ${WARMED_UP} (${(performance.now() - started).toFixed(0)} ms)`);
+  } catch (err) {
+    connection.console.error(`[tfjs-callbacks] warming up failed: ${(err as Error)?.stack ?? err}`);
+  }
+}
 
 connection.onInitialize((params): InitializeResult => {
+  mark('language server: initialize');
   settings.initialize(params);
   projects = new TsProjects(settings.workspaceFolders, (message) => connection.console.warn(`[tfjs-callbacks] ${message}`));
   analyzer = new ProgramAnalyzer(projects, (params.initializationOptions as InitializationOptions | undefined)?.quickFirstDiagnostics !== false);
@@ -89,6 +109,7 @@ connection.onInitialized(() => {
   if (canRegisterConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
   if (canWatchFiles)
     void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_FILES.map((globPattern) => ({ globPattern })) });
+  setTimeout(warmUpIfIdle, WARM_UP_AFTER_MS);
   if (settings.workspaceFolders.length > 0) {
     connection.workspace.onDidChangeWorkspaceFolders((e) => {
       settings.changeFolders(e.added, e.removed);
@@ -111,6 +132,7 @@ connection.onDidChangeWatchedFiles((change) => {
 });
 
 documents.onDidChangeContent(({ document }) => {
+  mark('language server: document opened or changed');
   if (SCRIPT_LANGUAGES.has(document.languageId)) analyzer.sync(document);
   validator.changed(document);
 });

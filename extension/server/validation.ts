@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
+import { mark } from '../../debug-adapter/debuggee/timeline.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { READ_LIMITS, readBoundedText } from '../../runtime/bounded-read.js';
 import { locateCallbacksModule, readCallbacksModule } from './callbacks-module.js';
@@ -143,6 +144,7 @@ export class Validator {
   /** Publishes on every validation, also an empty list: the client then knows the document is clean. */
   private publish(doc: TextDocument, diagnostics: Diagnostic[]): void {
     this.published.add(doc.uri);
+    if (diagnostics.length > 0) mark('language server: diagnostics published');
     void this.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics });
   }
 }

@@ -25,7 +25,7 @@ interface Manifest {
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
 
 describe('the manifest follows VS Code conventions', () => {
-  test('activation: the debug type, TS/JS files, a workspace with a model.json, the inspector panel revived; nothing VS Code derives', () => {
+  test('activation: the debug type, TS/JS files, a workspace with a model.json or a package.json (a TF.js project starts the language server with the window), the inspector panel revived; nothing VS Code derives', () => {
     assert.match(manifest.engines.vscode, /^\^1\.(7[4-9]|[89]\d|\d{3,})\./, 'VS Code 1.74+ derives onCommand and the like');
     assert.deepEqual(manifest.activationEvents, [
       'onDebugResolve:tfjs-callbacks',
@@ -33,6 +33,8 @@ describe('the manifest follows VS Code conventions', () => {
       'onLanguage:typescript',
       'onLanguage:javascript',
       'workspaceContains:**/*model.json',
+      'workspaceContains:package.json',
+      'workspaceContains:*/package.json',
       'onWebviewPanel:tfjsCallbacks.inspector',
     ]);
     for (const derived of ['onCommand:', 'onView:', 'onTerminalProfile:', 'onWalkthrough:']) {

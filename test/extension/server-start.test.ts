@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { isModelJsonPath } from '../../runtime/graph-model/model-path.js';
-import { needsLanguageServer, type OpenDocument, type Surroundings } from '../../extension/server-start.js';
+import { isTfjsProject, needsLanguageServer, type OpenDocument, type Surroundings } from '../../extension/server-start.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-server-start-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,5 +58,41 @@ describe('which open document starts the language server', () => {
     assert.equal(needsLanguageServer(doc(path.join(plain, 'main.ts'), PROGRAM, 'typescript', 'untitled'), around), false);
     assert.equal(needsLanguageServer(doc(path.join(plain, 'model.json'), '{}', 'json', 'vscode-vfs'), around), false);
     assert.equal(needsLanguageServer(doc(path.join(plain, 'notes.md'), PROGRAM, 'markdown'), around), false);
+  });
+});
+
+describe('a TF.js project, whose window starts the server before any file opens', () => {
+  const project = (name: string, manifest: string | undefined, under = dir) => {
+    const folder = path.join(under, name);
+    mkdirSync(folder, { recursive: true });
+    if (manifest !== undefined) writeFileSync(path.join(folder, 'package.json'), manifest);
+    return folder;
+  };
+  const deps = (field: string, names: string[]) => JSON.stringify({ name: 'x', [field]: Object.fromEntries(names.map((n) => [n, '*'])) });
+
+  test('its package.json depends on TF.js (any @tensorflow/tfjs package) or the runtime, in any dependency field', () => {
+    assert.equal(isTfjsProject(project('tfjs', deps('dependencies', ['@tensorflow/tfjs']))), true);
+    assert.equal(isTfjsProject(project('tfjs-node-gpu', deps('dependencies', ['@tensorflow/tfjs-node-gpu']))), true);
+    assert.equal(isTfjsProject(project('runtime-dev', deps('devDependencies', ['tfjs-callback-debugger']))), true);
+    assert.equal(isTfjsProject(project('peer', deps('peerDependencies', ['@tensorflow/tfjs-core']))), true);
+  });
+
+  test('a project one level down counts (a workspace of projects); node_modules and dot folders do not, nor deeper ones', () => {
+    const outer = project('outer', deps('dependencies', ['lodash']));
+    project('app', deps('dependencies', ['@tensorflow/tfjs']), outer);
+    assert.equal(isTfjsProject(outer), true);
+    const installed = project('installed', deps('dependencies', ['express']));
+    project(path.join('node_modules', 'some-lib'), deps('dependencies', ['@tensorflow/tfjs']), installed);
+    project('.cache', deps('dependencies', ['@tensorflow/tfjs']), installed);
+    project(path.join('packages', 'deep'), deps('dependencies', ['@tensorflow/tfjs']), installed);
+    assert.equal(isTfjsProject(installed), false);
+  });
+
+  test('other projects, no package.json, a package.json that is not JSON, a folder that is gone: not one', () => {
+    assert.equal(isTfjsProject(project('express', deps('dependencies', ['express', 'tfjs-like', '@tensorflow-models/coco-ssd']))), false);
+    assert.equal(isTfjsProject(project('bare', undefined)), false);
+    assert.equal(isTfjsProject(project('broken', '{ "dependencies": { "@tensorflow/tfjs": ')), false);
+    assert.equal(isTfjsProject(project('null', 'null')), false);
+    assert.equal(isTfjsProject(path.join(dir, 'no-such-folder')), false);
   });
 });

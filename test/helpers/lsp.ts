@@ -123,6 +123,8 @@ export class LspClient {
   private readonly waiters: (() => void)[] = [];
   private readonly versions = new Map<string, number>();
   stderr = '';
+  /** The server's window/logMessage lines. */
+  readonly logs: string[] = [];
 
   private constructor(
     readonly child: ChildProcess,
@@ -146,7 +148,7 @@ export class LspClient {
       return undefined;
     });
     connection.onRequest('workspace/codeLens/refresh', () => null);
-    connection.onNotification('window/logMessage', () => {});
+    connection.onNotification('window/logMessage', (params: { message: string }) => void client.logs.push(params.message));
     connection.listen();
     const folder = options.workspaceFolder ?? repoRoot;
     await connection.sendRequest(InitializeRequest.type, {

@@ -9,11 +9,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { tempDir } from '../fixtures/callback-models.js';
 import { MAIN_TS, makeFreshProject, REVIEWS_JS, STARS_CALL_LINE } from '../fixtures/lsp/fresh-project.js';
 import { LspClient, lspFixture, messages, WAIT_MS } from '../helpers/lsp.js';
+import { ProgramAnalyzer } from '../../extension/server/program-analysis.js';
+import { TsProjects } from '../../extension/server/ts-projects.js';
+import { WARMED_UP, warmUp } from '../../extension/server/warm-up.js';
 
 const { dir, cleanup } = tempDir('lsp-first-diagnostics-');
 after(cleanup);
@@ -76,6 +80,44 @@ describe('the first diagnostics of a program opened in a fresh server', { timeou
       await client.hover(uri, 0, 0);
       assert.equal(client.published.filter((p, i) => i > index && p.uri === uri).length, 0, 'one publish for the edit');
     }, folders[0]);
+  });
+
+  test("a server started before any file opens (a TF.js project's window) warms up on a program of its own, publishes nothing for it, and the first file opened gets its diagnostics as before", async () => {
+    const folder = path.join(dir, 'window');
+    makeFreshProject(folder, { withRuntime: true });
+    const reviews = path.join(folder, 'reviews.js');
+    fs.writeFileSync(reviews, REVIEWS_JS);
+    await withFreshServer(async (client) => {
+      const deadline = Date.now() + WAIT_MS;
+      while (!client.logs.some((l) => l.includes(WARMED_UP)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.ok(
+        client.logs.some((l) => l.includes(WARMED_UP)),
+        `the server's log: ${client.logs.join('\n')}\n${client.stderr}`,
+      );
+      const uri = await client.open(reviews);
+      const [first, second] = await twoPublishes(client, uri);
+      assert.deepEqual(
+        first.map((d) => [d.code, d.range.start.line + 1]),
+        [['tout-dtype', STARS_CALL_LINE]],
+      );
+      assert.deepEqual(second.map(key), first.map(key));
+      assert.deepEqual([...new Set(client.published.map((p) => p.uri))], [uri], 'no publish for the warm-up program');
+    }, folder);
+  });
+
+  test('the warm-up analyses its program and leaves nothing open: no root added to the project, no analysis cached', () => {
+    const folder = path.join(dir, 'warm-up-unit');
+    fs.mkdirSync(folder, { recursive: true });
+    const projects = new TsProjects([folder]);
+    try {
+      const analyzer = new ProgramAnalyzer(projects, true);
+      assert.ok(warmUp(analyzer, folder) > 0, 'its call is checked (a diagnostic: the callback takes one input, given none)');
+      const file = path.join(folder, '.tfjs-callbacks-warm-up.js');
+      assert.equal(analyzer.cached(pathToFileURL(file).href), undefined);
+      assert.equal(projects.program(file)?.getSourceFile(file), undefined, 'not a root of its project');
+    } finally {
+      projects.dispose();
+    }
   });
 
   for (const [fixture, note] of [
