@@ -2,9 +2,10 @@
  * `npm run bench:vscode`: our debugger and VS Code's own JavaScript debugger (js-debug, built into
  * code-server) side by side in one real VS Code, driven through Chromium, on the same programs.
  *
- *   npm run bench:vscode -- [--rounds N] [--only steps|interactive]
+ *   npm run bench:vscode -- [--rounds N] [--only steps|interactive|busy]
  *     (default 5 rounds, alternating which debugger goes first; --only steps: the step rows alone;
- *     --only interactive: the interactive rows alone, no steps and no 10,000-callback runs)
+ *     --only interactive: the interactive rows alone, no steps and no 10,000-callback runs;
+ *     --only busy: the 10,000-callback runs alone)
  *
  * Interactive figures are timed in the page (key press or mouse press stamped with
  * performance.now(), the DOM state detected by a MutationObserver): see probes.ts. Ours runs them
@@ -43,13 +44,15 @@ function log(message: string): void {
   console.log(`[bench:vscode +${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
 }
 
-/** `--only steps` or `--only interactive`: one part of the rounds. */
-function parseOnly(argv: readonly string[]): 'steps' | 'interactive' | undefined {
+type Only = 'steps' | 'interactive' | 'busy';
+
+/** `--only steps`, `--only interactive` or `--only busy`: one part of the rounds. */
+function parseOnly(argv: readonly string[]): Only | undefined {
   const i = argv.indexOf('--only');
   if (i < 0) return undefined;
   const part = argv[i + 1];
-  if (part === 'steps' || part === 'interactive') return part;
-  throw new Error(`--only takes steps or interactive, got ${part}`);
+  if (part === 'steps' || part === 'interactive' || part === 'busy') return part;
+  throw new Error(`--only takes steps, interactive or busy, got ${part}`);
 }
 
 function parseRounds(argv: readonly string[]): number {
@@ -590,7 +593,7 @@ async function main(): Promise<void> {
       const order = r % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
       log(`round ${r + 1}/${rounds}: ${order.join(' then ')}`);
       // Steps in training code: ours (inspector open, as by default) and js-debug twice.
-      const stepOrder = only === 'interactive' ? [] : r % 2 === 0 ? STEP_VARIANTS : [...STEP_VARIANTS].reverse();
+      const stepOrder = only === 'interactive' || only === 'busy' ? [] : r % 2 === 0 ? STEP_VARIANTS : [...STEP_VARIANTS].reverse();
       if (onlySteps) await d.inspector(true, p.layer, wb.settingsFile, settings);
       for (const variant of stepOrder) {
         try {
@@ -611,7 +614,7 @@ async function main(): Promise<void> {
       }
       for (const variant of order) {
         const shots = r === 0 ? `r1-${variant}` : undefined;
-        const runs: [string, () => Promise<void>][] = [['interactive', () => interactiveSession(d, variant, p, samples, shots)]];
+        const runs: [string, () => Promise<void>][] = only === 'busy' ? [] : [['interactive', () => interactiveSession(d, variant, p, samples, shots)]];
         // The 10,000-callback runs stop nowhere: the inspector's state does not matter to them.
         if (variant !== 'oursClosed' && only !== 'interactive')
           runs.push(['10,000 callbacks', () => busySessions(d, DEBUGGER_OF[variant], p, samples, shots, workspace)]);
@@ -644,7 +647,7 @@ async function main(): Promise<void> {
   if (failures.length) process.exitCode = 1;
 }
 
-function writeResults(samples: Samples, failures: Failure[], rounds: number, wb: Workbench, only: 'steps' | 'interactive' | undefined): string {
+function writeResults(samples: Samples, failures: Failure[], rounds: number, wb: Workbench, only: Only | undefined): string {
   const date = new Date().toISOString();
   const s = (v: number[]) => stat(v);
   const lines: string[] = [];
@@ -656,24 +659,27 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
   );
   const stats: Record<string, unknown> = {};
   firstResults(samples.first, lines, stats);
-  if (only !== 'interactive') stepResults(samples.steps, lines, stats);
+  if (only !== 'interactive' && only !== 'busy') stepResults(samples.steps, lines, stats);
   if (only === 'steps') return finishResults(lines, stats, samples, failures, rounds, wb, date);
-  lines.push('| figure | ours, inspector open | ours, inspector closed | js-debug | open / js-debug | closed / js-debug |', '|---|---|---|---|---|---|');
-  for (const [key, label] of Object.entries(INTERACTIVE_FIGURES) as [InteractiveFigure, string][]) {
-    const open = s(samples.interactive.ours[key]);
-    const closed = s(samples.interactive.oursClosed[key]);
-    const js = s(samples.interactive['js-debug'][key]);
-    stats[key] = { ours: open, oursClosed: closed, 'js-debug': js };
-    lines.push(`| ${label} | ${fmt(open)} | ${fmt(closed)} | ${fmt(js)} | ${ratio(open, js)} | ${ratio(closed, js)} |`);
+  // The interactive rows, unless the run had the 10,000-callback runs alone.
+  if (only !== 'busy') {
+    lines.push('| figure | ours, inspector open | ours, inspector closed | js-debug | open / js-debug | closed / js-debug |', '|---|---|---|---|---|---|');
+    for (const [key, label] of Object.entries(INTERACTIVE_FIGURES) as [InteractiveFigure, string][]) {
+      const open = s(samples.interactive.ours[key]);
+      const closed = s(samples.interactive.oursClosed[key]);
+      const js = s(samples.interactive['js-debug'][key]);
+      stats[key] = { ours: open, oursClosed: closed, 'js-debug': js };
+      lines.push(`| ${label} | ${fmt(open)} | ${fmt(closed)} | ${fmt(js)} | ${ratio(open, js)} | ${ratio(closed, js)} |`);
+    }
+    inspectorResults(samples.interactive.ours, lines, stats);
+    const reach = s(samples.reach);
+    stats.reach = reach;
+    lines.push(
+      '',
+      `The program's own time to reach the callback, run plainly (process start → the callback's first line): ${fmt(reach)}. ` +
+        `F5 → paused line against it: ours ${ratio(s(samples.interactive.ours.f5Paused), reach)} (inspector open), ${ratio(s(samples.interactive.oursClosed.f5Paused), reach)} (closed); js-debug ${ratio(s(samples.interactive['js-debug'].f5Paused), reach)}.`,
+    );
   }
-  inspectorResults(samples.interactive.ours, lines, stats);
-  const reach = s(samples.reach);
-  stats.reach = reach;
-  lines.push(
-    '',
-    `The program's own time to reach the callback, run plainly (process start → the callback's first line): ${fmt(reach)}. ` +
-      `F5 → paused line against it: ours ${ratio(s(samples.interactive.ours.f5Paused), reach)} (inspector open), ${ratio(s(samples.interactive.oursClosed.f5Paused), reach)} (closed); js-debug ${ratio(s(samples.interactive['js-debug'].f5Paused), reach)}.`,
-  );
   if (only === 'interactive') return finishResults(lines, stats, samples, failures, rounds, wb, date);
   const plain = s(samples.plain);
   const plainLoop = s(samples.loop.plain.none);
