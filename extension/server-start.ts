@@ -1,6 +1,6 @@
 /**
  * Which open document starts the language server. VS Code activates the extension for any
- * TypeScript or JavaScript file and in a workspace holding a model.json; the server, a process
+ * TypeScript or JavaScript file and in a workspace holding a model.json or a package.json; the server, a process
  * that loads TypeScript, waits for a document it has something to say about: a TS/JS file that
  * imports the runtime, a model.json, or a model's callbacks module (which need not import the
  * runtime); and, in a TF.js project, as the window opens (isTfjsProject). Free of the VS Code API,
