@@ -19,7 +19,18 @@ export const BRIDGE_METHODS = {
    * A Debug Terminal's program whose connection closes without this word runs on undebugged.
    */
   end: 'Bridge.end',
+  /**
+   * bridge → adapter, as the program exits: what its inspector said before is written (the
+   * adapter needs no answer; the bridge waits for the write, bridge.ts `flushAtExit`).
+   */
+  flushed: 'Bridge.flushed',
 } as const;
+
+/**
+ * What the exiting program calls the logpoint binding with: the bridge's worker, which relays the
+ * inspector's messages in order, writes Bridge.flushed for it instead, once all before are written.
+ */
+export const EXIT_FLUSH_PAYLOAD = 'tfjs-callbacks:exit-flush';
 
 /** `Bridge.held`'s params: the backend the preloads chose (none where the runtime chose none). */
 export interface BridgeHeldParams {

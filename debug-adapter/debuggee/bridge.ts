@@ -21,7 +21,16 @@
 import { isMainThread, Worker } from 'node:worker_threads';
 import { installAgent } from './agent/index.js';
 import { chosenBackend } from '../../runtime/backend-state.js';
-import { BRIDGE_METHODS, type BridgeConfig, type BridgeHeldParams, CONFIG_ENV, SOCKET_ENV, TERMINAL_PROGRAM_ENV } from './bridge-protocol.js';
+import { LOGPOINT_BINDING } from './agent-protocol.js';
+import {
+  BRIDGE_METHODS,
+  type BridgeConfig,
+  type BridgeHeldParams,
+  CONFIG_ENV,
+  EXIT_FLUSH_PAYLOAD,
+  SOCKET_ENV,
+  TERMINAL_PROGRAM_ENV,
+} from './bridge-protocol.js';
 import { createLineFramer } from './line-framer.js';
 import { sessionLossLine } from './session-loss.js';
 import { CHILDREN_FILE, childrenFile, trackDetachedChildren } from './child-tracker.js';
@@ -44,7 +53,16 @@ let connected = false;
 let running = false;
 socket.on('connect', () => (connected = true));
 const send = (message) => socket.write(JSON.stringify(message) + '\\n');
-session.on('inspectorNotification', (message) => send(message));
+const flushed = new Int32Array(workerData.flushed);
+session.on('inspectorNotification', (message) => {
+  const params = message.params;
+  if (message.method !== 'Runtime.bindingCalled' || !params || params.payload !== ${JSON.stringify(EXIT_FLUSH_PAYLOAD)}) return send(message);
+  // The program exits: everything before this is in the socket once this write is done.
+  socket.write(JSON.stringify({ method: ${JSON.stringify(BRIDGE_METHODS.flushed)}, params: {} }) + '\\n', () => {
+    Atomics.store(flushed, 0, 1);
+    Atomics.notify(flushed, 0);
+  });
+});
 const debuggerOn = new Int32Array(workerData.debuggerOn);
 parentPort.on('message', (message) => {
   if (message && message.held) send({ method: ${JSON.stringify(BRIDGE_METHODS.held)}, params: message.held });
@@ -122,6 +140,8 @@ socket.on('close', () => (workerData.terminal ? lose(undefined) : end()));
 socket.on('error', (err) => (workerData.terminal ? lose(err.code || err.message) : end()));
 `;
 
+/** How long an exiting program waits for its last inspector messages to be written (flushAtExit). */
+const EXIT_FLUSH_WAIT_MS = 2000;
 /** How long a stop waits for the adapter to turn the debugger on; it answers in milliseconds. */
 const DEBUGGER_WAIT_MS = 30_000;
 const HOLD = Symbol.for('tfjs-callback-debugger.bridge.go');
@@ -149,7 +169,14 @@ if (new URL(import.meta.url).search === '?hold') {
     trackDetachedChildren(childrenFile(socketPath));
     const agent = installAgent(globalThis, config ? (JSON.parse(config) as BridgeConfig) : undefined);
     const debuggerOn = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { socketPath, debuggerOn: debuggerOn.buffer, terminal }, execArgv: [], env: {} });
+    const flushed = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { socketPath, debuggerOn: debuggerOn.buffer, flushed: flushed.buffer, terminal },
+      execArgv: [],
+      env: {},
+    });
+    process.once('exit', () => flushAtExit(debuggerOn, flushed));
     agent.ensureDebugger = () => {
       // 1: on; 2: the session is lost (a terminal's program runs on without it).
       if (Atomics.load(debuggerOn, 0) !== 0) return;
@@ -178,6 +205,21 @@ if (new URL(import.meta.url).search === '?hold') {
       worker.unref();
     });
   }
+}
+
+/**
+ * The program exits (process.exit included): the worker may not have written what the inspector
+ * said last (a logpoint's lines written where they ran, the agent's notices), and the process's end
+ * takes the worker with it: 2,104 of 3,000 lines reached a loaded machine's adapter. The main
+ * thread calls the logpoint binding with a marker, which reaches the worker after everything
+ * before it, and waits until the worker has written it.
+ */
+function flushAtExit(debuggerOn: Int32Array, flushed: Int32Array): void {
+  const binding = (globalThis as Record<string, unknown>)[LOGPOINT_BINDING];
+  // No binding: no adapter has connected. 2: the session is lost.
+  if (typeof binding !== 'function' || Atomics.load(debuggerOn, 0) === 2) return;
+  binding(EXIT_FLUSH_PAYLOAD);
+  Atomics.wait(flushed, 0, 0, EXIT_FLUSH_WAIT_MS);
 }
 
 /** A terminal's program whose session is lost: no stop, watch or record of the agent's stays on. */
