@@ -120,7 +120,10 @@ function nodeStopOf(context: AgentContext, e: NodeExecution, met: readonly Rule[
  */
 export function createFunctionBreakpoints(context: AgentContext, livePatterns: () => number): FunctionBreakpoints {
   let rules: Rule[] = [];
-  /** Rules that answer to a node, by node name (with its op: a name is one op per model). */
+  /**
+   * Rules that answer to a node, by node name (with its op: a name is one op per model). A callback
+   * node's are none here: its breakpoint is its callback's. Asked for every node that runs.
+   */
   let nodeRuleCache = new Map<string, { op: string; rules: Rule[] }>();
   /** The source's parameter names of a callback (by token), from the adapter (`decideConditions`). */
   const sourceNames = new Map<string, string[]>();
@@ -128,7 +131,7 @@ export function createFunctionBreakpoints(context: AgentContext, livePatterns: (
   const nodeRules = (node: string, op: string): Rule[] => {
     let cached = nodeRuleCache.get(node);
     if (!cached || cached.op !== op) {
-      cached = { op, rules: rules.filter((r) => nodeAnswers(r.pattern, node, op)) };
+      cached = { op, rules: isCallbackOp(op) ? [] : rules.filter((r) => nodeAnswers(r.pattern, node, op)) };
       nodeRuleCache.set(node, cached);
     }
     return cached.rules;
@@ -163,9 +166,12 @@ export function createFunctionBreakpoints(context: AgentContext, livePatterns: (
     },
     // Called from the node observer's `wants`, so a hit that does not stop builds no node event at all.
     countNodeHits(node, op) {
-      if (livePatterns() === 0 || isCallbackOp(op)) return undefined;
+      // Asked for every node that runs, mostly before V8 has compiled this: most nodes answer to no
+      // rule, which is one lookup; the loop is indexed (for-of makes an iterator while interpreted).
+      const answering = nodeRules(node, op);
+      if (answering.length === 0 || livePatterns() === 0) return undefined;
       let met: Rule[] | undefined;
-      for (const rule of nodeRules(node, op)) if (counted(rule)) (met ??= []).push(rule);
+      for (let i = 0; i < answering.length; i++) if (counted(answering[i]!)) (met ??= []).push(answering[i]!);
       return met;
     },
     nodeStop: (e, met) => nodeStopOf(context, e, met),
