@@ -305,6 +305,9 @@ export async function functionBreakpointBench(print: (line: string) => void): Pr
       env: { BENCH_NODES: '10', BENCH_RUNS: '1000' },
       bp: { name: 'n5', hitCondition: '>= 1000' },
       target: 1.1,
+      // Its loop lasts ~125 ms, mostly before V8 has compiled tfjs's executor, and moves by ±15 %
+      // from run to run: 9 rounds' median ratio still moved from 0.94x to 1.16x.
+      rounds: 21,
     },
     {
       label: '100-node model, one node breakpoint never true',
@@ -322,12 +325,12 @@ export async function functionBreakpointBench(print: (line: string) => void): Pr
   for (const c of cases) {
     const [none, withBreakpoint] = await loopMedians(
       [() => debuggedRun(file, { env: c.env }), () => debuggedRun(file, { env: c.env, functionBreakpoints: [c.bp] })],
-      BUSY_ROUNDS,
+      c.rounds ?? BUSY_ROUNDS,
     );
     // Each round's two runs back to back, as a ratio: the machine's load drifts between rounds.
     const ratio = median(withBreakpoint!.loops.map((loop, r) => loop / none!.loops[r]!));
     print(
-      `${c.label}: loop ${withBreakpoint!.loop.toFixed(0)} ms vs ${none!.loop.toFixed(0)} ms with no breakpoint  ratio ${ratio.toFixed(3)}x (median of ${BUSY_ROUNDS} rounds' ratios)  (stops: ${withBreakpoint!.stops})  target ≤ ${c.target}x: ${ratio <= c.target ? 'met' : 'MISSED'}`,
+      `${c.label}: loop ${withBreakpoint!.loop.toFixed(0)} ms vs ${none!.loop.toFixed(0)} ms with no breakpoint  ratio ${ratio.toFixed(3)}x (median of ${c.rounds ?? BUSY_ROUNDS} rounds' ratios)  (stops: ${withBreakpoint!.stops})  target ≤ ${c.target}x: ${ratio <= c.target ? 'met' : 'MISSED'}`,
     );
   }
 }

@@ -48,6 +48,12 @@ export interface NodeObserver {
    * may count the node's runs here (the agent's hit counts), so a run it will not stop at costs no event.
    */
   wants?(node: string, op: string): boolean;
+  /**
+   * Whether `wants` can say yes for this node at all (its name and op decide). Where every
+   * observer says no, the node's later runs ask no one, until an observer moves the shared
+   * `nodeInterestEpoch` on: most nodes then cost a count and a lookup. Absent: yes.
+   */
+  mayWant?(node: string, op: string): boolean;
   /** A model run whose nodes were told is over (all of it ran, or it failed): its graph's name. */
   onRunEnd?(graph: string): void;
 }

@@ -36,6 +36,11 @@ interface SharedState {
   pausedMs?: number;
   /** Observers of each graph-model node (graph-model/node-hooks.ts). */
   nodeObservers?: readonly NodeObserver[];
+  /**
+   * Moved on by a node observer whenever an answer of its `mayWant` may have changed: the nodes
+   * every observer said no for are asked again.
+   */
+  nodeInterestEpoch?: number;
 }
 
 const KNOWN_LIMIT = 1000;

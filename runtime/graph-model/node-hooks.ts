@@ -29,6 +29,12 @@ interface RunState {
 
 const runs = new WeakMap<Execution, RunState>();
 
+/**
+ * Nodes (tfjs's node objects) that no observer may want, with the observers and the interest
+ * epoch that said so (hook-types.ts `mayWant`).
+ */
+const unwanted = new WeakMap<ExecutedNode, { readonly observers: readonly NodeObserver[]; readonly epoch: number | undefined }>();
+
 // A run observers saw nodes of: when it ends, those that want to know are told (the graph view's
 // statuses of the whole run, not only up to the last stop).
 onExecutionEnd((execution) => {
@@ -109,9 +115,10 @@ function syncPatches(): void {
 
 /** A node ran (its outputs are in the map, its inputs not yet disposed): tell the observers. */
 function ran(node: ExecutedNode, key: string, tensorMap: TensorMap): void {
-  const observers = shared.nodeObservers ?? [];
+  const observers = shared.nodeObservers;
+  if (observers === undefined || observers.length === 0) return;
   const execution = currentExecution();
-  if (observers.length === 0 || !execution) return; // a model the runtime did not load
+  if (!execution) return; // a model the runtime did not load
   let run = runs.get(execution);
   if (!run) {
     run = { index: 0, last: performance.now(), produced: new Map() };
@@ -121,13 +128,22 @@ function ran(node: ExecutedNode, key: string, tensorMap: TensorMap): void {
   // and later nodes name their inputs plainly; elsewhere the map has them under the name.
   if (key !== node.name) run.produced.set(node.name, tensorMap[key] ?? []);
   const index = run.index++;
+  // This runs for every node of every observed run, mostly before V8 has compiled it: a node no
+  // observer may want is one lookup from here (a node breakpoint's run of a 10-node model, 1,000 times).
+  const skip = unwanted.get(node);
+  if (skip !== undefined && skip.observers === observers && skip.epoch === shared.nodeInterestEpoch) return;
   // Only what some observer wants is built and timed (the clock too showed in a 100-node model's run).
+  let interested = false;
   let event: NodeEvent | undefined;
-  for (const observer of observers) {
-    if (observer.wants && !observer.wants(node.name, node.op)) continue;
+  for (let i = 0; i < observers.length; i++) {
+    const observer = observers[i]!;
+    if (observer.mayWant !== undefined && !observer.mayWant(node.name, node.op)) continue;
+    interested = true;
+    if (observer.wants !== undefined && !observer.wants(node.name, node.op)) continue;
     event ??= new NodeEvent(execution, node, key, run, tensorMap, index, performance.now() - run.last);
     tell(observer, event);
   }
+  if (!interested) unwanted.set(node, { observers, epoch: shared.nodeInterestEpoch });
   if (event) run.last = performance.now();
 }
 
@@ -188,7 +204,10 @@ export function observingNodes(): boolean {
 
 /** Tells the node observers that want it of one node that ran (models here; tfFunction replays, trace/replay.ts). */
 export function tellNodeObservers(event: NodeExecution): void {
-  for (const observer of shared.nodeObservers ?? []) if (!observer.wants || observer.wants(event.node, event.op)) tell(observer, event);
+  for (const observer of shared.nodeObservers ?? []) {
+    if (observer.mayWant && !observer.mayWant(event.node, event.op)) continue;
+    if (!observer.wants || observer.wants(event.node, event.op)) tell(observer, event);
+  }
 }
 
 function tell(observer: NodeObserver, event: NodeExecution): void {

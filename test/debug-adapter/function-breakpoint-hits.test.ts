@@ -113,6 +113,34 @@ describe('node breakpoints decided in the debuggee', () => {
     assert.equal(breaks.length, 0);
   });
 
+  test('a node that ran while no breakpoint named it stops once one does; the graph watch turned on later sees every node', () => {
+    // The runtime keeps the agent's "no" for n0..n2 (mayWant) until the agent's next reconfiguration.
+    set({ name: 'n3' });
+    runChain(2);
+    assert.deepEqual(
+      breaks.map((b) => b.why.node?.node),
+      ['n3', 'n3'],
+    );
+    breaks = [];
+    set({ name: 'n0' });
+    runChain(1);
+    assert.deepEqual(
+      breaks.map((b) => b.why.node?.node),
+      ['n0'],
+    );
+    set({ name: 'n0', condition: 'false' });
+    agent.configure({ watchGraph: true });
+    try {
+      runChain(1);
+      assert.deepEqual(
+        agent.graphRun()?.nodes.map((n) => n.node),
+        ['n0', 'n1', 'n2', 'n3'],
+      );
+    } finally {
+      agent.configure({ watchGraph: false });
+    }
+  });
+
   test('a condition that throws breaks, with the failure for the stop to say', () => {
     set({ name: 'n0', condition: 'outputs[7].shape' });
     runChain(2);

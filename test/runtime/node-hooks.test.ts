@@ -2,7 +2,8 @@
  * Node-level execution hooks (runtime/graph-model/node-hooks.ts): every node of a runtime model
  * run told in execution order with its input and output tensors, through execute() and
  * executeAsync() (a real converted tf.cond model), on every backend; tfjs's own executor restored
- * when nobody observes; no tensor left behind.
+ * when nobody observes; no tensor left behind. A node that no observer may want is not asked
+ * about again until the interest epoch moves on or the observers change.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import {
   tfFunction,
 } from '../../runtime/index.js';
 import { graphExecutorPrototype } from '../../runtime/graph-model/tfjs-internals.js';
+import { shared } from '../../runtime/hooks.js';
 import { callbackNode, placeholder, unary, writeGraphModel } from '../../scripts/lib/graph-model-writer.js';
 import { tempDir } from '../fixtures/callback-models.js';
 import { BACKENDS, useBackend } from '../helpers/backends.js';
@@ -218,3 +220,57 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('what node observers are asked', () => {
+  useBackend('cpu');
+
+  it("a node every observer's mayWant said no for is not asked about again until the interest epoch moves or the observers change; run order still counts it", async () => {
+    const model = await loadCallbackModel(LOG_MODEL, { callbacks: { scale: (t: tf.Tensor) => t.clone() } });
+    const asked: string[] = [];
+    const told: string[] = [];
+    let names = new Set(['out']);
+    const stop = addNodeObserver({
+      mayWant: (node) => {
+        asked.push(`may ${node}`);
+        return names.has(node);
+      },
+      wants: (node) => {
+        asked.push(`wants ${node}`);
+        return true;
+      },
+      onNode: (e) => told.push(`${e.node}#${e.index}`),
+    });
+    const x = tf.tensor1d([1, 2]);
+    const run = (times: number) => {
+      for (let i = 0; i < times; i++) tf.dispose(model.execute({ x }) as tf.Tensor);
+    };
+    try {
+      run(3);
+      assert.deepEqual(asked, ['may log', 'may scale', 'may out', 'wants out', 'may out', 'wants out', 'may out', 'wants out']);
+      assert.deepEqual(told, ['out#2', 'out#2', 'out#2']);
+
+      // Its answers changed: until the epoch moves, the no it gave for log holds.
+      names = new Set(['log', 'out']);
+      asked.length = told.length = 0;
+      run(1);
+      assert.deepEqual(told, ['out#2']);
+      shared.nodeInterestEpoch = (shared.nodeInterestEpoch ?? 0) + 1;
+      run(1);
+      assert.deepEqual(told, ['out#2', 'log#0', 'out#2']);
+
+      // Another observer, which may want every node: the nodes are asked about again.
+      const all: string[] = [];
+      const stopAll = addNodeObserver({ onNode: (e) => all.push(e.node) });
+      try {
+        run(1);
+        assert.deepEqual(all, ['log', 'scale', 'out']);
+      } finally {
+        stopAll();
+      }
+    } finally {
+      stop();
+      x.dispose();
+      model.dispose();
+    }
+  });
+});

@@ -31,6 +31,8 @@ export interface FunctionBreakpoints {
   callbackStop(e: Entry): Partial<LastBreak> | undefined;
   /** See DebugAgent.decideConditions. */
   decide(e: Entry, ids: number[], names: string[]): ConditionVerdict;
+  /** Whether any rule may stop at this node (its name and op): none, and its runs are not counted. */
+  mayStopAt(node: string, op: string): boolean;
   /** Counts a node's hits; the rules whose hit condition this one meets (undefined for none). */
   countNodeHits(node: string, op: string): Rule[] | undefined;
   /** Whether the rules a node's run met stop there (their conditions), and why. */
@@ -164,14 +166,13 @@ export function createFunctionBreakpoints(context: AgentContext, livePatterns: (
       }
       return verdict;
     },
+    mayStopAt: (node, op) => livePatterns() > 0 && nodeRules(node, op).length > 0,
     // Called from the node observer's `wants`, so a hit that does not stop builds no node event at all.
     countNodeHits(node, op) {
-      // Asked for every node that runs, mostly before V8 has compiled this: most nodes answer to no
-      // rule, which is one lookup; the loop is indexed (for-of makes an iterator while interpreted).
       const answering = nodeRules(node, op);
       if (answering.length === 0 || livePatterns() === 0) return undefined;
       let met: Rule[] | undefined;
-      for (let i = 0; i < answering.length; i++) if (counted(answering[i]!)) (met ??= []).push(answering[i]!);
+      for (const rule of answering) if (counted(rule)) (met ??= []).push(rule);
       return met;
     },
     nodeStop: (e, met) => nodeStopOf(context, e, met),

@@ -68,6 +68,12 @@ function stopAtNode(context: AgentContext, s: WatchState, lastBreak: Omit<LastBr
 
 function createNodeObserver(context: AgentContext, s: WatchState, { breakpoints, runs, sync }: ObserverParts): NodeObserver {
   return {
+    // With node breakpoints alone, only the nodes they name are asked about again (the runtime
+    // keeps the others' no until sync() moves the epoch on).
+    mayWant(node: string, op: string) {
+      const config = context.agent.config;
+      return config.watchGraph === true || config.breakOnGraphNonFinite === true || s.stepKind !== undefined || breakpoints().mayStopAt(node, op);
+    },
     // With node breakpoints alone, the runtime tells only the hits that may stop: the others are counted here.
     wants(node: string, op: string) {
       s.countedNode = node;
@@ -136,6 +142,8 @@ export function createNodeWatch(context: AgentContext, known: Known, breakpoints
   /** Adds the node observer while something needs it; removes it when nothing does. */
   const sync = () => {
     const c = context.agent.config;
+    // Whatever mayWant reads may have changed (breakpoints, the graph settings, a node step).
+    context.state.nodeInterestEpoch = (context.state.nodeInterestEpoch ?? 0) + 1;
     const on = c.breakOnGraphNonFinite === true || s.livePatterns.length > 0 || c.watchGraph === true || s.stepKind !== undefined;
     if (on && !s.stopWatching) s.stopWatching = addObserver(context, observer);
     else if (!on && s.stopWatching) {
