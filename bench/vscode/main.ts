@@ -2,10 +2,11 @@
  * `npm run bench:vscode`: our debugger and VS Code's own JavaScript debugger (js-debug, built into
  * code-server) side by side in one real VS Code, driven through Chromium, on the same programs.
  *
- *   npm run bench:vscode -- [--rounds N] [--only steps|interactive|busy]
+ *   npm run bench:vscode -- [--rounds N] [--only steps|interactive|busy|session]
  *     (default 5 rounds, alternating which debugger goes first; --only steps: the step rows alone;
  *     --only interactive: the interactive rows alone, no steps and no 10,000-callback runs;
- *     --only busy: the 10,000-callback runs alone)
+ *     --only busy: the 10,000-callback runs alone; --only session: a 2,000-stop session under
+ *     each debugger, the extension host's memory (long-session.ts), and nothing else)
  *
  * Interactive figures are timed in the page (key press or mouse press stamped with
  * performance.now(), the DOM state detected by a MutationObserver): see probes.ts. Ours runs them
@@ -33,6 +34,16 @@ import { cpuTimes, cpuUsedBetween, watchLifetime } from './lifetime.js';
 import { TimelineRecorder } from './timeline.js';
 import { emptyStepSamples, STEP_FIGURES, STEP_VARIANT_LABELS, STEP_VARIANTS, type StepFigure, type StepSamples, stepSession } from './steps.js';
 import { TIMELINE_ENV } from '../../debug-adapter/debuggee/timeline.js';
+import {
+  longSession,
+  type SessionResult,
+  type SessionVariant,
+  SESSION_LATE_MARK,
+  SESSION_MARK,
+  SESSION_STOPS,
+  SESSION_VARIANTS,
+  sessionResults,
+} from './long-session.js';
 import { QUIET_SETTINGS } from '../../scripts/lib/code-server-options.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -44,15 +55,15 @@ function log(message: string): void {
   console.log(`[bench:vscode +${((Date.now() - started) / 1000).toFixed(1)}s] ${message}`);
 }
 
-type Only = 'steps' | 'interactive' | 'busy';
+type Only = 'steps' | 'interactive' | 'busy' | 'session';
 
-/** `--only steps`, `--only interactive` or `--only busy`: one part of the rounds. */
+/** `--only steps`, `--only interactive`, `--only busy` or `--only session`: one part of the run. */
 function parseOnly(argv: readonly string[]): Only | undefined {
   const i = argv.indexOf('--only');
   if (i < 0) return undefined;
   const part = argv[i + 1];
-  if (part === 'steps' || part === 'interactive' || part === 'busy') return part;
-  throw new Error(`--only takes steps, interactive or busy, got ${part}`);
+  if (part === 'steps' || part === 'interactive' || part === 'busy' || part === 'session') return part;
+  throw new Error(`--only takes steps, interactive, busy or session, got ${part}`);
 }
 
 function parseRounds(argv: readonly string[]): number {
@@ -124,6 +135,7 @@ interface Samples {
   otherCpu: Record<string, number[]>;
   steps: StepSamples;
   first: FirstSamples;
+  longSession: Partial<Record<SessionVariant, SessionResult>>;
 }
 
 function emptySamples(): Samples {
@@ -140,6 +152,7 @@ function emptySamples(): Samples {
     otherCpu: {},
     steps: emptyStepSamples(),
     first: emptyFirstSamples(),
+    longSession: {},
   };
 }
 
@@ -556,6 +569,7 @@ async function main(): Promise<void> {
   timeline = new TimelineRecorder(path.join(work, 'timeline.jsonl'));
   // Inherited by code-server, its extension host (the adapter) and the debuggees.
   process.env[TIMELINE_ENV] = timeline.file;
+  Object.assign(process.env, { BENCH_STOPS: String(SESSION_STOPS), BENCH_MARK: String(SESSION_MARK), BENCH_LATE_MARK: String(SESSION_LATE_MARK) });
   try {
     wb = await startWorkbench({
       root,
@@ -573,6 +587,13 @@ async function main(): Promise<void> {
     await installProbes(wb.page);
     // Let the workbench settle (extension host, TypeScript server), and warm tsx's cache.
     await sleep(5000);
+    if (only === 'session') {
+      await sessionRun(d, p, samples, failures, wb.settingsFile, settings);
+      const written = writeResults(samples, failures, rounds, wb, only);
+      console.log(`\n${written}`);
+      if (failures.length) process.exitCode = 1;
+      return;
+    }
     try {
       await firstInWindow(d, p, samples.first, {
         breakLine: BREAK_LINE,
@@ -647,6 +668,31 @@ async function main(): Promise<void> {
   if (failures.length) process.exitCode = 1;
 }
 
+/** `--only session`: one long session under each debugger, ours (its inspector open, as by default) first. */
+async function sessionRun(
+  d: Driver,
+  p: Programs,
+  samples: Samples,
+  failures: Failure[],
+  settingsFile: string,
+  settings: Record<string, unknown>,
+): Promise<void> {
+  await d.inspector(true, p.session, settingsFile, settings);
+  for (const variant of SESSION_VARIANTS) {
+    log(`long session: ${variant}, ${SESSION_STOPS} stops`);
+    try {
+      samples.longSession[variant] = await longSession(d, variant, p, log);
+    } catch (err) {
+      const message = (err as Error).message.split('\n')[0]!;
+      failures.push({ round: 1, who: `${variant}, long session`, message });
+      log(`  FAILED: ${variant}, long session: ${message}`);
+      await d.shot(`failed-${variant}-long-session`);
+      await d.recover();
+    }
+    await sleep(2000);
+  }
+}
+
 function writeResults(samples: Samples, failures: Failure[], rounds: number, wb: Workbench, only: Only | undefined): string {
   const date = new Date().toISOString();
   const s = (v: number[]) => stat(v);
@@ -654,10 +700,14 @@ function writeResults(samples: Samples, failures: Failure[], rounds: number, wb:
   lines.push(`# bench:vscode — ours vs js-debug in one VS Code`, '');
   lines.push(
     `${date} · code-server ${wb.codeServerVersion} (VS Code ${wb.vscodeVersion}) · js-debug ${wb.jsDebugVersion} · headless Chromium · cpu backend · ` +
-      `${os.cpus().length} cores · Node ${process.version} · ${rounds} rounds alternating which debugger goes first · medians (min–max, n)`,
+      `${os.cpus().length} cores · Node ${process.version} · ${only === 'session' ? 'one session each' : `${rounds} rounds alternating which debugger goes first · medians (min–max, n)`}`,
     '',
   );
   const stats: Record<string, unknown> = {};
+  if (only === 'session') {
+    sessionResults(samples.longSession, lines, stats);
+    return finishResults(lines, stats, samples, failures, 1, wb, date);
+  }
   firstResults(samples.first, lines, stats);
   if (only !== 'interactive' && only !== 'busy') stepResults(samples.steps, lines, stats);
   if (only === 'steps') return finishResults(lines, stats, samples, failures, rounds, wb, date);

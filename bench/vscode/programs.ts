@@ -122,6 +122,41 @@ await model.fit(xs, ys, { epochs: 20, batchSize: 2, verbose: 0, shuffle: false }
 console.log('trained');
 `;
 
+/**
+ * A long session (issue 26): STOPS callback invocations, each a stop at @stop with \`meta\` to look
+ * at. After MARK and LATE_MARK stops and at the end it writes its heap after a full GC and its tensor
+ * count to BENCH_SESSION_OUT.
+ */
+export const LONG_SESSION = `import { appendFileSync } from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { numpyFunction, selectBackend, tf, type NdArray } from 'tfjs-callback-debugger/runtime';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+await selectBackend({ quiet: true });
+
+const STOPS = Number(process.env.BENCH_STOPS ?? 2000);
+const MARKS = new Set([Number(process.env.BENCH_MARK ?? 100), Number(process.env.BENCH_LATE_MARK ?? 500), STOPS]);
+let calls = 0;
+
+function inspect_step(x: NdArray): NdArray {
+  calls++;
+  const meta = { step: calls, history: Array.from({ length: 200 }, (_, i) => i * Number(x.data[1])) };
+  return x.map((v) => v + meta.history.length); // @stop
+}
+
+const input = tf.tensor([1, 2, 3, 4], [2, 2], 'float32');
+for (let i = 1; i <= STOPS; i++) {
+  numpyFunction(inspect_step, [input], 'float32').dispose();
+  if (MARKS.has(i)) {
+    gc();
+    const mark = { stops: i, heap: process.memoryUsage().heapUsed, tensors: tf.memory().numTensors };
+    appendFileSync(process.env.BENCH_SESSION_OUT ?? 'session-out.jsonl', JSON.stringify(mark) + '\\n');
+  }
+}
+`;
+
 export function lineOf(source: string, marker: string): number {
   const index = source.split('\n').findIndex((l) => l.includes(marker));
   if (index < 0) throw new Error(`no ${marker} in the program`);
@@ -141,6 +176,9 @@ export interface Programs {
   readonly busyOut: string;
   /** The custom layer trained with model.fit (LAYER_STEPS). */
   readonly layer: string;
+  /** LONG_SESSION, and the file it writes its marks to. */
+  readonly session: string;
+  readonly sessionOut: string;
   /**
    * reviews/reviews.js: issue 27's CommonJS tf.data pipeline with a Tout mismatch, in a project of
    * its own with @tensorflow/tfjs installed and not this package (a user of the .vsix alone).
@@ -163,6 +201,8 @@ export function writeWorkspace(workspace: string, extensionDir: string): Program
   writeFileSync(busy, BUSY);
   const layer = path.join(workspace, 'layer-steps.ts');
   writeFileSync(layer, LAYER_STEPS);
+  const session = path.join(workspace, 'long-session.ts');
+  writeFileSync(session, LONG_SESSION);
   makeFreshProject(path.join(workspace, 'reviews'), { withRuntime: false });
   const reviews = path.join(workspace, 'reviews', 'reviews.js');
   writeFileSync(reviews, REVIEWS_JS);
@@ -202,5 +242,16 @@ export function writeWorkspace(workspace: string, extensionDir: string): Program
     ],
   };
   writeFileSync(path.join(workspace, '.vscode', 'launch.json'), `${JSON.stringify(launch, null, 2)}\n`);
-  return { interactive, big, busy, busyOut: path.join(workspace, 'busy-out.jsonl'), layer, reviews, nodeArgs, env };
+  return {
+    interactive,
+    big,
+    busy,
+    busyOut: path.join(workspace, 'busy-out.jsonl'),
+    layer,
+    session,
+    sessionOut: path.join(workspace, 'session-out.jsonl'),
+    reviews,
+    nodeArgs,
+    env,
+  };
 }
