@@ -154,8 +154,8 @@ describe('setup-native --python: a "python" that is not one', () => {
   }
 
   test('a python that hangs is stopped, and says so', { timeout: 30_000 }, () => {
+    // It sleeps 60 s, past this test's own 30 s timeout: only the 1 s limit lets the test end.
     const python = fakePython('python-hangs', 'exec sleep 60');
-    const started = Date.now();
     let caught: unknown;
     try {
       fromPython(python, { timeoutMs: 1_000 });
@@ -164,6 +164,5 @@ describe('setup-native --python: a "python" that is not one', () => {
     }
     assert.ok(caught instanceof NativeSetupError, String(caught));
     assert.match(caught.message, /python-hangs: did not answer within 1 s and was stopped .*does it wait for input, or hang at startup\?/);
-    assert.ok(Date.now() - started < 15_000, 'stopped at its time limit');
   });
 });
