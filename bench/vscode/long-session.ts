@@ -142,6 +142,8 @@ export async function longSession(d: StepDriver, variant: SessionVariant, p: Pro
     if (stop === SESSION_MARK || stop === SESSION_LATE_MARK || stop === SESSION_STOPS) rss.set(stop, rssOf(host));
     if (stop % 500 === 0) log(`  ${variant}: stop ${stop}`);
   }
+  // What the last stop shows: the rows opened at the first stop still open, with this stop's values.
+  await d.shot(`session-${variant}-last-stop`);
   await page.keyboard.press('F5');
   await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: T });
   const written = existsSync(p.sessionOut) ? readFileSync(p.sessionOut, 'utf8').trim().split('\n') : [];
