@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, printed as ratios against a baseline measured in the same run.
- * `npm run bench <part>` runs one part: runtime, debug, session, timings, steps, lsp, webview, nodes, graph, trace, globs or cli.
+ * `npm run bench <part>` runs one part: runtime, debug, session, timings, steps, lsp, webview, nodes, graph, trace, globs, cli or ops.
  */
 import os from 'node:os';
 import { runtimeBenchmarks } from './runtime.bench.js';
@@ -22,6 +22,7 @@ const parts: Record<string, (print: Print) => Promise<void>> = {
   trace: async (print) => (await import('./trace.bench.js')).traceBenchmarks(print),
   globs: async (print) => (await import('./globs.bench.js')).globBenchmarks(print),
   cli: async (print) => (await import('./cli-memory.bench.js')).cliMemoryBenchmarks(print),
+  ops: async (print) => (await import('./op-watch.bench.js')).opWatchBenchmarks(print),
 };
 
 const print: Print = (line) => console.log(line);

@@ -19,14 +19,25 @@ const RUNTIME_DIR = path.dirname(fileURLToPath(import.meta.url));
 // Built, the runtime's frames may be source-mapped back to its TypeScript sources.
 const RUNTIME_SOURCE_DIR = path.basename(path.dirname(RUNTIME_DIR)) === 'dist' ? path.join(RUNTIME_DIR, '..', '..', 'runtime') : RUNTIME_DIR;
 const FRAME = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):(\d+):(\d+)\)?$/;
+/**
+ * TensorFlow.js source-mapped frames read `<cwd>/tfjs-core/src/...` under tsx (its maps point
+ * outside node_modules): they are TF.js's, not the user's.
+ */
+const TFJS_SOURCE = /[\\/]tfjs(-[a-z-]+)?[\\/]src[\\/]/;
 
-export function captureCallSite(): CallSite | undefined {
+/** The first frame of the user's code that is running now, past the runtime and TensorFlow.js. */
+export function captureCallSite(limit = 40): CallSite | undefined {
+  return firstUserFrame(captureStack(captureCallSite, limit).stack ?? '');
+}
+
+/** A stack captured now, below `above`, `limit` frames deep: V8 formats its `stack` only when it is read. */
+export function captureStack(above: (...args: never[]) => unknown, limit = 40): { stack?: string } {
   const holder: { stack?: string } = {};
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 30;
-  Error.captureStackTrace(holder, captureCallSite);
+  const previous = Error.stackTraceLimit;
   Error.stackTraceLimit = limit;
-  return firstUserFrame(holder.stack ?? '');
+  Error.captureStackTrace(holder, above);
+  Error.stackTraceLimit = previous;
+  return holder;
 }
 
 export function firstUserFrame(stack: string): CallSite | undefined {
@@ -41,7 +52,12 @@ export function firstUserFrame(stack: string): CallSite | undefined {
 }
 
 function isInternal(file: string): boolean {
-  return file.startsWith(RUNTIME_DIR + path.sep) || file.startsWith(RUNTIME_SOURCE_DIR + path.sep) || file.includes(`${path.sep}node_modules${path.sep}`);
+  return (
+    file.startsWith(RUNTIME_DIR + path.sep) ||
+    file.startsWith(RUNTIME_SOURCE_DIR + path.sep) ||
+    file.includes(`${path.sep}node_modules${path.sep}`) ||
+    TFJS_SOURCE.test(file)
+  );
 }
 
 export function formatCallSite(site: CallSite | undefined, relativeTo = process.cwd()): string {

@@ -6,6 +6,7 @@
 import type { dtypeOfArray } from './dtypes.js';
 import type { summarizeTensor, summarizeValues } from './summary.js';
 import type { Tensor, tf } from './tf.js';
+import type { OpBirth } from './op-watch/op-birth.js';
 
 /** An attribute as JSON; a tensor attribute by its dtype and shape. */
 export type NodeAttrValue =
@@ -76,6 +77,11 @@ export interface NonFiniteFinder {
   check(execution: NodeExecution): NonFiniteOrigin | undefined;
 }
 
+/** Told of each birth of NaN/Inf (op-watch/op-birth.ts), synchronously, while its tensors are live. */
+export interface OpBirthObserver {
+  onBirth(birth: OpBirth): void;
+}
+
 /** Where a loaded model's node sits in its model.json (graph-model/node-site.ts). */
 export interface NodeSite {
   readonly file: string;
@@ -98,6 +104,10 @@ export interface RuntimeTools {
   addNodeObserver?: (observer: NodeObserver) => () => void;
   /** Set when graph-model/first-non-finite.ts loads: the first NaN/Inf of a model run. */
   createNonFiniteFinder?: () => NonFiniteFinder;
+  /** Set when op-watch/op-watch.ts loads: observers of the birth of NaN/Inf in any op. */
+  addOpBirthObserver?: (observer: OpBirthObserver) => () => void;
+  /** Set when op-watch/op-watch.ts loads: installs or removes the watch as `opBirthObservers` says. */
+  syncOpWatch?: () => void;
   /** Set when graph-model/node-site.ts loads: where a loaded model's node is in its model.json. */
   nodeSite?: (modelPath: string, node: string) => NodeSite | undefined;
   /** Set when trace/tracer.ts loads: runs a debugger's reads outside a tfFunction trace under way. */

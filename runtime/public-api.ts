@@ -39,6 +39,8 @@ export {
 } from './backend.js';
 export { addCallbackObserver } from './hooks.js';
 export { addNodeObserver, type NodeExecution, type NodeObserver } from './graph-model/node-hooks.js';
+export { addOpBirthObserver, type OpBirthObserver } from './op-watch/op-watch.js';
+export type { OpBirth, GradientOf, FirstNonFinite } from './op-watch/op-birth.js';
 export { createNonFiniteFinder, type NonFiniteFinder, type NonFiniteOrigin } from './graph-model/first-non-finite.js';
 export type {
   CallbackObserver,

@@ -6,8 +6,9 @@
  */
 import { summarizeTensor, type TensorSummary } from '../summary.js';
 import type { Tensor } from '../tf.js';
-import type { NonFiniteFinder, NonFiniteOrigin } from '../hook-types.js';
+import type { NonFiniteFinder } from '../hook-types.js';
 import { shared } from '../hooks.js';
+import { inputFacts, nonFiniteKind as nonFinite } from '../non-finite-facts.js';
 
 export type { NonFiniteFinder, NonFiniteOrigin } from '../hook-types.js';
 
@@ -62,23 +63,6 @@ export function createNonFiniteFinder(): NonFiniteFinder {
 function summaryOf(t: Tensor | undefined): TensorSummary | undefined {
   if (!t || t.isDisposed || !FLOAT.test(t.dtype)) return undefined;
   return summarizeTensor(t);
-}
-
-function nonFinite(summaries: readonly (TensorSummary | undefined)[]): NonFiniteOrigin['kind'] | undefined {
-  const nan = summaries.some((s) => (s?.nanCount ?? 0) > 0);
-  const inf = summaries.some((s) => (s?.infCount ?? 0) > 0);
-  return nan && inf ? 'NaN and Inf' : nan ? 'NaN' : inf ? 'Inf' : undefined;
-}
-
-/** What about a finite input can make NaN or Inf: zeros, negatives, its range. */
-function inputFacts(s: TensorSummary | undefined, index: number): string {
-  if (!s) return '';
-  const parts: string[] = [];
-  if (s.zeroCount > 0) parts.push(`${s.zeroCount} zero${s.zeroCount === 1 ? '' : 's'}`);
-  if (s.min !== undefined && s.min < 0) parts.push(`negatives (min ${Number(s.min.toPrecision(5))})`);
-  if (parts.length === 0 && s.min !== undefined && s.max !== undefined)
-    parts.push(`values in [${Number(s.min.toPrecision(5))}, ${Number(s.max.toPrecision(5))}]`);
-  return parts.length ? `input ${index} has ${parts.join(' and ')}` : '';
 }
 
 // A debugger's agent (which has no import of the runtime) finds the first NaN/Inf through this.

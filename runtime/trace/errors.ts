@@ -1,7 +1,7 @@
 /**
  * What a trace refuses, and what it only warns about, each naming the user's line.
  */
-import { firstUserFrame, formatCallSite, type CallSite } from '../callsite.js';
+import { captureCallSite, formatCallSite, type CallSite } from '../callsite.js';
 
 /** A traced function does something a replayed graph cannot repeat; `site` is the line that did it. */
 export class TraceError extends Error {
@@ -14,21 +14,9 @@ export class TraceError extends Error {
   }
 }
 
-/**
- * TensorFlow.js source-mapped frames read `<cwd>/tfjs-core/src/...` under tsx (its maps point
- * outside node_modules), so callsite.ts would take them for the user's code: skipped here.
- */
-const TFJS_SOURCE = /[\\/]tfjs(-[a-z-]+)?[\\/]src[\\/]/;
-
 /** The first frame of the user's code that is running now, past the runtime and TensorFlow.js. */
 export function userCallSite(): CallSite | undefined {
-  const holder: { stack?: string } = {};
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 40;
-  Error.captureStackTrace(holder, userCallSite);
-  Error.stackTraceLimit = limit;
-  const lines = (holder.stack ?? '').split('\n');
-  return firstUserFrame(lines.filter((line, i) => i === 0 || !TFJS_SOURCE.test(line)).join('\n'));
+  return captureCallSite();
 }
 
 /** An error at the user's line that is running now: `at file:line:column` ends the first sentence. */
