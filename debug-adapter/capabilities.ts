@@ -38,6 +38,13 @@ export function capabilities(): DebugProtocol.Capabilities {
         description: 'Stop at the first model node whose outputs hold NaN or Inf while its inputs were finite.',
         default: false,
       },
+      {
+        filter: 'opNonFinite',
+        label: 'NaN/Inf in any op',
+        description:
+          'Stop at the first TF.js op (eager, tf.layers, gradients, optimizer updates, tf.data, model nodes) whose outputs hold NaN or Inf while its inputs were finite, or at a tensor made from data that held them.',
+        default: false,
+      },
       { filter: 'uncaught', label: 'Uncaught exceptions', default: false },
       { filter: 'caught', label: 'Caught exceptions', default: false },
     ],

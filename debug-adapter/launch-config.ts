@@ -26,6 +26,8 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   breakOnToutMismatch?: boolean;
   breakOnNonFinite?: boolean;
   breakOnGraphNonFinite?: boolean;
+  /** Stop at the first TF.js op whose outputs hold NaN/Inf from finite inputs (op-watch). */
+  breakOnOpNonFinite?: boolean;
   /** Debug a graph model without writing a program: model.json, its callbacks module, inputs. */
   model?: string;
   callbacks?: string;
@@ -41,6 +43,8 @@ export interface AttachArguments extends DebugProtocol.AttachRequestArguments {
   breakOnToutMismatch?: boolean;
   breakOnNonFinite?: boolean;
   breakOnGraphNonFinite?: boolean;
+  /** Stop at the first TF.js op whose outputs hold NaN/Inf from finite inputs (op-watch). */
+  breakOnOpNonFinite?: boolean;
   skipFiles?: string[];
 }
 
@@ -68,6 +72,8 @@ export interface FilterConfig {
   readonly breakOnNonFinite: boolean;
   /** Stop at the first graph node whose outputs hold NaN/Inf from finite inputs. */
   readonly breakOnGraphNonFinite: boolean;
+  /** Stop at the first TF.js op (any kernel, a tensor made from data) whose outputs hold NaN/Inf from finite inputs. */
+  readonly breakOnOpNonFinite: boolean;
 }
 
 export class ConfigurationError extends Error {}
@@ -77,12 +83,14 @@ export function filtersOf(args: {
   breakOnToutMismatch?: boolean;
   breakOnNonFinite?: boolean;
   breakOnGraphNonFinite?: boolean;
+  /** Stop at the first TF.js op whose outputs hold NaN/Inf from finite inputs (op-watch). */
+  breakOnOpNonFinite?: boolean;
 }): FilterConfig {
   const callbacks = args.breakOnCallbacks === '*' ? ['*'] : (args.breakOnCallbacks ?? []);
   if (!Array.isArray(callbacks) || callbacks.some((c) => typeof c !== 'string')) {
     throw new ConfigurationError('breakOnCallbacks must be "*" or a list of callback names or tokens.');
   }
-  for (const key of ['breakOnToutMismatch', 'breakOnNonFinite', 'breakOnGraphNonFinite'] as const) {
+  for (const key of ['breakOnToutMismatch', 'breakOnNonFinite', 'breakOnGraphNonFinite', 'breakOnOpNonFinite'] as const) {
     const value = args[key];
     if (value !== undefined && typeof value !== 'boolean') throw new ConfigurationError(`"${key}" must be true or false, not ${JSON.stringify(value)}.`);
   }
@@ -91,6 +99,7 @@ export function filtersOf(args: {
     breakOnToutMismatch: args.breakOnToutMismatch ?? true,
     breakOnNonFinite: args.breakOnNonFinite ?? false,
     breakOnGraphNonFinite: args.breakOnGraphNonFinite ?? false,
+    breakOnOpNonFinite: args.breakOnOpNonFinite ?? false,
   };
 }
 

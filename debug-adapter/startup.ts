@@ -86,6 +86,7 @@ export class Startup {
         breakOnToutMismatch: args.breakOnToutMismatch,
         breakOnNonFinite: args.breakOnNonFinite,
         breakOnGraphNonFinite: args.breakOnGraphNonFinite,
+        breakOnOpNonFinite: args.breakOnOpNonFinite,
       });
       // The debuggee boots (held at its bridge) while the client sends its breakpoints.
       this.program.listener = new BridgeListener();

@@ -7,6 +7,9 @@ import type { dtypeOfArray } from './dtypes.js';
 import type { summarizeTensor, summarizeValues } from './summary.js';
 import type { Tensor, tf } from './tf.js';
 import type { OpBirth } from './op-watch/op-birth.js';
+import type { attrsAsJson } from './graph-model/node-attrs.js';
+
+export type { OpBirth } from './op-watch/op-birth.js';
 
 /** An attribute as JSON; a tensor attribute by its dtype and shape. */
 export type NodeAttrValue =
@@ -106,6 +109,8 @@ export interface RuntimeTools {
   createNonFiniteFinder?: () => NonFiniteFinder;
   /** Set when op-watch/op-watch.ts loads: observers of the birth of NaN/Inf in any op. */
   addOpBirthObserver?: (observer: OpBirthObserver) => () => void;
+  /** Set when op-watch/op-watch.ts loads: a kernel's attrs as JSON (the Op scope's). */
+  attrsAsJson?: typeof attrsAsJson;
   /** Set when op-watch/op-watch.ts loads: installs or removes the watch as `opBirthObservers` says. */
   syncOpWatch?: () => void;
   /** Set when graph-model/node-site.ts loads: where a loaded model's node is in its model.json. */

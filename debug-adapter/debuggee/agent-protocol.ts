@@ -8,9 +8,11 @@
 
 import type { ToutMismatch } from '../../runtime/tout-verdict.js';
 import type { GraphNonFiniteOrigin, GraphRunRecord, NodeSnapshot } from './agent-nodes.js';
+import type { OpBirthSnapshot } from './agent-ops.js';
 import type { CallbackScopeData, FlatValue, InvocationDetails, MemoryPage, Side, TrainingVariable, ValueInfo, ValuePage } from './agent-values.js';
 
 export type { GraphNonFiniteOrigin, GraphRunRecord, NodeAttrValue, NodeRunStatus, NodeSnapshot } from './agent-nodes.js';
+export type { OpBirthSnapshot, OpLayer, ProgramSite } from './agent-ops.js';
 export type {
   CallbackScopeData,
   FlatValue,
@@ -99,6 +101,11 @@ export interface AgentConfig {
   breakOnNonFinite: boolean;
   /** Stop at the first model node whose outputs hold NaN/Inf from finite inputs (runtime/graph-model/first-non-finite.ts). */
   breakOnGraphNonFinite?: boolean;
+  /**
+   * Stop at the first TF.js op whose float outputs hold NaN/Inf while its inputs were finite, or at
+   * a tensor made from data that held them (runtime/op-watch/). Off: nothing is hooked.
+   */
+  breakOnOpNonFinite?: boolean;
   /** Keep each model run's node statuses (ran / NaN) for the graph view (`graphRun`). */
   watchGraph?: boolean;
   /**
@@ -109,7 +116,7 @@ export interface AgentConfig {
   keepInputs?: boolean;
 }
 
-export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonFinite' | 'node' | 'nodeStep' | 'data';
+export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonFinite' | 'opNonFinite' | 'node' | 'nodeStep' | 'data';
 
 /** A step from a stop in a graph run: `over` stops after the next node; `into` also at the first line of a callback that starts first. */
 export type NodeStepKind = 'over' | 'into';
@@ -180,6 +187,8 @@ export interface LastBreak {
   id: number;
   /** For 'graphNonFinite': where the first NaN/Inf came from. */
   origin?: GraphNonFiniteOrigin;
+  /** For 'opNonFinite': the birth of NaN/Inf, with the op's inputs and outputs. */
+  op?: OpBirthSnapshot;
   /** For node stops ('node', 'nodeStep', 'graphNonFinite'): the node that just ran. */
   node?: NodeSnapshot;
   /** For 'node': the node breakpoint names it answered to. */
@@ -291,9 +300,9 @@ export interface DebugAgent {
   slice(value: unknown, start: number, count: number): FlatValue[];
   /** From a node stop: stop again after the next node of the run (`into`: or in a callback that starts first). Cleared by the next stop. */
   stepNodes(kind: NodeStepKind): void;
-  /** The paused node's live inputs and outputs (a node stop), for variables and conditions. */
+  /** The paused node's live inputs and outputs (a node stop), or the op's at an op stop ('opNonFinite'), for variables and conditions. */
   nodeValues(side: Side): readonly unknown[] | undefined;
-  /** A page of the paused node's input or output values. */
+  /** A page of the paused node's (or op's) input or output values. */
   nodePage(side: Side, index: number, start: number, count: number): ValuePage | { error: string };
   /** The latest run of `graph` (the paused one, else the last that ran) while `watchGraph` is on. */
   graphRun(graph?: string): GraphRunRecord | undefined;

@@ -231,6 +231,7 @@ function runUndebugged(agent: ReturnType<typeof installAgent>): void {
     breakOnToutMismatch: false,
     breakOnNonFinite: false,
     breakOnGraphNonFinite: false,
+    breakOnOpNonFinite: false,
     watchGraph: false,
     keepInputs: false,
   });

@@ -28,6 +28,7 @@ export function agentConfig(
     breakOnToutMismatch: filters.breakOnToutMismatch,
     breakOnNonFinite: filters.breakOnNonFinite,
     breakOnGraphNonFinite: filters.breakOnGraphNonFinite,
+    breakOnOpNonFinite: filters.breakOnOpNonFinite,
     watchGraph: options.watchGraph,
     // Restart Frame (restart-frame.ts) puts back inputs a callback wrote: copies kept while the debugger is on.
     keepInputs: options.debuggerActive,

@@ -12,6 +12,7 @@ import { agentExceptionStop, type ExceptionFilters, exceptionStop } from '../bre
 import { FunctionBreakpoints, type FunctionBreakpointSpec } from '../breakpoints/function.js';
 import { listenForLogpoints, type LogpointLocation, logpointLines } from '../breakpoints/logpoints.js';
 import { nodeStop } from '../breakpoints/node.js';
+import { opBirthStop } from '../breakpoints/op-births.js';
 import { BreakpointManager, type SourceBreakpoint, type SourceBreakpointSpec } from '../breakpoints/source.js';
 import type { CdpConnection } from '../cdp/connection.js';
 import { type ActiveSnapshot, type GraphRunRecord, KNOWN_BINDING, type KnownNotice } from '../debuggee/agent-protocol.js';
@@ -56,7 +57,13 @@ export class Controller extends LiveDebuggee {
   /** Whether the graph view watches runs (the agent keeps each run's node statuses). */
   private watchGraph = false;
   private exceptionFilters: ExceptionFilters = { caught: false, uncaught: false };
-  private filters: FilterConfig = { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false };
+  private filters: FilterConfig = {
+    breakOnCallbacks: [],
+    breakOnToutMismatch: true,
+    breakOnNonFinite: false,
+    breakOnGraphNonFinite: false,
+    breakOnOpNonFinite: false,
+  };
   private stopOnEntryFile: string | undefined;
   private pauseQueue: Promise<void> = Promise.resolve();
 
@@ -327,6 +334,8 @@ export class Controller extends LiveDebuggee {
     if (why?.reason === 'data' && why.data) return this.stopped(event, dataStop(why.data), { active, data: why.data });
     const atNode = nodeStop(why, (failed, where) => this.functionBreakpoints.conditionFailed(failed, where));
     if (atNode) return this.stopped(event, atNode.stop, { active, node: atNode.node });
+    const atOp = opBirthStop(why);
+    if (atOp) return this.stopped(event, atOp.stop, { active, op: atOp.op });
     const filtered = agentExceptionStop(why, active);
     if (filtered) return this.stopped(event, filtered.stop, { active, ...(filtered.node ? { node: filtered.node } : {}) });
     const entry = active.find((a) => a.id === why?.id);
@@ -350,16 +359,17 @@ export class Controller extends LiveDebuggee {
     }
   }
 
-  private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, known?: Pick<PausedState, 'active' | 'node' | 'data'>): Promise<void> {
+  private async stopped(event: Protocol.Debugger.PausedEvent, stop: Stop, known?: Pick<PausedState, 'active' | 'node' | 'data' | 'op'>): Promise<void> {
     this.steps.ended();
     this.agent.notify((agent) => agent.pauseBegan());
-    const { active, node, data } = known ?? (await this.invocations());
+    const { active, node, data, op } = known ?? (await this.invocations());
     this.paused = {
       event,
       stop,
       active: await Promise.all(active.map((a) => this.withSourceNames(a))),
       ...(node ? { node } : {}),
       ...(data ? { data } : {}),
+      ...(op ? { op } : {}),
     };
     // A step's breakpoints go once the stop is known: the questions above do not wait behind their
     // removal (55 commands after a Step Into; V8 takes no break while paused), and whatever the
@@ -369,7 +379,7 @@ export class Controller extends LiveDebuggee {
   }
 
   /** The invocations under way (their summaries come after the stop is shown: session.ts). */
-  private async invocations(): Promise<Pick<PausedState, 'active' | 'node' | 'data'>> {
+  private async invocations(): Promise<Pick<PausedState, 'active' | 'node' | 'data' | 'op'>> {
     try {
       return { active: await this.agent.call((agent) => agent.snapshot()) };
     } catch (err) {

@@ -3,7 +3,7 @@
  * the callback invocations under way.
  */
 import type { Protocol } from 'devtools-protocol';
-import type { ActiveSnapshot, DataBreakHit, NodeSnapshot } from '../debuggee/agent-protocol.js';
+import type { ActiveSnapshot, DataBreakHit, NodeSnapshot, OpBirthSnapshot } from '../debuggee/agent-protocol.js';
 
 export type StopReason = 'breakpoint' | 'function breakpoint' | 'data breakpoint' | 'exception' | 'step' | 'pause' | 'entry' | 'restart';
 
@@ -27,6 +27,8 @@ export interface PausedState {
   readonly active: ActiveSnapshot[];
   /** A stop at a model node (node breakpoint, node step, NaN/Inf in the graph): the node that just ran. */
   readonly node?: NodeSnapshot;
+  /** A stop at the birth of NaN/Inf in an op ("NaN/Inf in any op"): the op, its tensors' summaries and where it ran. */
+  readonly op?: OpBirthSnapshot;
   /** A data breakpoint stop: the tf.Variable assigned, its old and new values' summaries. */
   readonly data?: DataBreakHit;
 }

@@ -69,6 +69,7 @@ export class StackView {
     const data = this.controller.paused?.data;
     if (frame && data) scopes.push(this.store.dataScope(data));
     if (frame?.kind === 'graph' && frame.node) scopes.push(this.store.nodeScope(frame.node));
+    if (frame?.kind === 'graph' && frame.op) scopes.push(this.store.opScope(frame.op));
     if (frame?.kind === 'graph' && frame.active) scopes.push(this.store.callbackScope(frame.active));
     if (frame?.kind === 'js') {
       if (frame.active) scopes.push(this.store.callbackScope(frame.active));

@@ -8,7 +8,8 @@ import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from '../cdp/agent-client.js';
 import { displayName } from '../values/callback-display.js';
 import type { PausedState } from './pause-state.js';
-import { AGENT_SOURCE_URL, type ActiveSnapshot, type NodeSnapshot } from '../debuggee/agent-protocol.js';
+import { AGENT_SOURCE_URL, type ActiveSnapshot, type NodeSnapshot, type OpBirthSnapshot } from '../debuggee/agent-protocol.js';
+import { opFrameName } from '../breakpoints/op-births.js';
 
 export { AGENT_SOURCE_URL };
 import { nodeFrameName } from '../values/node-scope.js';
@@ -44,6 +45,8 @@ export interface GraphFrame {
   readonly active?: ActiveSnapshot;
   /** On a node stop: the node that just ran (the top frame). */
   readonly node?: NodeSnapshot;
+  /** On an op stop: the op whose outputs hold the first NaN/Inf (the top frame, at the program's line). */
+  readonly op?: OpBirthSnapshot;
   readonly source?: SourceRef;
   readonly line: number;
   readonly column: number;
@@ -109,6 +112,8 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
   const out: StackFrameEntry[] = [...js];
   // A node stop: the node that just ran is the top frame, above the runtime's and tfjs's frames.
   if (paused.node) out.unshift(nodeFrame(paused.node, js));
+  // An op stop: the op is the top frame, at the program's line that ran it, above TF.js's frames.
+  if (paused.op) out.unshift(opFrame(paused.op, js));
   if (paused.active.length === 0) return out;
 
   // Each invocation's graph frame goes right below the deepest frame of its callback function.
@@ -148,6 +153,24 @@ function nodeFrame(node: NodeSnapshot, js: readonly JsFrame[]): GraphFrame {
     ...(at
       ? { source: { path: at.file, name: path.basename(at.file) }, line: at.line, column: at.column, endLine: at.endLine, endColumn: at.endColumn }
       : { line: 0, column: 0 }),
+    ...(evalFrame ? { evalFrame } : {}),
+    evalInCallback: false,
+  };
+}
+
+/**
+ * An op stop's frame: at the program's line that ran the op; for a backward kernel, at the line
+ * where its forward op ran (model.fit's backward pass has no line of the program's on its stack).
+ * Evaluations run on the program's own innermost frame.
+ */
+function opFrame(op: OpBirthSnapshot, js: readonly JsFrame[]): GraphFrame {
+  const at = op.gradientOf?.site ?? op.site;
+  const evalFrame = js.find((f) => !f.subtle)?.callFrame ?? js[0]?.callFrame;
+  return {
+    kind: 'graph',
+    name: opFrameName(op),
+    op,
+    ...(at ? { source: { path: at.file, name: path.basename(at.file) }, line: at.line, column: at.column } : { line: 0, column: 0 }),
     ...(evalFrame ? { evalFrame } : {}),
     evalInCallback: false,
   };

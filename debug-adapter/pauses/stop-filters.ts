@@ -19,9 +19,18 @@ export class StopFilters {
           breakOnToutMismatch: this.exceptionFilters.includes('toutMismatch'),
           breakOnNonFinite: this.exceptionFilters.includes('nonFinite'),
           breakOnGraphNonFinite: this.exceptionFilters.includes('graphNonFinite'),
+          breakOnOpNonFinite: this.exceptionFilters.includes('opNonFinite'),
         }
       : {};
-    return { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false, ...fromFilters, ...this.launchFilters };
+    return {
+      breakOnCallbacks: [],
+      breakOnToutMismatch: true,
+      breakOnNonFinite: false,
+      breakOnGraphNonFinite: false,
+      breakOnOpNonFinite: false,
+      ...fromFilters,
+      ...this.launchFilters,
+    };
   }
 
   /** The checkboxes as the client set them; applied now when the program is connected, else at its handshake. */

@@ -136,7 +136,7 @@ async function nameItems(context: CompletionsContext): Promise<DebugProtocol.Com
   const items: DebugProtocol.CompletionItem[] = [];
   const add = (label: string, type: DebugProtocol.CompletionItemType, rank: number) =>
     items.push({ label, type, sortText: `${String(rank).padStart(3, '0')}${label}` });
-  if (frame?.kind === 'graph' && frame.node) for (const name of NODE_NAMES) add(name, 'variable', 0);
+  if (frame?.kind === 'graph' && (frame.node || frame.op)) for (const name of NODE_NAMES) add(name, 'variable', 0);
   if (frame?.active) {
     const inOwnFrame = frame.kind === 'js' || frame.evalInCallback;
     for (const b of callbackBindings(frame.active, inOwnFrame)) add(b.name, 'variable', 0);

@@ -31,7 +31,8 @@ export class Evaluator {
   async evaluate(expression: string, frame: StackFrameEntry | undefined, context: string | undefined): Promise<Protocol.Runtime.RemoteObject> {
     const { cdp } = this.debuggee();
     const callFrame = frame?.kind === 'js' ? frame.callFrame : frame?.evalFrame;
-    if (frame?.kind === 'graph' && frame.node && this.paused()) expression = withNodeNames(expression, frame.node);
+    const named = frame?.kind === 'graph' ? (frame.node ?? (frame.op && { attrs: frame.op.attrs, op: frame.op.op, node: frame.op.op })) : undefined;
+    if (named && this.paused()) expression = withNodeNames(expression, named);
     else if (frame?.active && callFrame && this.paused()) {
       const inOwnFrame = frame.kind === 'js' || frame.evalInCallback;
       expression = await withCallbackNames(cdp, expression, frame.active, callFrame.callFrameId, inOwnFrame, this.definedInFrames);

@@ -62,22 +62,9 @@ export async function callbackVariables(c: VariableContext, active: ActiveSnapsh
  * and the node's place in its run. Descriptions come in one call; tensors expand through the agent.
  */
 export async function nodeVariables(c: VariableContext, node: NodeSnapshot): Promise<DebugProtocol.Variable[]> {
-  const described = await c.agent.call((agent) => {
-    const describe = (values: readonly unknown[] | undefined) => (values ?? []).map((v) => (v === undefined ? null : (agent.describe(v) ?? null)));
-    return { inputs: describe(agent.nodeValues('inputs')), outputs: describe(agent.nodeValues('outputs')) };
-  });
-  const row = (side: Side, index: number, name: string, info: ValueInfo | null | undefined, description: string | null | undefined): DebugProtocol.Variable => {
-    const evaluateName = `${side}[${index}]`;
-    if (!info || !description) return { name, value: info ? (description ?? info.kind) : '(no tensor)', evaluateName, variablesReference: 0 };
-    return {
-      name,
-      value: description,
-      type: info.kind,
-      evaluateName,
-      variablesReference: c.handles.create({ kind: 'nodeTensor', side, index, info, evaluateName }),
-      memoryReference: c.memory.create({ kind: 'node', side, index }),
-    };
-  };
+  const described = await describePausedValues(c);
+  const row = (side: Side, index: number, name: string, info: ValueInfo | null | undefined, description: string | null | undefined) =>
+    pausedTensorRow(c, side, index, name, info, description);
   const out: DebugProtocol.Variable[] = [];
   node.inputNames.forEach((name, i) => out.push(row('inputs', i, `${name} (input ${i})`, node.inputs[i], described.inputs[i])));
   node.outputs.forEach((info, i) => out.push(row('outputs', i, `output ${i}`, info, described.outputs[i])));
@@ -93,6 +80,35 @@ export async function nodeVariables(c: VariableContext, node: NodeSnapshot): Pro
   out.push(text('run order', `node ${node.index + 1} of this run${node.frameKey !== undefined ? ` (${node.frameKey})` : ''}`));
   out.push(text('graph', node.graph));
   return out;
+}
+
+/** The paused node's (or op's) inputs and outputs described, in one call. */
+export function describePausedValues(c: VariableContext): Promise<{ inputs: (string | null)[]; outputs: (string | null)[] }> {
+  return c.agent.call((agent) => {
+    const describe = (values: readonly unknown[] | undefined) => (values ?? []).map((v) => (v === undefined ? null : (agent.describe(v) ?? null)));
+    return { inputs: describe(agent.nodeValues('inputs')), outputs: describe(agent.nodeValues('outputs')) };
+  });
+}
+
+/** A row of the paused node's (or op's) tensor: `inputs[i]` or `outputs[i]`, expanding through the agent. */
+export function pausedTensorRow(
+  c: VariableContext,
+  side: Side,
+  index: number,
+  name: string,
+  info: ValueInfo | null | undefined,
+  description: string | null | undefined,
+): DebugProtocol.Variable {
+  const evaluateName = `${side}[${index}]`;
+  if (!info || !description) return { name, value: info ? (description ?? info.kind) : '(no tensor)', evaluateName, variablesReference: 0 };
+  return {
+    name,
+    value: description,
+    type: info.kind,
+    evaluateName,
+    variablesReference: c.handles.create({ kind: 'nodeTensor', side, index, info, evaluateName }),
+    memoryReference: c.memory.create({ kind: 'node', side, index }),
+  };
 }
 
 /** An input shown from the agent's summary. */

@@ -12,8 +12,11 @@ export function nodeValuesExpression(side: 'inputs' | 'outputs'): string {
   return agentExpression((agent, s: 'inputs' | 'outputs') => agent.nodeValues(s), JSON.stringify(side));
 }
 
-/** Every name the Node scope shows, with how to get its value in the debuggee. */
-export function nodeBindings(node: NodeSnapshot): CallbackBinding[] {
+/** What a node stop and an op stop bind beside the paused values: the attrs, the op and the node's name (an op stop's: its op). */
+export type PausedNames = Pick<NodeSnapshot, 'attrs' | 'op' | 'node'>;
+
+/** Every name the Node scope (and the Op scope) shows, with how to get its value in the debuggee. */
+export function nodeBindings(node: PausedNames): CallbackBinding[] {
   return [
     { name: 'inputs', value: nodeValuesExpression('inputs'), always: true },
     { name: 'outputs', value: nodeValuesExpression('outputs'), always: true },
@@ -24,7 +27,7 @@ export function nodeBindings(node: NodeSnapshot): CallbackBinding[] {
 }
 
 /** `expression` with the Node scope's names it mentions bound (evaluated on the node's graph frame). */
-export function withNodeNames(expression: string, node: NodeSnapshot): string {
+export function withNodeNames(expression: string, node: PausedNames): string {
   if (!isExpression(expression)) return expression;
   const bindings = nodeBindings(node).filter((b) => mentions(expression, b.name));
   if (bindings.length === 0) return expression;

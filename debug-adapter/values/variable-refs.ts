@@ -8,7 +8,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from '../cdp/agent-client.js';
 import type { CdpConnection } from '../cdp/connection.js';
-import type { ActiveSnapshot, DataBreakHit, FlatValue, NodeSnapshot, Side, ValueInfo } from '../debuggee/agent-protocol.js';
+import type { ActiveSnapshot, DataBreakHit, FlatValue, NodeSnapshot, Side, ValueInfo, OpBirthSnapshot } from '../debuggee/agent-protocol.js';
 import { elementName } from './evaluate-names.js';
 import type { MemoryReferences } from './memory.js';
 
@@ -31,6 +31,7 @@ export type Ref =
   | { kind: 'inputValues'; id: number; index: number; length: number; shape?: readonly number[]; evaluateName?: string }
   /** The paused node (a node stop), its tensors, and their values paged through the agent. */
   | { kind: 'node'; node: NodeSnapshot }
+  | { kind: 'op'; op: OpBirthSnapshot }
   | { kind: 'nodeTensor'; side: Side; index: number; info: ValueInfo; evaluateName?: string }
   | { kind: 'nodeValues'; side: Side; index: number; length: number; shape?: readonly number[]; evaluateName?: string }
   | { kind: 'list'; items: DebugProtocol.Variable[] }

@@ -10,12 +10,13 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
 import type { AgentClient } from '../cdp/agent-client.js';
-import type { ActiveSnapshot, DataBreakHit, NodeSnapshot } from '../debuggee/agent-protocol.js';
+import type { ActiveSnapshot, DataBreakHit, NodeSnapshot, OpBirthSnapshot } from '../debuggee/agent-protocol.js';
 import { MemoryReferences } from './memory.js';
 import { stopGroup } from '../cdp/object-groups.js';
 import { dataScopeVariables } from '../breakpoints/data.js';
 import { memberName, scopeName } from './evaluate-names.js';
 import { callbackVariables, nodeVariables } from './invocation-variables.js';
+import { opVariables } from './op-scope.js';
 import { previewText } from './previews.js';
 import { describe, indexed, tensorChildren, tensorRows } from './tensor-variables.js';
 import { PAGE, pageRange, primitive, type Ref, TENSOR_CLASSES, type VariableContext } from './variable-refs.js';
@@ -88,6 +89,11 @@ export class VariableStore {
     return { name: 'Node', presentationHint: 'arguments', variablesReference: this.handles.create({ kind: 'node', node }), expensive: false };
   }
 
+  /** An op stop ("NaN/Inf in any op"): the op's inputs, outputs, pass, layer and attributes. */
+  opScope(op: OpBirthSnapshot): DebugProtocol.Scope {
+    return { name: 'Op', presentationHint: 'arguments', variablesReference: this.handles.create({ kind: 'op', op }), expensive: false };
+  }
+
   v8Scopes(callFrame: Protocol.Debugger.CallFrame): DebugProtocol.Scope[] {
     const names: Record<string, string> = {
       local: 'Locals',
@@ -130,6 +136,8 @@ export class VariableStore {
         );
       case 'node':
         return nodeVariables(this.context, ref.node);
+      case 'op':
+        return opVariables(this.context, ref.op);
       case 'nodeTensor':
         return tensorRows(
           this.context,

@@ -28,6 +28,8 @@ Options:
                          (default: seeded values shaped like the model's placeholders)
   --backend <name>       auto (default), tensorflow, wasm or cpu; also TFJS_BACKEND
   --trace <file.json>    also write the invocations as JSON (for the editor)
+  --find-nan             watch every TF.js op: print where the first NaN/Inf was born (op, forward
+                         or backward, layer, epoch/batch, the program's line), and later births
   -h, --help             this text (before the program; after it, --help is the program's)
 
 setup-native builds the native TensorFlow backend (@tensorflow/tfjs-node's binding) against a
@@ -47,11 +49,15 @@ export interface RunArgs {
   readonly inputs?: string;
   readonly backend?: BackendChoice;
   readonly trace?: string;
+  /** --find-nan: watch every op for the birth of NaN/Inf (runtime/op-watch/). */
+  readonly findNan?: boolean;
 }
 
 /** The CLI's own options, each taking a value. */
 const VALUE_OPTIONS = ['callbacks', 'inputs', 'backend', 'trace'] as const;
 type ValueOption = (typeof VALUE_OPTIONS)[number];
+/** The CLI's own options that take no value (after the target, they are still the CLI's). */
+const FLAG_OPTIONS = ['find-nan'] as const;
 
 /**
  * Splits `run`'s arguments into the CLI's and the program's: before the target everything is the
@@ -80,9 +86,10 @@ function splitAtProgram(argv: readonly string[]): { cli: string[]; program: stri
   while (i < argv.length) {
     const arg = argv[i]!;
     if (arg === '--') return { cli, program: argv.slice(i + 1) };
-    if (!takesValue(arg)) break;
+    const flag = (FLAG_OPTIONS as readonly string[]).includes(arg.slice(2)) && arg.startsWith('--');
+    if (!takesValue(arg) && !flag) break;
     cli.push(arg);
-    if (!arg.includes('=') && i + 1 < argv.length) cli.push(argv[++i]!);
+    if (!flag && !arg.includes('=') && i + 1 < argv.length) cli.push(argv[++i]!);
     i += 1;
   }
   return { cli, program: argv.slice(i) };
@@ -104,6 +111,7 @@ export function parseCliArgs(argv: string[]): RunArgs | 'help' {
       inputs: { type: 'string' },
       backend: { type: 'string' },
       trace: { type: 'string' },
+      'find-nan': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -134,6 +142,7 @@ export function parseCliArgs(argv: string[]): RunArgs | 'help' {
     ...(values.inputs ? { inputs: values.inputs } : {}),
     ...(backend ? { backend } : {}),
     ...(values.trace ? { trace: values.trace } : {}),
+    ...(values['find-nan'] ? { findNan: true } : {}),
   };
 }
 

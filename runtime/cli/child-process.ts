@@ -51,7 +51,12 @@ export function programCommand(args: RunArgs): string[] {
 
 /** The program's environment: the run's settings for the preloads, the user's own unchanged. */
 export function programEnv(args: RunArgs, projectDir: string): NodeJS.ProcessEnv {
-  const run: ProgramRun = { target: args.target, targetPath: args.targetPath, ...(args.trace ? { trace: path.resolve(args.trace) } : {}) };
+  const run: ProgramRun = {
+    target: args.target,
+    targetPath: args.targetPath,
+    ...(args.trace ? { trace: path.resolve(args.trace) } : {}),
+    ...(args.findNan ? { findNan: true } : {}),
+  };
   return {
     ...process.env,
     [PROGRAM_RUN_ENV]: JSON.stringify(run),

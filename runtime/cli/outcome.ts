@@ -5,6 +5,7 @@
 import type { BackendReport } from '../backend.js';
 import { formatSummary } from './run-summary.js';
 import type { TraceRecorder } from './trace.js';
+import type { BirthReport } from './nan-report.js';
 
 /** Failures whose message says everything: no stack under them. */
 const SELF_EXPLAINED = ['InvalidArgumentError', 'UnboundCallbackError', 'UnsettledRunError', 'ModelFormatError', 'InputsError'];
@@ -18,6 +19,8 @@ export interface Outcome {
   readonly withStack: boolean;
   /** A program that ended with a non-zero code without an uncaught error (process.exit(1)). */
   readonly exitCode?: number;
+  /** --find-nan's births: a line after the summary, and `opBirths` in the trace. */
+  readonly births?: BirthReport;
 }
 
 /** Prints the failure and the summary (writing with `print`, one line at a time) and writes the trace. */
@@ -36,9 +39,10 @@ export function finish(recorder: TraceRecorder, outcome: Outcome, print: (line: 
     print(`\n✗ ${target} exited with code ${outcome.exitCode}`);
   }
   const failed = failure !== undefined || !!outcome.exitCode;
-  print(`\n${formatSummary(recorder.summary(), outcome.backend?.backend ?? 'none', failed)}`);
+  print(`\n${formatSummary(recorder.summary(), outcome.backend?.backend ?? 'none', failed, !outcome.births)}`);
+  if (outcome.births) print(outcome.births.summaryLine());
   if (outcome.traceFile) {
-    recorder.finishTrace(outcome.backend, failure);
+    recorder.finishTrace(outcome.backend, failure, outcome.births ? { opBirths: outcome.births.records } : {});
     print(`trace written to ${outcome.traceFile}`);
   }
 }

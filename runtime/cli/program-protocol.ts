@@ -12,4 +12,6 @@ export interface ProgramRun {
   readonly targetPath: string;
   /** Where to write the trace JSON, if asked. */
   readonly trace?: string;
+  /** --find-nan: report the births of NaN/Inf (nan-report.ts). */
+  readonly findNan?: boolean;
 }

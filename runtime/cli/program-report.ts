@@ -9,6 +9,8 @@
 import { realpathSync } from 'node:fs';
 import { currentBackend } from '../backend.js';
 import { addCallbackObserver } from '../hooks.js';
+import { addOpBirthObserver } from '../op-watch/op-watch.js';
+import { BirthReport } from './nan-report.js';
 import { finish } from './outcome.js';
 import { PROGRAM_RUN_ENV, type ProgramRun } from './program-protocol.js';
 import { TraceRecorder } from './trace.js';
@@ -43,6 +45,8 @@ if (run) {
   };
   const recorder = new TraceRecorder(print, run.trace ? { file: run.trace, target: run.target } : undefined);
   addCallbackObserver(recorder);
+  const births = run.findNan ? new BirthReport(print) : undefined;
+  if (births) addOpBirthObserver(births);
   let uncaught: Error | undefined;
   process.on('uncaughtExceptionMonitor', (err) => {
     // Fatal unless the program handles it itself (its 'uncaughtException' listener).
@@ -67,7 +71,15 @@ if (run) {
     }
     finish(
       recorder,
-      { target: run.target, backend: currentBackend(), traceFile: run.trace, failure, withStack: false, exitCode: unsettled ? 13 : code },
+      {
+        target: run.target,
+        backend: currentBackend(),
+        traceFile: run.trace,
+        failure,
+        withStack: false,
+        exitCode: unsettled ? 13 : code,
+        ...(births ? { births } : {}),
+      },
       print,
     );
   });

@@ -48,10 +48,13 @@ export function summaryCounts(s: TraceSummary, backend: string): string {
   );
 }
 
-/** The CLI's summary line, its mark first; when no callback ran, a second line says so. */
-export function formatSummary(s: TraceSummary, backend: string, runFailed = false): string {
+/**
+ * The CLI's summary line, its mark first; when no callback ran, a second line says so (unless the
+ * run was for something else: `--find-nan` watches ops, in programs that may have no callback).
+ */
+export function formatSummary(s: TraceSummary, backend: string, runFailed = false, callbacksExpected = true): string {
   const line = `${summaryMark(s, runFailed)} ${summaryCounts(s, backend)}`;
-  return s.invocations === 0 && !runFailed ? `${line}\n  ${NO_CALLBACK_RAN}` : line;
+  return s.invocations === 0 && !runFailed && callbacksExpected ? `${line}\n  ${NO_CALLBACK_RAN}` : line;
 }
 
 export const NO_CALLBACK_RAN =

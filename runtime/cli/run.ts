@@ -15,6 +15,8 @@ import { conventionalCallbacksModule } from '../graph-model/model-path.js';
 import type { RunArgs } from './args.js';
 import { finish } from './outcome.js';
 import { TraceRecorder } from './trace.js';
+import { BirthReport } from './nan-report.js';
+import { addOpBirthObserver } from '../op-watch/op-watch.js';
 import { UnsettledRunError, unsettledMessage } from './unsettled.js';
 import { readModelInputs, seededModelInputs } from './model-inputs.js';
 import { nonFiniteText } from '../non-finite-text.js';
@@ -30,6 +32,8 @@ export async function run(args: RunArgs): Promise<number> {
 
   const recorder = new TraceRecorder((line) => console.log(line), args.trace ? { file: args.trace, target } : undefined);
   addCallbackObserver(recorder);
+  const births = args.findNan ? new BirthReport((line) => console.log(line)) : undefined;
+  if (births) addOpBirthObserver(births);
   let failure: Error | undefined;
   // Node exits, code 0, once nothing is left to wait for, even with a callback's promise still
   // pending: that is a run that stalled, not one that finished.
@@ -43,7 +47,7 @@ export async function run(args: RunArgs): Promise<number> {
   } catch (err) {
     failure = err instanceof Error ? err : new Error(String(err));
   }
-  finish(recorder, { target, backend, traceFile: args.trace, failure, withStack: true }, (line) => console.log(line));
+  finish(recorder, { target, backend, traceFile: args.trace, failure, withStack: true, ...(births ? { births } : {}) }, (line) => console.log(line));
   return failure ? 1 : 0;
 }
 

@@ -8,6 +8,7 @@ import type { BackendReport } from '../backend.js';
 import type { CallbackInvocation, CallbackObserver, CallbackStart } from '../events.js';
 import { formatInvocation } from './format.js';
 import { TraceWriter } from './trace-writer.js';
+import type { BirthRecord } from './nan-report.js';
 import { summarize, type TraceSummary } from './run-summary.js';
 
 export interface TraceFile {
@@ -20,6 +21,8 @@ export interface TraceFile {
   readonly invocations: readonly CallbackInvocation[];
   readonly summary: TraceSummary;
   readonly failure?: { readonly name: string; readonly message: string };
+  /** --find-nan: the births of NaN/Inf, in order (the first 100). */
+  readonly opBirths?: readonly BirthRecord[];
 }
 
 export class TraceRecorder implements CallbackObserver {
@@ -64,8 +67,8 @@ export class TraceRecorder implements CallbackObserver {
   }
 
   /** Completes the trace file with what comes after the invocations, and puts it in place. */
-  finishTrace(backend: BackendReport | undefined, failure?: Error): void {
-    this.trace?.finish({ backend, summary: this.summary(), ...(failure ? { failure: { name: failure.name, message: failure.message } } : {}) });
+  finishTrace(backend: BackendReport | undefined, failure?: Error, extra: Record<string, unknown> = {}): void {
+    this.trace?.finish({ backend, summary: this.summary(), ...extra, ...(failure ? { failure: { name: failure.name, message: failure.message } } : {}) });
   }
 
   /** Adds one invocation's counts, as `summarize` counts them. */

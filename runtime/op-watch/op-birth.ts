@@ -40,8 +40,11 @@ export interface OpBirth {
   readonly op: string;
   /** The TF.js op the program called, when it is not the kernel itself (`logLoss` ran `Log`). */
   readonly within?: string;
-  readonly pass: 'forward' | 'backward';
+  /** Forward, backward (a gradient kernel), or an optimizer's update of the weights. */
+  readonly pass: 'forward' | 'backward' | 'update';
   readonly gradientOf?: GradientOf;
+  /** For 'update': the optimizer's class (`SGD`, `Adam`). */
+  readonly optimizer?: string;
   /** The layer whose `call()` ran the op (for a backward kernel, the forward op's layer). */
   readonly layer?: LayerRef;
   readonly fit?: FitStep;
@@ -93,12 +96,13 @@ function firstPosition(outputs: readonly Tensor[]): FirstNonFinite | undefined {
 }
 
 /** Where, in words: `(forward, layer `dense_1`, epoch 2 batch 5)`. */
-function context(b: Pick<OpBirth, 'pass' | 'gradientOf' | 'layer' | 'fit' | 'within'>): string {
+function context(b: Pick<OpBirth, 'pass' | 'gradientOf' | 'optimizer' | 'layer' | 'fit' | 'within'>): string {
   const parts: string[] = [];
   if (b.pass === 'backward' && b.gradientOf) {
     const at = b.gradientOf.site ? ` at ${formatCallSite(b.gradientOf.site)}` : '';
     parts.push(`backward of \`${b.gradientOf.op}\`${at}`);
-  } else parts.push(b.pass);
+  } else if (b.pass === 'update') parts.push(`optimizer update${b.optimizer ? ` (${b.optimizer})` : ''}`);
+  else parts.push(b.pass);
   if (b.within) parts.push(`in \`${b.within}\``);
   if (b.layer) parts.push(`layer \`${b.layer.name}\``);
   if (b.fit) parts.push(`epoch ${b.fit.epoch + 1} batch ${b.fit.batch + 1}`);

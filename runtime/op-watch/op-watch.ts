@@ -12,6 +12,7 @@
  * - `addTapeNode`: each op a gradient tape records learns what runs its backward kernels, so a
  *   backward birth names the forward op, its layer and the program's line where it ran.
  */
+import { attrsAsJson } from '../graph-model/node-attrs.js';
 import { captureCallSite, captureStack, firstUserFrame } from '../callsite.js';
 import type { OpBirthObserver } from '../hook-types.js';
 import { shared } from '../hooks.js';
@@ -87,10 +88,9 @@ class Watch {
       cause: badInput >= 0 ? 'input' : 'op',
       op,
       ...withinOp(this.engine, op),
-      pass: backward || this.engine.state.scopeStack.some((s) => s.name === 'backward') ? 'backward' : 'forward',
-      ...(backward ? { gradientOf: gradientOf(backward) } : {}),
+      ...passOf(this.engine, this.training, backward),
       ...layerAndStep(this.training, backward),
-      ...site(),
+      ...site(this.training),
       inputNames: names,
       inputs: tensors,
       outputs,
@@ -113,8 +113,8 @@ class Watch {
   private afterData(t: Tensor, values: ArrayLike<unknown>): void {
     if (firstNonFinite(values) < 0) return;
     this.seen.add(t.dataId);
-    const trace = captureStack(Watch.prototype.afterData, 40).stack ?? '';
-    const site = firstUserFrame(trace);
+    const trace = captureStack(Watch.prototype.afterData, 120).stack ?? '';
+    const site = firstUserFrame(trace) ?? this.training.entrySite();
     this.tell(
       describeBirth({
         cause: 'data',
@@ -141,18 +141,11 @@ class Watch {
     const layer = training.layer();
     const forward: ForwardOp = { op: kernelName, ...(layer ? { layer } : {}), trace: this.forwardTrace(tape.length, kernelName, layer) };
     node.gradient = (dys) => {
-      const grads = gradient(dys);
+      // A customGrad op computes its gradients here, at once; a kernel's, in the functions it returns.
+      const grads = training.during(forward, () => gradient(dys));
       const marked: Record<string, () => Tensor> = {};
       for (const [input, grad] of Object.entries(grads)) {
-        marked[input] = () => {
-          const outer = training.backwardOf;
-          training.backwardOf = forward;
-          try {
-            return grad();
-          } finally {
-            training.backwardOf = outer;
-          }
-        };
+        marked[input] = () => training.during(forward, grad);
       }
       return marked;
     };
@@ -163,12 +156,12 @@ class Watch {
    * in the same order each time, so a stack is captured once per place on the tape, kernel and
    * layer (capturing one for every op cost 0.3x a wasm MLP's fit).
    */
-  private forwardTrace(position: number, kernelName: string, layer: LayerRef | undefined): { stack?: string } {
+  private forwardTrace(position: number, kernelName: string, layer: LayerRef | undefined): ForwardOp['trace'] {
     const key = `${position}:${kernelName}:${layer?.name ?? ''}`;
     let trace = this.traces.get(key);
     if (!trace) {
       if (this.traces.size >= TRACE_CACHE_LIMIT) this.traces.clear();
-      trace = captureStack(Watch.prototype.forwardTrace, 40);
+      trace = Object.assign(captureStack(Watch.prototype.forwardTrace, 40), { entry: this.training.entrySite() });
       this.traces.set(key, trace);
     }
     return trace;
@@ -210,8 +203,16 @@ function withinOp(engine: EngineInternals, kernel: string): { within?: string } 
   return outer !== undefined && ops.length > 1 && outer.toLowerCase() !== kernel.toLowerCase() ? { within: outer } : {};
 }
 
+/** Forward, backward (and of which op), or an optimizer's update. */
+function passOf(engine: EngineInternals, training: TrainingContext, backward: ForwardOp | undefined): Pick<OpBirth, 'pass' | 'gradientOf' | 'optimizer'> {
+  if (backward) return { pass: 'backward', gradientOf: gradientOf(backward) };
+  if (engine.state.scopeStack.some((s) => s.name === 'backward')) return { pass: 'backward' };
+  const optimizer = training.optimizerUpdate();
+  return optimizer ? { pass: 'update', optimizer } : { pass: 'forward' };
+}
+
 function gradientOf(forward: ForwardOp): NonNullable<OpBirth['gradientOf']> {
-  const at = firstUserFrame(forward.trace.stack ?? '');
+  const at = firstUserFrame(forward.trace.stack ?? '') ?? forward.trace.entry;
   return { op: forward.op, ...(forward.layer ? { layer: forward.layer } : {}), ...(at ? { site: at } : {}) };
 }
 
@@ -221,8 +222,9 @@ function layerAndStep(training: TrainingContext, backward: ForwardOp | undefined
   return { ...(layer ? { layer } : {}), ...(fit ? { fit } : {}) };
 }
 
-function site(): Pick<OpBirth, 'site'> {
-  const at = captureCallSite();
+/** The program's line on the stack, else the one that called the model method under way (model.fit's loop has lost its callers). */
+function site(training: TrainingContext): Pick<OpBirth, 'site'> {
+  const at = captureCallSite(120) ?? training.entrySite();
   return at ? { site: at } : {};
 }
 
@@ -265,5 +267,5 @@ export function addOpBirthObserver(observer: OpBirthObserver): () => void {
 }
 
 // A debugger's agent watches through these; one that came before the runtime left its observers in the list.
-if (shared.tools) Object.assign(shared.tools, { addOpBirthObserver, syncOpWatch });
+if (shared.tools) Object.assign(shared.tools, { addOpBirthObserver, syncOpWatch, attrsAsJson });
 syncOpWatch();

@@ -6,9 +6,14 @@
  * - Layers: tfjs-layers calls `layer.call()` directly in training (not `apply`), so each layer of
  *   a model is given an own `call` that marks it running, when the model is fitted, evaluated or
  *   run, and a layer applied alone when `apply` is called. Own properties, not enumerable.
+ * - Optimizer updates: between an optimizer's gradients and the end of its `minimize` (what
+ *   model.fit and custom loops call), kernels are its update of the weights.
+ * - The program's line that called `model.fit` (or predict, evaluate…): tfjs-layers is compiled
+ *   to generators, so its kernels' stacks lose the async callers; this line stands in for them.
  * - Epoch and batch: one fit callback, registered once per process with tfjs-layers'
  *   `registerCallbackConstructor` (verbosity 0: every fit); it only notes where the fit is.
  */
+import { type CallSite, captureStack, firstUserFrame } from '../callsite.js';
 import { tf } from '../tf.js';
 
 /** A layer by its name and class (`dense_Dense1`, `Dense`). */
@@ -27,8 +32,8 @@ export interface FitStep {
 export interface ForwardOp {
   readonly op: string;
   readonly layer?: LayerRef;
-  /** Captured when it ran; its `stack` is formatted only when a birth asks for it. */
-  readonly trace: { stack?: string };
+  /** Captured when it ran; its `stack` is formatted only when a birth asks for it. `entry`: the model method's caller then. */
+  readonly trace: { stack?: string; entry?: CallSite };
 }
 
 interface LayerLike {
@@ -48,13 +53,34 @@ export class TrainingContext {
   private fit: { epoch: number; batch: number } | undefined;
   /** Set while a backward kernel of a tape node runs. */
   backwardOf: ForwardOp | undefined;
+  /** The optimizer (its class) whose `minimize` is applying its gradients now. */
+  private updating: string | undefined;
+  private minimizing = 0;
   private restore: (() => void)[] = [];
+  /** The stacks of the model methods' calls under way, innermost last (formatted only when a birth reads one). */
+  private readonly entries: { stack?: string }[] = [];
   private on = false;
 
   /** The innermost layer whose `call()` is running. */
   layer(): LayerRef | undefined {
     const layer = this.layers.at(-1);
     return layer ? layerRef(layer) : undefined;
+  }
+
+  /** Runs `fn` as the backward pass of `forward`. */
+  during<T>(forward: ForwardOp, fn: () => T): T {
+    const outer = this.backwardOf;
+    this.backwardOf = forward;
+    try {
+      return fn();
+    } finally {
+      this.backwardOf = outer;
+    }
+  }
+
+  /** The optimizer class whose update of the weights is running, if one is. */
+  optimizerUpdate(): string | undefined {
+    return this.updating;
   }
 
   step(): FitStep | undefined {
@@ -68,30 +94,76 @@ export class TrainingContext {
     const layerProto = (tf.layers as unknown as { Layer?: { prototype: Record<string, unknown> } }).Layer?.prototype;
     if (layerProto) this.shadow(layerProto, 'apply', (self) => this.track(self as LayerLike));
     const modelProto = (tf as unknown as { LayersModel?: { prototype: Record<string, unknown> } }).LayersModel?.prototype;
-    if (modelProto) for (const name of MODEL_METHODS) this.shadow(modelProto, name, (self) => this.trackModel(self as LayerLike));
+    if (modelProto) for (const name of MODEL_METHODS) this.around(modelProto, name, (self, call) => this.modelCall(self as LayerLike, call));
+    const optimizerProto = (tf as unknown as { Optimizer?: { prototype: Record<string, unknown> } }).Optimizer?.prototype;
+    if (optimizerProto) this.watchUpdates(optimizerProto);
   }
 
-  remove(): void {
-    this.on = false;
-    for (const undo of this.restore.splice(0)) undo();
-    this.layers.length = 0;
-    this.fit = undefined;
-    this.backwardOf = undefined;
+  /** `minimize` computes the gradients, then applies them: what runs after the first, inside it, is the update. */
+  private watchUpdates(proto: Record<string, unknown>): void {
+    this.around(proto, 'minimize', (_self, call) => {
+      this.minimizing++;
+      try {
+        return call();
+      } finally {
+        if (--this.minimizing === 0) this.updating = undefined;
+      }
+    });
+    this.around(proto, 'computeGradients', (self, call) => {
+      const result = call();
+      if (this.minimizing > 0) this.updating = optimizerName(self);
+      return result;
+    });
   }
 
   /** Runs `before(this)` ahead of each call of `proto[name]` while the watch is on. */
   private shadow(proto: Record<string, unknown>, name: string, before: (self: unknown) => void): void {
+    this.around(proto, name, (self, call) => {
+      before(self);
+      return call();
+    });
+  }
+
+  /** Each call of `proto[name]` goes through `around`, which makes the call; undone by remove(). */
+  private around(proto: Record<string, unknown>, name: string, around: (self: unknown, call: () => unknown) => unknown): void {
     const original = proto[name];
     if (typeof original !== 'function') return;
     const had = Object.hasOwn(proto, name);
     proto[name] = function (this: unknown, ...args: unknown[]) {
-      before(this);
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
+      return around(this, () => (original as (...a: unknown[]) => unknown).apply(this, args));
     };
     this.restore.push(() => {
       if (had) proto[name] = original;
       else delete proto[name];
     });
+  }
+
+  /** The program's line that called the model method under way (innermost), if it is known. */
+  entrySite(): CallSite | undefined {
+    const entry = this.entries.at(-1);
+    return entry ? firstUserFrame(entry.stack ?? '') : undefined;
+  }
+
+  /** A model method: its layers tracked, and the program's line that called it kept until it returns or settles. */
+  private modelCall(model: LayerLike, call: () => unknown): unknown {
+    this.trackModel(model);
+    const site = captureStack(TrainingContext.prototype.modelCall, 12);
+    const entries = this.entries;
+    entries.push(site);
+    const done = () => {
+      const at = entries.lastIndexOf(site);
+      if (at >= 0) entries.splice(at, 1);
+    };
+    let result: unknown;
+    try {
+      result = call();
+    } catch (err) {
+      done();
+      throw err;
+    }
+    if (result instanceof Promise) result.then(done, done);
+    else done();
+    return result;
   }
 
   private trackModel(model: LayerLike): void {
@@ -150,6 +222,14 @@ export class TrainingContext {
     }
     register(0, FitStepCallback);
   }
+}
+
+function optimizerName(optimizer: unknown): string {
+  const o = optimizer as { getClassName?: () => string; constructor?: { name?: string } };
+  try {
+    if (typeof o.getClassName === 'function') return o.getClassName();
+  } catch {}
+  return o.constructor?.name ?? 'Optimizer';
 }
 
 function layerRef(layer: LayerLike): LayerRef {

@@ -68,7 +68,7 @@ test('the Callback scope of a stop with 3 tensor inputs takes at most 2 round tr
   const controller = new Controller();
   const stopped = new Promise<PausedState>((resolve) => controller.once('stopped', resolve));
   await connectAttached(controller, '127.0.0.1', port, {
-    filters: { breakOnCallbacks: ['triple'], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false },
+    filters: { breakOnCallbacks: ['triple'], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false, breakOnOpNonFinite: false },
     configure: async () => {},
   });
   const paused = await stopped;
@@ -116,7 +116,7 @@ test('the Callback scope of a stop with 3 tensor inputs takes at most 2 round tr
 async function attachedTo(port: number): Promise<Controller> {
   const controller = new Controller();
   await connectAttached(controller, '127.0.0.1', port, {
-    filters: { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false },
+    filters: { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false, breakOnOpNonFinite: false },
     configure: async () => {},
   });
   return controller;

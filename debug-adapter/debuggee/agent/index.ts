@@ -21,6 +21,7 @@ import { createMemory } from './memory.js';
 import { createNodeWatch, type NodeWatch } from './node-watch.js';
 import { createRunRecords, type RunRecords } from './run-records.js';
 import { createLogpoints } from './logpoints.js';
+import { createOpBirthStops, type OpBirthStops } from './op-births.js';
 import { createValueReads } from './values.js';
 
 export type { InstalledAgent } from './context.js';
@@ -44,7 +45,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   const runs = createRunRecords(context);
   const breakpoints = createFunctionBreakpoints(context, () => nodes.livePatterns());
   const nodes = createNodeWatch(context, known, () => breakpoints, runs);
-  context.agent = assemble(context, { active, copies, known, nodes, runs, breakpoints });
+  const ops = createOpBirthStops(context);
+  context.agent = assemble(context, { active, copies, known, nodes, runs, breakpoints, ops });
   context.state.observers = [...context.state.observers, createCallbackObserver(context, active, { known, breakpoints, nodes, copies })];
   if (initial) context.agent.configure(initial);
   // The program's tf.Variables by name wherever an expression is evaluated (Debug Console, watches,
@@ -62,11 +64,12 @@ interface Parts {
   readonly nodes: NodeWatch;
   readonly runs: RunRecords;
   readonly breakpoints: ReturnType<typeof createFunctionBreakpoints>;
+  readonly ops: OpBirthStops;
 }
 
 /** The agent object the adapter calls: its state and configuration here, each capability's methods from its module. */
 function assemble(context: AgentContext, parts: Parts): InstalledAgent {
-  const { active, copies, known, nodes, runs, breakpoints } = parts;
+  const { active, copies, known, nodes, runs, breakpoints, ops } = parts;
   const reads = createValueReads(context);
   const agent: InstalledAgent = {
     version: AGENT_VERSION,
@@ -81,6 +84,7 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
       nodes.setPatterns(breakpoints.rules.map((r) => r.pattern));
       known.setWanted([...agent.config.breakOnCallbacks, ...breakpoints.rules.map((r) => r.spec.name)]);
       nodes.refresh();
+      ops.sync();
       return agent.config;
     },
     /** Records why, then stops in callbackBreak. */
@@ -111,8 +115,11 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
     describe: reads.describe,
     slice: reads.slice,
     stepNodes: (kind) => nodes.step(kind),
-    nodeValues: (side) => (nodes.paused ? (side === 'inputs' ? nodes.paused.e.inputs : nodes.paused.e.outputs) : undefined),
-    nodePage: (side, index, start, count) => nodes.page(side, index, start, count),
+    nodeValues: (side) => {
+      const at = ops.paused ?? nodes.paused?.e;
+      return at ? (side === 'inputs' ? at.inputs : at.outputs) : undefined;
+    },
+    nodePage: (side, index, start, count) => (ops.paused ? ops.page(side, index, start, count) : nodes.page(side, index, start, count)),
     graphRun: (graph) => runs.graphRun(graph, pausedWhere(nodes, active)),
     nodeInfo(graph, node) {
       const paused = nodes.paused;
