@@ -116,6 +116,17 @@ export class TrainingContext {
     });
   }
 
+  remove(): void {
+    this.on = false;
+    for (const undo of this.restore.splice(0).reverse()) undo();
+    this.layers.length = 0;
+    this.entries.length = 0;
+    this.fit = undefined;
+    this.backwardOf = undefined;
+    this.updating = undefined;
+    this.minimizing = 0;
+  }
+
   /** Runs `before(this)` ahead of each call of `proto[name]` while the watch is on. */
   private shadow(proto: Record<string, unknown>, name: string, before: (self: unknown) => void): void {
     this.around(proto, name, (self, call) => {
