@@ -18,7 +18,8 @@ export interface CallSite {
 const RUNTIME_DIR = path.dirname(fileURLToPath(import.meta.url));
 // Built, the runtime's frames may be source-mapped back to its TypeScript sources.
 const RUNTIME_SOURCE_DIR = path.basename(path.dirname(RUNTIME_DIR)) === 'dist' ? path.join(RUNTIME_DIR, '..', '..', 'runtime') : RUNTIME_DIR;
-const FRAME = /\(?((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):(\d+):(\d+)\)?$/;
+// The path starts right after `(` or `at ` (Node's own `node:internal/...` frames have none to match).
+const FRAME = /(?:\(|at )((?:file:\/\/)?\/[^():]+|[A-Za-z]:\\[^():]+):(\d+):(\d+)\)?$/;
 /**
  * TensorFlow.js source-mapped frames read `<cwd>/tfjs-core/src/...` under tsx (its maps point
  * outside node_modules): they are TF.js's, not the user's.
