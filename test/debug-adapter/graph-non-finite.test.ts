@@ -50,6 +50,24 @@ describe('NaN/Inf in the graph', () => {
     }),
   );
 
+  test('with "NaN/Inf in any op" on too: one stop, at the Log kernel the node ran, at the line that ran the model', T, () =>
+    withSession(async (s) => {
+      await s.launch({ model, callbacks, inputs, backend: 'cpu' }, (dc) =>
+        dc.setExceptionBreakpointsRequest({ filters: ['toutMismatch', 'graphNonFinite', 'opNonFinite'] }),
+      );
+      const stop = await s.stopped();
+      assert.match(stop.body.description ?? '', /^NaN\/Inf in any op: first Inf: op `Log` \(forward\)/);
+      const [top] = await s.stack();
+      assert.equal(top?.name, 'Log (forward)');
+      const scope = await s.scope(top!.id, 'Op');
+      assert.match(scope.get('x (input 0)').value, /min=0 max=1/);
+      assert.match(scope.get('output 0').value, /\(1 −Inf\)/);
+      await s.dc.continueRequest({ threadId: THREAD });
+      assert.equal((await s.terminated())?.body.exitCode, 0, s.output());
+      assert.equal(s.all('stopped').length, 1, `one stop per birth: ${s.summary()}`);
+    }),
+  );
+
   test('off (the default): the same run does not stop', T, () =>
     withSession(async (s) => {
       await s.launch({ model, callbacks, inputs });

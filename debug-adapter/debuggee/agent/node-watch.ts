@@ -90,7 +90,8 @@ function createNodeObserver(context: AgentContext, s: WatchState, { breakpoints,
       s.metRules = undefined;
       const config = context.agent.config;
       if (config.watchGraph) runs.record(e);
-      if (config.breakOnGraphNonFinite) {
+      // With "NaN/Inf in any op" on, the op watch has stopped at the kernel that made it: one stop, not two.
+      if (config.breakOnGraphNonFinite && !config.breakOnOpNonFinite) {
         s.finder ??= context.state.tools?.createNonFiniteFinder?.();
         const origin = s.finder?.check(e);
         if (origin) return stopAtNode(context, s, { reason: 'graphNonFinite', origin: { ...origin } }, e);
