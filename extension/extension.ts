@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { registerFindNan } from './find-nan.js';
 import { mark } from '../debug-adapter/debuggee/timeline.js';
 import {
   BACKEND_EVENT,
@@ -46,15 +47,18 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const command = (id: string, run: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
   command('tfjsCallbacks.runGraph', (uri?: vscode.Uri) => runner.run(uri));
-  command('tfjsCallbacks.debugGraph', async (uri?: vscode.Uri) => {
+  /** Debug Graph on a file (asked for when not given), with `extra` launch attributes. */
+  const debugGraph = async (uri: vscode.Uri | undefined, extra: Record<string, unknown> = {}) => {
     if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage(UNTRUSTED_MESSAGE);
     const target = await runner.pickTarget(uri);
     if (!target) return;
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(target));
     const resolution = configurationForFile(target, editorContext(folder));
     if ('error' in resolution) return void vscode.window.showErrorMessage(resolution.error);
-    await vscode.debug.startDebugging(folder, resolution.config as vscode.DebugConfiguration);
-  });
+    await vscode.debug.startDebugging(folder, { ...resolution.config, ...extra } as vscode.DebugConfiguration);
+  };
+  command('tfjsCallbacks.debugGraph', (uri?: vscode.Uri) => debugGraph(uri instanceof vscode.Uri ? uri : undefined));
+  registerFindNan(context, debugGraph, (show) => status.whenShown(show));
   command('tfjsCallbacks.openInspector', () => inspector.show());
   const graphView = new GraphPanel(context, inspector);
   command('tfjsCallbacks.openGraphView', (uri?: vscode.Uri) => graphView.open(uri instanceof vscode.Uri ? uri : undefined));

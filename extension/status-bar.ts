@@ -11,6 +11,7 @@ const showsBackend = (doc: vscode.TextDocument) =>
 export class BackendStatus {
   private readonly item = vscode.window.createStatusBarItem('tfjsCallbacks.backend', vscode.StatusBarAlignment.Left, 10);
   private lastUsed: string | undefined;
+  private shown = false;
 
   constructor(context: vscode.ExtensionContext) {
     this.item.name = 'TF.js Callbacks backend';
@@ -27,15 +28,30 @@ export class BackendStatus {
     this.update();
     // Shown in a TF.js project, and elsewhere once a TS/JS file or a model is open (the extension
     // also wakes for any folder with a package.json, to check whether it is a TF.js project).
-    if (inTfjsProject() || vscode.workspace.textDocuments.some(showsBackend)) this.item.show();
+    if (inTfjsProject() || vscode.workspace.textDocuments.some(showsBackend)) this.show();
     else {
       const opened = vscode.workspace.onDidOpenTextDocument((doc) => {
         if (!showsBackend(doc)) return;
         opened.dispose();
-        this.item.show();
+        this.show();
       });
       context.subscriptions.push(opened);
     }
+  }
+
+  private readonly shownListeners: (() => void)[] = [];
+
+  /** Runs `listener` once the item is in the status bar (now, if it is): the NaN/Inf item shows with it. */
+  whenShown(listener: () => void): void {
+    if (this.shown) listener();
+    else this.shownListeners.push(listener);
+  }
+
+  private show(): void {
+    this.item.show();
+    if (this.shown) return;
+    this.shown = true;
+    for (const listener of this.shownListeners.splice(0)) listener();
   }
 
   get setting(): Backend {
@@ -46,7 +62,7 @@ export class BackendStatus {
   used(backend: string | undefined): void {
     this.lastUsed = backend;
     this.update();
-    this.item.show();
+    this.show();
   }
 
   async select(): Promise<void> {

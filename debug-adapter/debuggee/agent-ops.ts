@@ -1,10 +1,18 @@
 /**
  * An op stop ("NaN/Inf in any op") as it crosses from the agent to the adapter (and on to the
  * inspector): the birth of NaN/Inf the runtime's op watch found (runtime/op-watch/op-birth.ts
- * `OpBirth`), as JSON. Types only; agent-protocol.ts gives them with the rest of the contract.
+ * `OpBirth`), as JSON, and the node the inspector shows it as. A leaf (the agent's bundle takes
+ * it); agent-protocol.ts gives its types with the rest of the contract.
  */
 import type { NodeAttrValue } from '../../runtime/graph-model/node-attrs.js';
+import type { NodeSnapshot } from './agent-nodes.js';
 import type { ValueInfo } from './agent-values.js';
+
+/**
+ * The graph an op stop is shown under in the inspector: `nodeInfo(OP_BIRTH_GRAPH, op)` is the
+ * paused op as a node, and `tensorData` / `tensorBytes` page its inputs and outputs, as a node's.
+ */
+export const OP_BIRTH_GRAPH = 'NaN/Inf birth';
 
 /** A line of the program's (1-based line and column, as stacks and editors count). */
 export interface ProgramSite {
@@ -47,4 +55,30 @@ export interface OpBirthSnapshot {
   sequence: number;
   /** The stop in one line: ``first NaN: op `Log` (forward, layer `head`) at train.ts:14:20, input 0 has 3 zeros``. */
   message: string;
+}
+
+/** The op as a node of OP_BIRTH_GRAPH: its inputs and outputs, and what the Op scope says as attributes. */
+export function opBirthNode(op: OpBirthSnapshot): NodeSnapshot {
+  const where = (s: ProgramSite) => `${s.file.split(/[\\/]/).pop()}:${s.line}:${s.column}`;
+  const facts: Record<string, NodeAttrValue> = {
+    birth: op.message,
+    pass:
+      op.pass === 'backward' && op.gradientOf ? `backward of ${op.gradientOf.op}` : op.pass === 'update' ? `${op.optimizer ?? 'optimizer'} update` : op.pass,
+  };
+  if (op.gradientOf?.site) facts['forward at'] = where(op.gradientOf.site);
+  if (op.layer) facts.layer = `${op.layer.name} (${op.layer.className})`;
+  if (op.fit) facts.fit = `epoch ${op.fit.epoch + 1}, batch ${op.fit.batch + 1}`;
+  if (op.site) facts.at = where(op.site);
+  if (op.first) facts['first non-finite'] = `${op.first.value} at output ${op.first.output}[${op.first.coords.join(', ')}]`;
+  return {
+    graph: OP_BIRTH_GRAPH,
+    node: op.op,
+    op: op.op,
+    index: op.sequence - 1,
+    inputNames: [...op.inputNames],
+    attrs: { ...facts, ...op.attrs },
+    inputs: [...op.inputs],
+    outputs: [...op.outputs],
+    live: true,
+  };
 }

@@ -13,6 +13,7 @@ import type { CallbackScopeData, FlatValue, InvocationDetails, MemoryPage, Side,
 
 export type { GraphNonFiniteOrigin, GraphRunRecord, NodeAttrValue, NodeRunStatus, NodeSnapshot } from './agent-nodes.js';
 export type { OpBirthSnapshot, OpLayer, ProgramSite } from './agent-ops.js';
+export { OP_BIRTH_GRAPH, opBirthNode } from './agent-ops.js';
 export type {
   CallbackScopeData,
   FlatValue,

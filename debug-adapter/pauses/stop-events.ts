@@ -18,6 +18,7 @@ import {
   TENSOR_CALLBACK_EVENT,
   type TensorCallbackEventBody,
 } from '../extension-protocol.js';
+import { opBirthNode } from '../debuggee/agent-protocol.js';
 import { THREAD_ID } from './stack-view.js';
 
 /** How long a stop's extras wait for a client that does not ask for the stack (a script, a test). */
@@ -79,8 +80,10 @@ export class StopEvents {
     await stackShown;
     await inspector;
     if (this.controller.paused !== state) return;
-    if (state.node) {
-      const body: GraphNodeEventBody = { reason: state.stop.reason, description: state.stop.description, node: state.node };
+    // A node stop, or an op stop shown as a node of OP_BIRTH_GRAPH (its tensors page as a node's).
+    const node = state.node ?? (state.op ? opBirthNode(state.op) : undefined);
+    if (node) {
+      const body: GraphNodeEventBody = { reason: state.stop.reason, description: state.stop.description, node };
       this.sendEvent(new Event(GRAPH_NODE_EVENT, body));
     }
     if (this.controller.watchingGraph) {

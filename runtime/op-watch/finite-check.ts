@@ -1,6 +1,7 @@
 /**
  * Whether a float tensor holds NaN or ±Inf, read where its values live, with no copy into JS
- * where the backend allows: the cpu backend's own array, the wasm backend's heap. Elsewhere (the
+ * where the backend allows: the cpu backend's own array, the wasm backend's heap (test/unit/
+ * op-watch.test.ts checks both stores are read as TF.js keeps them). Elsewhere (the
  * native backend copies on every read) a small tensor is read and a large one is reduced on the
  * backend (`IsFinite` then `All`: one boolean read back).
  */
@@ -23,24 +24,65 @@ export function firstNonFinite(values: ArrayLike<unknown>): number {
 /** Says whether a tensor holds a NaN or ±Inf; only float tensors can. */
 export type NonFiniteTest = (t: Tensor) => boolean;
 
-/** The test for the engine's backends as they are now (registry entries are looked up once per call). */
+/** The cpu backend's store: each dataId's values, the array its dataSync returns. */
+interface CpuStore {
+  readonly data: { get(dataId: object): { values?: ArrayLike<number> } | undefined };
+}
+
+/** The wasm backend's store: each dataId's place in the module's heap. */
+interface WasmStore {
+  readonly dataIdMap: { get(dataId: object): { memoryOffset: number } | undefined };
+  readonly wasm: { readonly HEAPF32: Float32Array };
+}
+
+/**
+ * The test for the engine's backends. Which backend is asked once per change of the engine's
+ * backend; the cpu and wasm stores are read directly (a kernel's outputs are checked thousands of
+ * times a second: the backends' own readers allocate a view or check dtypes on every call).
+ */
 export function nonFiniteTest(engine: EngineInternals): NonFiniteTest {
+  let backend: DataBackend | undefined;
+  let read: (t: Tensor) => boolean = () => false;
   return (t) => {
     if (t.dtype !== 'float32' || t.isDisposed) return false;
-    const backend = engine.backend;
-    const view = valuesInPlace(engine, backend, t);
-    if (view) return firstNonFinite(view) >= 0;
-    if (t.size <= COPY_LIMIT) return firstNonFinite(backend.readSync(t.dataId)) >= 0;
-    return !allFiniteOnBackend(engine, t);
+    const current = engine.backend;
+    if (current !== backend) {
+      backend = current;
+      read = readerFor(engine, current);
+    }
+    return read(t);
   };
 }
 
-/** The values without a copy, where the backend keeps them in memory JS can see. */
-function valuesInPlace(engine: EngineInternals, backend: DataBackend, t: Tensor): ArrayLike<unknown> | undefined {
+function readerFor(engine: EngineInternals, backend: DataBackend): (t: Tensor) => boolean {
   const registry = engine.registry;
-  if (backend === registry.cpu) return backend.readSync(t.dataId);
-  if (backend === registry.wasm && backend.typedArrayFromHeap) return backend.typedArrayFromHeap({ shape: t.shape, dtype: t.dtype, dataId: t.dataId });
-  return undefined;
+  const cpu = backend as unknown as Partial<CpuStore>;
+  if (backend === registry.cpu && cpu.data && typeof cpu.data.get === 'function') {
+    const data = cpu.data;
+    return (t) => {
+      const values = data.get(t.dataId)?.values;
+      return firstNonFinite(values ?? backend.readSync(t.dataId)) >= 0;
+    };
+  }
+  const wasm = backend as unknown as Partial<WasmStore>;
+  if (backend === registry.wasm && wasm.dataIdMap && wasm.wasm?.HEAPF32) {
+    const ids = wasm.dataIdMap;
+    const module = wasm.wasm;
+    return (t) => {
+      const at = ids.get(t.dataId);
+      if (!at) return false;
+      // HEAPF32 is replaced when the heap grows: read it at each check.
+      const heap = module.HEAPF32;
+      const start = at.memoryOffset >> 2;
+      const end = start + t.size;
+      for (let i = start; i < end; i++) {
+        const v = heap[i]!;
+        if (v - v !== 0) return true;
+      }
+      return false;
+    };
+  }
+  return (t) => (t.size <= COPY_LIMIT ? firstNonFinite(backend.readSync(t.dataId)) >= 0 : !allFiniteOnBackend(engine, t));
 }
 
 /** Reduced on the backend. Run as if inside a kernel: no gradient tape records it, no watch checks it. */

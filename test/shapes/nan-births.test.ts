@@ -44,7 +44,14 @@ const CASES: readonly BirthCase[] = [
     node: ['--import', 'tsx'],
     first: /^first Inf: op `Log` \(forward, epoch 1 batch 1\) at loss\.ts:\d+:\d+, input 0 has 2 zeros$/,
     frame: { file: 'loss.ts', marker: '@log', name: /^Log \(forward\)$/ },
-    scope: { op: /^Log$/, pass: /^forward$/, fit: /^epoch 1, batch 1$/, 'x (input 0)': /min=0 max=2/, 'output 0': /\(2 −Inf\)/, 'first non-finite': /^−Inf at output 0\[1, 0\]/ },
+    scope: {
+      op: /^Log$/,
+      pass: /^forward$/,
+      fit: /^epoch 1, batch 1$/,
+      'x (input 0)': /min=0 max=2/,
+      'output 0': /\(2 −Inf\)/,
+      'first non-finite': /^−Inf at output 0\[1, 0\]/,
+    },
   },
   {
     name: '(b) a learning rate of 1e18 overflows a Dense layer in batch 2',
@@ -58,7 +65,8 @@ const CASES: readonly BirthCase[] = [
     name: '(c) sqrt at 0 in a custom layer: finite forward, Inf in the backward of Sqrt',
     program: 'sqrt-layer.cjs',
     node: [],
-    first: /^first NaN and Inf: op `RealDiv` \(backward of `Sqrt` at sqrt-layer\.cjs:\d+:\d+, layer `soft_sqrt`, epoch 1 batch 1\) at sqrt-layer\.cjs:\d+:\d+, /,
+    first:
+      /^first NaN and Inf: op `RealDiv` \(backward of `Sqrt` at sqrt-layer\.cjs:\d+:\d+, layer `soft_sqrt`, epoch 1 batch 1\) at sqrt-layer\.cjs:\d+:\d+, /,
     frame: { file: 'sqrt-layer.cjs', marker: '@sqrt', name: /^RealDiv \(backward of Sqrt, layer soft_sqrt\)$/ },
     scope: { pass: /^backward of Sqrt \(forward at sqrt-layer\.cjs:\d+:\d+\)$/, layer: /^soft_sqrt \(SoftSqrt\)$/ },
   },
@@ -166,7 +174,10 @@ for (const c of CASES) {
         const exited = s.all('exited').at(-1) as DebugProtocol.ExitedEvent | undefined;
         timings.push(`${c.program}: debugger ${((performance.now() - started) / plain.ms).toFixed(2)}x (${stops.length} stops)`);
         assert.equal(exited?.body.exitCode, plain.status, s.summary());
-        assert.deepEqual(lines(s.output('stdout')).filter((l) => !l.startsWith('[tfjs-callbacks]')), lines(plain.stdout));
+        assert.deepEqual(
+          lines(s.output('stdout')).filter((l) => !l.startsWith('[tfjs-callbacks]')),
+          lines(plain.stdout),
+        );
       } finally {
         await s.close();
       }

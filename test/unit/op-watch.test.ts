@@ -184,6 +184,19 @@ for (const backend of BACKENDS) {
       assert.equal(found[0]!.pass, 'forward');
     });
 
+    test('a NaN in a large output is found wherever the backend keeps it (past the native backend’s copy limit: its reduction)', async () => {
+      const size = 1 << 17;
+      const values = new Float32Array(size).fill(1);
+      values[size - 3] = -1;
+      const x = tf.tensor1d(values);
+      const found = await births(() => void tf.sqrt(x).dispose()); // @large
+      x.dispose();
+      assert.equal(found.length, 1, found.map((b) => b.message).join('\n'));
+      assert.equal(found[0]!.op, 'Sqrt');
+      assert.deepEqual(found[0]!.first?.coords, [size - 3]);
+      assert.match(found[0]!.message, /input 0 has negatives \(min -1\)$/);
+    });
+
     test('watching changes no result and leaves no tensor behind', async () => {
       const plainTensors = tf.memory().numTensors;
       const plain = await fitLogLoss();

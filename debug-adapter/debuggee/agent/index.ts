@@ -9,7 +9,7 @@
  * to gets them as one script (scripts/build.mjs bundles ../agent-entry.ts), so they import no
  * runtime code (types only) and only leaf modules of the adapter's.
  */
-import { AGENT_KEY, AGENT_VERSION, type AgentConfig } from '../agent-protocol.js';
+import { AGENT_KEY, AGENT_VERSION, type AgentConfig, OP_BIRTH_GRAPH, opBirthNode } from '../agent-protocol.js';
 import { createCallbackObserver } from './callbacks-and-stops.js';
 import { type AgentContext, createContext, type Entry, type InstalledAgent, installedOn } from './context.js';
 import { createDataBreakpoints } from './data-breakpoints.js';
@@ -122,6 +122,8 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
     nodePage: (side, index, start, count) => (ops.paused ? ops.page(side, index, start, count) : nodes.page(side, index, start, count)),
     graphRun: (graph) => runs.graphRun(graph, pausedWhere(nodes, active)),
     nodeInfo(graph, node) {
+      const op = ops.pausedSnapshot;
+      if (op && graph === OP_BIRTH_GRAPH && node === op.op) return opBirthNode(op);
       const paused = nodes.paused;
       if (paused && paused.e.graph === graph && paused.e.node === node) return paused.snapshot;
       return runs.snapshot(graph, node);

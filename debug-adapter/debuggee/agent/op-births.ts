@@ -12,6 +12,8 @@ import type { AgentContext } from './context.js';
 export interface OpBirthStops {
   /** The birth the program is stopped at, with its live tensors. */
   readonly paused: OpBirth | undefined;
+  /** That stop as the adapter was told it (`nodeInfo(OP_BIRTH_GRAPH, …)` shows it as a node). */
+  readonly pausedSnapshot: OpBirthSnapshot | undefined;
   /** Watches or stops watching as the configuration says (configure). */
   sync(): void;
   page(side: Side, index: number, start: number, count: number): ValuePage | { error: string };
@@ -55,16 +57,19 @@ const siteOf = (s: { file: string; line: number; column: number }) => ({ file: s
 
 export function createOpBirthStops(context: AgentContext): OpBirthStops {
   let paused: OpBirth | undefined;
+  let pausedSnapshot: OpBirthSnapshot | undefined;
   let stopWatching: (() => void) | undefined;
   const observer: OpBirthObserver = {
     onBirth(birth) {
       if (!context.agent.config.breakOnOpNonFinite) return;
       const op = opBirthSnapshot(context, birth);
       paused = birth;
+      pausedSnapshot = op;
       try {
         context.breakWith({ reason: 'opNonFinite', id: 0, op });
       } finally {
         paused = undefined;
+        pausedSnapshot = undefined;
       }
     },
   };
@@ -82,6 +87,9 @@ export function createOpBirthStops(context: AgentContext): OpBirthStops {
   return {
     get paused() {
       return paused;
+    },
+    get pausedSnapshot() {
+      return pausedSnapshot;
     },
     sync() {
       const on = context.agent.config.breakOnOpNonFinite === true;
