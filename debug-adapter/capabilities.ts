@@ -44,6 +44,9 @@ export function capabilities(): DebugProtocol.Capabilities {
         description:
           'Stop at the first TF.js op (eager, tf.layers, gradients, optimizer updates, tf.data, model nodes) whose outputs hold NaN or Inf while its inputs were finite, or at a tensor made from data that held them.',
         default: false,
+        supportsCondition: true,
+        conditionDescription:
+          "Stop only where this holds, e.g. op === 'Log' && layer === 'head' (op, layer, pass, kind, cause, epoch, batch, file, line, inputs, outputs, attrs)",
       },
       { filter: 'uncaught', label: 'Uncaught exceptions', default: false },
       { filter: 'caught', label: 'Caught exceptions', default: false },

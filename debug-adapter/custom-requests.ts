@@ -7,6 +7,9 @@ import type { Controller } from './pauses/controller.js';
 import type { Evaluator } from './values/evaluator.js';
 import {
   GRAPH_WATCH_REQUEST,
+  IGNORE_OP_BIRTH_REQUEST,
+  type IgnoreOpBirthArguments,
+  type IgnoreOpBirthResponseBody,
   type GraphWatchArguments,
   NODE_INFO_REQUEST,
   type NodeInfoArguments,
@@ -23,6 +26,8 @@ import {
 import type { MemoryReferences } from './values/memory.js';
 import type { StackView } from './pauses/stack-view.js';
 import { nodeInfo, tensorBytes, tensorData } from './values/tensor-data.js';
+import { ignoreRule } from './breakpoints/op-births.js';
+import type { StopFilters } from './pauses/stop-filters.js';
 
 export type CustomRequestHandler = (args: unknown) => Promise<unknown>;
 
@@ -32,6 +37,7 @@ export function customRequestHandlers(
   evaluator: Evaluator,
   stack: StackView,
   memory: MemoryReferences,
+  filters: StopFilters,
 ): ReadonlyMap<string, CustomRequestHandler> {
   return new Map<string, CustomRequestHandler>([
     [
@@ -45,6 +51,14 @@ export function customRequestHandlers(
     [GRAPH_WATCH_REQUEST, (args) => controller.setWatchGraph((args as Partial<GraphWatchArguments> | undefined)?.on === true)],
     [NODE_INFO_REQUEST, (args) => nodeInfo(args as Partial<NodeInfoArguments> | undefined, controller.agent)],
     [TOGGLE_SKIP_FILE_REQUEST, (args) => toggleSkipFile(controller, args as Partial<ToggleSkipFileArguments> | undefined)],
+    [
+      IGNORE_OP_BIRTH_REQUEST,
+      async (args): Promise<IgnoreOpBirthResponseBody> => {
+        const { rule, words } = ignoreRule(controller.paused?.op, (args as Partial<IgnoreOpBirthArguments> | undefined)?.what);
+        await filters.ignore(rule);
+        return { ignored: words };
+      },
+    ],
     [
       TRAINING_VARIABLES_REQUEST,
       async (): Promise<TrainingVariablesResponseBody> => ({ variables: controller.closed ? [] : await controller.agent.call((a) => a.variableList()) }),

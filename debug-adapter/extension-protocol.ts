@@ -186,3 +186,18 @@ export function variableBreakpointTarget(functionName: string): string | undefin
   const m = /^tf\.Variable\s+(?:'([^']+)'|"([^"]+)"|(\S(?:.*\S)?))\s*$/s.exec(functionName);
   return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
 }
+
+/**
+ * The custom request behind "Don't stop here again" at a stop of *NaN/Inf in any op*: no more stops
+ * this session at this op (`what: "op"`), or at births at this line of the program (`"line"`).
+ */
+export const IGNORE_OP_BIRTH_REQUEST = 'ignoreOpBirth';
+
+export interface IgnoreOpBirthArguments {
+  readonly what: 'op' | 'line';
+}
+
+export interface IgnoreOpBirthResponseBody {
+  /** What was dismissed, in words: "no more stops at `Log` this session". */
+  readonly ignored: string;
+}

@@ -8,6 +8,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BACKEND_CHOICES, type BackendChoice } from '../runtime/backend-choice.js';
 import { checkProjectTfjs } from '../runtime/tfjs-version.js';
 import { skipFilesOption } from './pauses/skip-files.js';
+import type { OpBirthIgnore } from './debuggee/agent-protocol.js';
 
 export type BackendOption = BackendChoice;
 
@@ -74,6 +75,10 @@ export interface FilterConfig {
   readonly breakOnGraphNonFinite: boolean;
   /** Stop at the first TF.js op (any kernel, a tensor made from data) whose outputs hold NaN/Inf from finite inputs. */
   readonly breakOnOpNonFinite: boolean;
+  /** The `opNonFinite` filter's condition (the Breakpoints view's *Edit Condition*). */
+  readonly opNonFiniteCondition?: string;
+  /** Births dismissed for the session (the `ignoreOpBirth` request). */
+  readonly opNonFiniteIgnored?: OpBirthIgnore[];
 }
 
 export class ConfigurationError extends Error {}

@@ -98,7 +98,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private readonly stepping = new Stepping(this.controller, this.stack, this.client.sendEvent, () => this.resumed(), this.positions);
   private readonly breakpoints = new BreakpointRequests(this.controller, this.positions, this.dataBreakpoints);
   private readonly evaluations = new EvaluateRequests(this.controller, this.evaluator, this.store, this.stack, this.positions);
-  private readonly customHandlers = customRequestHandlers(this.controller, this.evaluator, this.stack, this.store.memory);
+  private readonly customHandlers = customRequestHandlers(this.controller, this.evaluator, this.stack, this.store.memory, this.filters);
   /** Requests (by seq) already answered while their handler still runs: guardHandlers' record. */
   private readonly answered = new Set<number>();
 
@@ -182,7 +182,8 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     response: DebugProtocol.SetExceptionBreakpointsResponse,
     args: DebugProtocol.SetExceptionBreakpointsArguments,
   ): Promise<void> {
-    await this.filters.setExceptionFilters(args.filters);
+    const breakpoints = await this.filters.setExceptionFilters(args.filters, args.filterOptions);
+    response.body = { breakpoints };
     this.sendResponse(response);
   }
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { registerFindNan } from './find-nan.js';
+import { registerFindNan, registerIgnoreOpBirth } from './find-nan.js';
 import { mark } from '../debug-adapter/debuggee/timeline.js';
 import {
   BACKEND_EVENT,
@@ -59,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): void {
   };
   command('tfjsCallbacks.debugGraph', (uri?: vscode.Uri) => debugGraph(uri instanceof vscode.Uri ? uri : undefined));
   registerFindNan(context, debugGraph, (show) => status.whenShown(show));
+  registerIgnoreOpBirth(context, DEBUG_TYPE);
   command('tfjsCallbacks.openInspector', () => inspector.show());
   const graphView = new GraphPanel(context, inspector);
   command('tfjsCallbacks.openGraphView', (uri?: vscode.Uri) => graphView.open(uri instanceof vscode.Uri ? uri : undefined));

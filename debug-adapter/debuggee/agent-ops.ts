@@ -21,6 +21,12 @@ export interface ProgramSite {
   column: number;
 }
 
+/** A birth the user dismissed for the session: this op anywhere, or anything born at this line. */
+export type OpBirthIgnore = { op: string } | { file: string; line: number };
+
+/** The names an op stop's condition sees (the `opNonFinite` filter's condition): `op === 'Log' && layer === 'head'`. */
+export const OP_CONDITION_NAMES = ['op', 'layer', 'pass', 'kind', 'cause', 'epoch', 'batch', 'file', 'line', 'inputs', 'outputs', 'attrs'] as const;
+
 export interface OpLayer {
   name: string;
   className: string;
@@ -55,6 +61,8 @@ export interface OpBirthSnapshot {
   sequence: number;
   /** The stop in one line: ``first NaN: op `Log` (forward, layer `head`) at train.ts:14:20, input 0 has 3 zeros``. */
   message: string;
+  /** The filter's condition threw here (it stops, saying why). */
+  conditionError?: string;
 }
 
 /** The op as a node of OP_BIRTH_GRAPH: its inputs and outputs, and what the Op scope says as attributes. */

@@ -8,12 +8,12 @@
 
 import type { ToutMismatch } from '../../runtime/tout-verdict.js';
 import type { GraphNonFiniteOrigin, GraphRunRecord, NodeSnapshot } from './agent-nodes.js';
-import type { OpBirthSnapshot } from './agent-ops.js';
+import type { OpBirthIgnore, OpBirthSnapshot } from './agent-ops.js';
 import type { CallbackScopeData, FlatValue, InvocationDetails, MemoryPage, Side, TrainingVariable, ValueInfo, ValuePage } from './agent-values.js';
 
 export type { GraphNonFiniteOrigin, GraphRunRecord, NodeAttrValue, NodeRunStatus, NodeSnapshot } from './agent-nodes.js';
-export type { OpBirthSnapshot, OpLayer, ProgramSite } from './agent-ops.js';
-export { OP_BIRTH_GRAPH, opBirthNode } from './agent-ops.js';
+export type { OpBirthIgnore, OpBirthSnapshot, OpLayer, ProgramSite } from './agent-ops.js';
+export { OP_BIRTH_GRAPH, OP_CONDITION_NAMES, opBirthNode } from './agent-ops.js';
 export type {
   CallbackScopeData,
   FlatValue,
@@ -107,6 +107,10 @@ export interface AgentConfig {
    * a tensor made from data that held them (runtime/op-watch/). Off: nothing is hooked.
    */
   breakOnOpNonFinite?: boolean;
+  /** The filter's condition over the birth (OP_CONDITION_NAMES): it stops only where it holds (or throws). */
+  opNonFiniteCondition?: string;
+  /** Births dismissed for the session ("don't stop here again"). */
+  opNonFiniteIgnored?: OpBirthIgnore[];
   /** Keep each model run's node statuses (ran / NaN) for the graph view (`graphRun`). */
   watchGraph?: boolean;
   /**

@@ -29,6 +29,8 @@ export function agentConfig(
     breakOnNonFinite: filters.breakOnNonFinite,
     breakOnGraphNonFinite: filters.breakOnGraphNonFinite,
     breakOnOpNonFinite: filters.breakOnOpNonFinite,
+    ...(filters.opNonFiniteCondition ? { opNonFiniteCondition: filters.opNonFiniteCondition } : {}),
+    opNonFiniteIgnored: [...(filters.opNonFiniteIgnored ?? [])],
     watchGraph: options.watchGraph,
     // Restart Frame (restart-frame.ts) puts back inputs a callback wrote: copies kept while the debugger is on.
     keepInputs: options.debuggerActive,

@@ -6,7 +6,7 @@
  */
 import type { OpBirth, OpBirthObserver } from '../../../runtime/hook-types.js';
 import { nonFiniteWord } from '../../../runtime/non-finite-text.js';
-import type { OpBirthSnapshot, Side, ValuePage } from '../agent-protocol.js';
+import { OP_CONDITION_NAMES, type OpBirthIgnore, type OpBirthSnapshot, type Side, type ValuePage } from '../agent-protocol.js';
 import type { AgentContext } from './context.js';
 
 export interface OpBirthStops {
@@ -59,10 +59,14 @@ export function createOpBirthStops(context: AgentContext): OpBirthStops {
   let paused: OpBirth | undefined;
   let pausedSnapshot: OpBirthSnapshot | undefined;
   let stopWatching: (() => void) | undefined;
+  const condition = conditionOf(context);
   const observer: OpBirthObserver = {
     onBirth(birth) {
-      if (!context.agent.config.breakOnOpNonFinite) return;
-      const op = opBirthSnapshot(context, birth);
+      const config = context.agent.config;
+      if (!config.breakOnOpNonFinite || (config.opNonFiniteIgnored ?? []).some((rule) => ignores(rule, birth))) return;
+      const verdict = condition(birth);
+      if (!verdict.stop) return;
+      const op = { ...opBirthSnapshot(context, birth), ...(verdict.error ? { conditionError: verdict.error } : {}) };
       paused = birth;
       pausedSnapshot = op;
       try {
@@ -107,5 +111,54 @@ export function createOpBirthStops(context: AgentContext): OpBirthStops {
       if (!(index >= 0 && index < values.length) || !values[index]) return { error: `${what} does not exist (${values.length} ${side})` };
       return { info: context.agent.valueInfo(values[index]), start, values: context.agent.slice(values[index], start, count) };
     },
+  };
+}
+
+function ignores(rule: OpBirthIgnore, birth: OpBirth): boolean {
+  if ('op' in rule) return rule.op === birth.op;
+  const at = birth.gradientOf?.site ?? birth.site;
+  return at !== undefined && at.file === rule.file && at.line === rule.line;
+}
+
+/**
+ * The filter's condition, compiled once per source, run on each birth in a tf.tidy (tensors it
+ * makes are disposed); one that does not compile or throws stops, saying why.
+ */
+function conditionOf(context: AgentContext): (birth: OpBirth) => { stop: boolean; error?: string } {
+  let source: string | undefined;
+  let test: ((...values: unknown[]) => unknown) | { error: string } | undefined;
+  return (birth) => {
+    const wanted = context.agent.config.opNonFiniteCondition?.trim();
+    if (!wanted) return { stop: true };
+    if (wanted !== source) {
+      source = wanted;
+      try {
+        test = new Function(...OP_CONDITION_NAMES, `return !!(\n${wanted}\n);`) as (...values: unknown[]) => unknown;
+      } catch (err) {
+        test = { error: `the condition \`${wanted}\` does not compile: ${(err as Error).message}` };
+      }
+    }
+    if (typeof test !== 'function') return { stop: true, error: test?.error ?? 'no condition' };
+    const run = test;
+    const values = [
+      birth.op,
+      birth.layer?.name,
+      birth.pass,
+      birth.kind,
+      birth.cause,
+      birth.fit?.epoch,
+      birth.fit?.batch,
+      birth.site?.file,
+      birth.site?.line,
+      birth.inputs,
+      birth.outputs,
+      birth.attrs,
+    ];
+    try {
+      const tf = context.tfjs();
+      return { stop: context.untraced(() => (tf ? tf.tidy(() => Boolean(run(...values))) : Boolean(run(...values)))) };
+    } catch (err) {
+      return { stop: true, error: `the condition \`${wanted}\` threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}` };
+    }
   };
 }
