@@ -6,10 +6,8 @@
 import type { dtypeOfArray } from './dtypes.js';
 import type { summarizeTensor, summarizeValues } from './summary.js';
 import type { Tensor, tf } from './tf.js';
-import type { OpBirth } from './op-watch/op-birth.js';
-import type { attrsAsJson } from './graph-model/node-attrs.js';
-
-export type { OpBirth } from './op-watch/op-birth.js';
+import type { CallSite } from './callsite.js';
+import type { NonFiniteKind } from './non-finite-facts.js';
 
 /** An attribute as JSON; a tensor attribute by its dtype and shape. */
 export type NodeAttrValue =
@@ -80,6 +78,67 @@ export interface NonFiniteFinder {
   check(execution: NodeExecution): NonFiniteOrigin | undefined;
 }
 
+/** A layer by its name and class (`dense_Dense1`, `Dense`). */
+export interface LayerRef {
+  readonly name: string;
+  readonly className: string;
+}
+
+/** Where a fit is: its epoch and batch, from 0 as tfjs counts them. */
+export interface FitStep {
+  readonly epoch: number;
+  readonly batch: number;
+}
+
+/** The forward op a backward kernel differentiates. */
+export interface GradientOf {
+  readonly op: string;
+  readonly layer?: LayerRef;
+  /** The program's line where the forward op ran. */
+  readonly site?: CallSite;
+}
+
+/** Where the first non-finite value of an output is: which output, its flat index and its coordinates. */
+export interface FirstNonFinite {
+  readonly output: number;
+  readonly index: number;
+  readonly coords: readonly number[];
+  readonly value: number;
+}
+
+/**
+ * A birth of NaN/Inf the op watch found (op-watch/op-birth.ts builds it, with its message): a
+ * kernel made them from finite inputs ('op'), a tensor was made from data that held them ('data'),
+ * or an input already held them where the watch did not see it made ('input').
+ */
+export interface OpBirth {
+  readonly kind: NonFiniteKind;
+  readonly cause: 'op' | 'data' | 'input';
+  /** The kernel (`Log`, `RealDiv`); for 'data', how the tensor was made (`tf.tensor`). */
+  readonly op: string;
+  /** The TF.js op the program called, when it is not the kernel itself (`logLoss` ran `Log`). */
+  readonly within?: string;
+  /** Forward, backward (a gradient kernel), or an optimizer's update of the weights. */
+  readonly pass: 'forward' | 'backward' | 'update';
+  readonly gradientOf?: GradientOf;
+  /** For 'update': the optimizer's class (`SGD`, `Adam`). */
+  readonly optimizer?: string;
+  /** The layer whose `call()` ran the op (for a backward kernel, the forward op's layer). */
+  readonly layer?: LayerRef;
+  readonly fit?: FitStep;
+  /** The program's own line that led to it (the nearest frame of its files, async callers included). */
+  readonly site?: CallSite;
+  /** The kernel's inputs in order, under TF.js's names (`x`, `a`, `b`); none for 'data'. */
+  readonly inputNames: readonly string[];
+  readonly inputs: readonly (Tensor | undefined)[];
+  readonly outputs: readonly Tensor[];
+  readonly attrs: Readonly<Record<string, unknown>>;
+  readonly first?: FirstNonFinite;
+  /** Its place in the run: how many kernels the watch had checked. */
+  readonly sequence: number;
+  readonly message: string;
+}
+
 /** Told of each birth of NaN/Inf (op-watch/op-birth.ts), synchronously, while its tensors are live. */
 export interface OpBirthObserver {
   onBirth(birth: OpBirth): void;
@@ -110,7 +169,7 @@ export interface RuntimeTools {
   /** Set when op-watch/op-watch.ts loads: observers of the birth of NaN/Inf in any op. */
   addOpBirthObserver?: (observer: OpBirthObserver) => () => void;
   /** Set when op-watch/op-watch.ts loads: a kernel's attrs as JSON (the Op scope's). */
-  attrsAsJson?: typeof attrsAsJson;
+  attrsAsJson?: (attrs: Readonly<Record<string, unknown>>) => Record<string, NodeAttrValue>;
   /** Set when op-watch/op-watch.ts loads: installs or removes the watch as `opBirthObservers` says. */
   syncOpWatch?: () => void;
   /** Set when graph-model/node-site.ts loads: where a loaded model's node is in its model.json. */

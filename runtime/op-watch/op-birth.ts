@@ -7,59 +7,15 @@
  *
  *   first NaN: op `Log` (forward, layer `custom_loss`) at train.ts:14:20, input 0 has 3 zeros
  */
-import { formatCallSite, type CallSite } from '../callsite.js';
+import { formatCallSite } from '../callsite.js';
 import { inputFacts, type NonFiniteKind, nonFiniteKind } from '../non-finite-facts.js';
 import { summarizeTensor, type TensorSummary } from '../summary.js';
 import type { Tensor } from '../tf.js';
 import { firstNonFinite } from './finite-check.js';
-import type { FitStep, LayerRef } from './training-context.js';
+import type { FirstNonFinite, OpBirth } from '../hook-types.js';
 
-export type { FitStep, LayerRef } from './training-context.js';
+export type { FirstNonFinite, FitStep, GradientOf, LayerRef, OpBirth } from '../hook-types.js';
 export type { NonFiniteKind } from '../non-finite-facts.js';
-
-/** The forward op a backward kernel differentiates. */
-export interface GradientOf {
-  readonly op: string;
-  readonly layer?: LayerRef;
-  /** The program's line where the forward op ran. */
-  readonly site?: CallSite;
-}
-
-/** Where the first non-finite value of an output is: which output, its flat index and its coordinates. */
-export interface FirstNonFinite {
-  readonly output: number;
-  readonly index: number;
-  readonly coords: readonly number[];
-  readonly value: number;
-}
-
-export interface OpBirth {
-  readonly kind: NonFiniteKind;
-  readonly cause: 'op' | 'data' | 'input';
-  /** The kernel (`Log`, `RealDiv`); for 'data', how the tensor was made (`tf.tensor`). */
-  readonly op: string;
-  /** The TF.js op the program called, when it is not the kernel itself (`logLoss` ran `Log`). */
-  readonly within?: string;
-  /** Forward, backward (a gradient kernel), or an optimizer's update of the weights. */
-  readonly pass: 'forward' | 'backward' | 'update';
-  readonly gradientOf?: GradientOf;
-  /** For 'update': the optimizer's class (`SGD`, `Adam`). */
-  readonly optimizer?: string;
-  /** The layer whose `call()` ran the op (for a backward kernel, the forward op's layer). */
-  readonly layer?: LayerRef;
-  readonly fit?: FitStep;
-  /** The program's own line that led to it (the nearest frame of its files, async callers included). */
-  readonly site?: CallSite;
-  /** The kernel's inputs in order, under TF.js's names (`x`, `a`, `b`); none for 'data'. */
-  readonly inputNames: readonly string[];
-  readonly inputs: readonly (Tensor | undefined)[];
-  readonly outputs: readonly Tensor[];
-  readonly attrs: Readonly<Record<string, unknown>>;
-  readonly first?: FirstNonFinite;
-  /** Its place in the run: how many kernels the watch had checked. */
-  readonly sequence: number;
-  readonly message: string;
-}
 
 /** What the watch knows when it finds a birth; the rest is read from the tensors here. */
 export type BirthFacts = Omit<OpBirth, 'kind' | 'message' | 'first'> & { readonly badInput?: number };

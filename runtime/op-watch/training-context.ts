@@ -14,19 +14,10 @@
  *   `registerCallbackConstructor` (verbosity 0: every fit); it only notes where the fit is.
  */
 import { type CallSite, captureStack, firstUserFrame } from '../callsite.js';
+import type { FitStep, LayerRef } from '../hook-types.js';
 import { tf } from '../tf.js';
 
-/** A layer by its name and class (`dense_Dense1`, `Dense`). */
-export interface LayerRef {
-  readonly name: string;
-  readonly className: string;
-}
-
-/** Where a fit is: its epoch and batch, from 0 as tfjs counts them. */
-export interface FitStep {
-  readonly epoch: number;
-  readonly batch: number;
-}
+export type { FitStep, LayerRef } from '../hook-types.js';
 
 /** A forward op on the gradient tape: what a backward kernel differentiates. */
 export interface ForwardOp {

@@ -20,6 +20,7 @@ export const DOC_PICTURES = {
   'tout-mismatch-stop': 'the Tout-mismatch stop: the exception widget with the fix hint, the inspector flagging the output',
   'graph-view-node-stop': 'a node breakpoint set from the graph view: the Node scope, the paused node, its tensors in the inspector',
   'inspector-bytes': "the inspector's Bytes view of a tensor's buffer",
+  'op-nan-stop': 'NaN/Inf in any op: the stop at the log in a custom loss, the Op scope, the inspector marking the -Inf cells',
 } as const;
 export type DocPicture = keyof typeof DOC_PICTURES;
 

@@ -174,6 +174,10 @@ console.log('fitted');
 const TRAINING_CALL = lineOfMarker(TRAINING_PROGRAM, '@training-call', 'TRAINING_PROGRAM');
 
 /** Lines a second TF.js copy prints. */
+/** The NaN-birth programs of test/fixtures/shapes/nan-births: a custom loss in its own module. */
+const NAN_FIXTURES = path.join(root, 'test', 'fixtures', 'shapes', 'nan-births');
+const NAN_LOG_LINE = lineOf(path.join(NAN_FIXTURES, 'loss.ts'), '@log');
+
 const SECOND_ENGINE = /already registered|Platform node has already been set|Hi, looks like you are running TensorFlow\.js/;
 
 describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300_000 }, () => {
@@ -381,6 +385,8 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
     writeFileSync(path.join(path.dirname(esmProgram), 'throws.ts'), THROWS_PROGRAM);
     writeFileSync(path.join(path.dirname(esmProgram), 'parity.ts'), PARITY_PROGRAM);
     writeFileSync(path.join(path.dirname(esmProgram), 'training.ts'), TRAINING_PROGRAM);
+    cpSync(path.join(NAN_FIXTURES, 'train.ts'), path.join(path.dirname(esmProgram), 'nan-train.ts'));
+    cpSync(path.join(NAN_FIXTURES, 'loss.ts'), path.join(path.dirname(esmProgram), 'loss.ts'));
     projectWithOwnTfjs(path.dirname(cjsProgram));
     writeFileSync(cjsProgram, CJS_PROGRAM);
     // The tutorials' tf.data shape whose map callback fails (test/fixtures/shapes/tfdata-fails).
@@ -1312,6 +1318,49 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
         await page.locator(`[data-done-step-id$="#${id}"][aria-checked="true"]`).first().waitFor({ state: 'attached', timeout: 10_000 });
       }
       await shot('walkthrough-progress');
+    },
+  );
+
+  step(
+    '20. Debug, Stopping Where NaN/Inf Is Born on model.fit with a custom loss in another module: the stop at its log, the Op scope, the inspector marking the -Inf cells',
+    async () => {
+      await open('esm-project/nan-train.ts');
+      // The status bar offers it for the next run, as the palette does.
+      await page.locator('.statusbar-item', { hasText: 'NaN/Inf' }).first().waitFor({ timeout: 15_000 });
+      await runCommand('TF.js Callbacks: Debug, Stopping Where NaN/Inf Is Born');
+      await callStackRows()
+        .first()
+        .filter({ hasText: new RegExp(`Log \\(forward\\)\\s*loss\\.ts\\s*${NAN_LOG_LINE}:`) })
+        .waitFor({ timeout: 60_000 });
+      const widget = page.locator('.exception-widget');
+      await widget.waitFor({ timeout: 15_000 });
+      const said = (await widget.innerText()).replace(/\s+/g, ' ');
+      log(`  exception widget: ${said}`);
+      assert.match(said, /first Inf: op `Log` \(forward, epoch 1 batch 1\) at loss\.ts:\d+:\d+, input 0 has 2 zeros/);
+      await variableRows()
+        .filter({ hasText: /^\s*pass = forward/ })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      const rows = (await variableRows().allInnerTexts()).map((v) => v.replace(/\s+/g, ' ').trim());
+      log(`  Op scope: ${rows.slice(0, 8).join(' | ')}`);
+      assert.ok(
+        rows.some((v) => /^output 0 = Tensor float32\[4,1\] .*\(2 −Inf\)/.test(v)),
+        rows.join(' | '),
+      );
+      assert.ok(
+        rows.some((v) => /^first non-finite = −Inf at output 0\[1, 0\]/.test(v)),
+        rows.join(' | '),
+      );
+      // The inspector shows the op as a node: its output's grid marks the two -Inf cells.
+      const node = await webviewWith('.node-header');
+      assert.match(await node.locator('.node-header').innerText(), /Log/);
+      await node.locator('tr.tensor-row', { hasText: 'output 0' }).first().click();
+      await node.locator('table.grid td.inf').first().waitFor({ timeout: 15_000 });
+      assert.equal(await node.locator('table.grid td.inf').count(), 2);
+      await shot('op-nan-stop');
+      await docPicture(page, 'op-nan-stop');
+      await page.keyboard.press('Shift+F5');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
     },
   );
 });

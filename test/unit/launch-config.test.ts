@@ -39,7 +39,13 @@ describe('a program launch', () => {
     assert.deepEqual(plan.runtimeArgs, []);
     assert.equal(plan.stopOnEntry, false);
     assert.deepEqual(plan.userCode, [path.join(app, 'main.ts')]);
-    assert.deepEqual(plan.filters, { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false });
+    assert.deepEqual(plan.filters, {
+      breakOnCallbacks: [],
+      breakOnToutMismatch: true,
+      breakOnNonFinite: false,
+      breakOnGraphNonFinite: false,
+      breakOnOpNonFinite: false,
+    });
     assert.deepEqual(plan.env, {});
   });
 
@@ -131,20 +137,34 @@ describe('a model launch', () => {
 
 describe('filtersOf (launch and attach)', () => {
   test('defaults: no callbacks, stop on Tout mismatches, not on NaN/Inf', () => {
-    assert.deepEqual(filtersOf({}), { breakOnCallbacks: [], breakOnToutMismatch: true, breakOnNonFinite: false, breakOnGraphNonFinite: false });
+    assert.deepEqual(filtersOf({}), {
+      breakOnCallbacks: [],
+      breakOnToutMismatch: true,
+      breakOnNonFinite: false,
+      breakOnGraphNonFinite: false,
+      breakOnOpNonFinite: false,
+    });
   });
 
-  test('"*" or a list of names; the three flags as given', () => {
+  test('"*" or a list of names; the four flags as given', () => {
     assert.deepEqual(filtersOf({ breakOnCallbacks: '*' }).breakOnCallbacks, ['*']);
     assert.deepEqual(
-      filtersOf({ breakOnCallbacks: ['scale_rows', 'pyfunc_2'], breakOnToutMismatch: false, breakOnNonFinite: true, breakOnGraphNonFinite: true }),
+      filtersOf({
+        breakOnCallbacks: ['scale_rows', 'pyfunc_2'],
+        breakOnToutMismatch: false,
+        breakOnNonFinite: true,
+        breakOnGraphNonFinite: true,
+        breakOnOpNonFinite: true,
+      }),
       {
         breakOnCallbacks: ['scale_rows', 'pyfunc_2'],
         breakOnToutMismatch: false,
         breakOnNonFinite: true,
         breakOnGraphNonFinite: true,
+        breakOnOpNonFinite: true,
       },
     );
+    assert.throws(() => filtersOf({ breakOnOpNonFinite: 'yes' as never }), /"breakOnOpNonFinite" must be true or false, not "yes"\./);
   });
 
   test('anything else for breakOnCallbacks is refused', () => {
