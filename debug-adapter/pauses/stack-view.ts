@@ -53,10 +53,11 @@ export class StackView {
       // widget on). VS Code keeps one Source per file, its hint the latest frame's.
       if (source && f.kind === 'js' && f.subtle && !f.plainSource) source.presentationHint = 'deemphasize';
       const frame: DebugProtocol.StackFrame = { id, name: f.name, line: f.line, column: f.column, ...(source ? { source } : {}) };
-      if (f.kind === 'graph') {
+      // An op stop's frame is at a line of the program's: a plain frame VS Code opens (stack.ts).
+      if (f.kind === 'graph' && !f.op) {
         frame.presentationHint = 'label';
         if (f.endLine !== undefined && f.endColumn !== undefined) Object.assign(frame, { endLine: f.endLine, endColumn: f.endColumn });
-      } else if (f.subtle) frame.presentationHint = 'subtle';
+      } else if (f.kind === 'js' && f.subtle) frame.presentationHint = 'subtle';
       return frame;
     });
     return { stackFrames: frames, totalFrames: this.stack.length };

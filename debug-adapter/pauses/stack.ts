@@ -112,8 +112,14 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
   const out: StackFrameEntry[] = [...js];
   // A node stop: the node that just ran is the top frame, above the runtime's and tfjs's frames.
   if (paused.node) out.unshift(nodeFrame(paused.node, js));
-  // An op stop: the op is the top frame, at the program's line that ran it, above TF.js's frames.
-  if (paused.op) out.unshift(opFrame(paused.op, js));
+  // An op stop: the op's frame, at the program's line that ran it, goes right above the program's
+  // innermost frame (below TF.js's, deemphasized), or last where the program has none on the stack.
+  // VS Code then focuses it once the whole stack is in, as it does a callback's frame at a Tout
+  // mismatch, and puts the exception widget there (on top, the widget came in some runs only).
+  if (paused.op) {
+    const own = out.findIndex((f) => f.kind === 'js' && !f.subtle);
+    out.splice(own >= 0 ? own : out.length, 0, opFrame(paused.op, js));
+  }
   if (paused.active.length === 0) return out;
 
   // Each invocation's graph frame goes right below the deepest frame of its callback function.

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { callbackNode, placeholder, unary, writeGraphModel } from '../../scripts/lib/graph-model-writer.js';
 import { tempDir } from '../fixtures/callback-models.js';
-import { THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+import { firstUserFrame, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
 
 useDebugAdapter();
 
@@ -57,7 +57,7 @@ describe('NaN/Inf in the graph', () => {
       );
       const stop = await s.stopped();
       assert.match(stop.body.description ?? '', /^NaN\/Inf in any op: first Inf: op `Log` \(forward\)/);
-      const [top] = await s.stack();
+      const top = firstUserFrame(await s.stack());
       assert.equal(top?.name, 'Log (forward)');
       const scope = await s.scope(top!.id, 'Op');
       assert.match(scope.get('x (input 0)').value, /min=0 max=1/);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { OP_BIRTH_GRAPH } from '../../debug-adapter/debuggee/agent-protocol.js';
 import { IGNORE_OP_BIRTH_REQUEST, NODE_INFO_REQUEST, TENSOR_DATA_REQUEST } from '../../debug-adapter/extension-protocol.js';
-import { fixture, rawRequest, type Session, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+import { firstUserFrame, fixture, rawRequest, type Session, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
@@ -33,7 +33,7 @@ async function launch(s: Session, condition?: string) {
 async function stopsToEnd(s: Session): Promise<string[]> {
   const seen: string[] = [];
   for (let stop = await s.nextStop(); stop; stop = await s.nextStop()) {
-    const [top] = await s.stack();
+    const top = firstUserFrame(await s.stack());
     seen.push(`${top?.line} ${top?.name}`);
     await s.dc.continueRequest({ threadId: THREAD });
   }

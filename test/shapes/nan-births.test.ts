@@ -5,7 +5,8 @@
  * parses "n/a" into NaN. One fresh project (its own package.json and installs, this package from
  * its `npm pack` tarball), each program run plainly, under `tfjs-callbacks run --find-nan` and under
  * the real adapter with "NaN/Inf in any op" (both on cpu, as plain node runs TF.js): the same exit code and program output; the first
- * birth named the same way by the CLI and the stop; the stop's top frame at the program's line.
+ * birth named the same way by the CLI and the stop; the op's frame at the program's line, the
+ * first VS Code shows of the program's.
  * Wall times are printed as ratios to the plain run, never asserted.
  */
 import assert from 'node:assert/strict';
@@ -16,7 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { tempDir } from '../fixtures/callback-models.js';
 import { cleanEnv, repoRoot } from '../fixtures/spawn.js';
-import { Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
+import { firstUserFrame, Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
 import { makeUserProject, TFJS_VERSION, type UserProject } from '../helpers/projects.js';
 
@@ -157,10 +158,11 @@ for (const c of CASES) {
         assert.match(description.slice('NaN/Inf in any op: '.length), c.first);
         const info = await s.dc.exceptionInfoRequest({ threadId: THREAD });
         assert.equal(info.body.exceptionId, 'OpNonFinite');
-        const [top] = await s.stack();
+        // The op's frame: the first of the program's, below TF.js's (deemphasized) frames.
+        const top = firstUserFrame(await s.stack());
         assert.match(top?.name ?? '', c.frame.name);
         assert.equal(top?.source?.path, frameFile);
-        assert.equal(top?.line, lineOf(frameFile, c.frame.marker), `the top frame is at ${c.frame.file} ${c.frame.marker}`);
+        assert.equal(top?.line, lineOf(frameFile, c.frame.marker), `the op's frame is at ${c.frame.file} ${c.frame.marker}`);
         const scope = await s.scope(top!.id, 'Op');
         for (const [row, value] of Object.entries(c.scope)) assert.match(scope.get(row).value, value, `Op scope row ${row}`);
         // Continue: on to each later birth, never to the ops that only carry one on.
