@@ -19,6 +19,7 @@ import { shared } from '../hooks.js';
 import { tf, type Tensor } from '../tf.js';
 import type { EngineInternals, KernelInputs, KernelParams, ShadowedMethods } from './engine-internals.js';
 import { firstNonFinite, nonFiniteTest, type NonFiniteTest } from './finite-check.js';
+import { FINITE_PRESERVING, finiteAttrs } from './finite-preserving.js';
 import { type BirthFacts, describeBirth, type OpBirth } from './op-birth.js';
 import { type ForwardOp, type LayerRef, TrainingContext } from './training-context.js';
 
@@ -74,6 +75,8 @@ class Watch {
 
   private afterKernel(params: KernelParams, outputs: Tensor[]): void {
     this.sequence++;
+    const name = params.kernelName;
+    if (name !== undefined && FINITE_PRESERVING.has(name) && finiteAttrs(params.attrs)) return this.carry(params, outputs);
     if (!outputs.some((t) => this.test(t))) return;
     const { names, tensors } = inputsOf(params.inputs);
     // A bad input the watch accounted for: this op only carried it on.
@@ -102,8 +105,9 @@ class Watch {
   }
 
   /**
-   * A kernel inside another (a clone the tape saves, a customGrad's inner ops) is not checked; a
-   * non-finite input it copies is accounted for in its outputs (the wasm backend's Identity copies).
+   * A kernel inside another (a clone the tape saves, a customGrad's inner ops), or one that cannot
+   * make NaN/Inf (finite-preserving.ts), is not checked; a non-finite input it carries is
+   * accounted for in its outputs (the wasm backend's Identity copies).
    */
   private carry(params: KernelParams, outputs: Tensor[]): void {
     const inputs = Array.isArray(params.inputs) ? params.inputs : Object.values(params.inputs);

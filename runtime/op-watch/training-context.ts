@@ -10,8 +10,8 @@
  *   model.fit and custom loops call), kernels are its update of the weights.
  * - The program's line that called `model.fit` (or predict, evaluate…): tfjs-layers is compiled
  *   to generators, so its kernels' stacks lose the async callers; this line stands in for them.
- * - Epoch and batch: one fit callback, registered once per process with tfjs-layers'
- *   `registerCallbackConstructor` (verbosity 0: every fit); it only notes where the fit is.
+ * - Epoch and batch: what a fit tells its callbacks (tfjs-layers' `CallbackList` onEpochBegin,
+ *   onBatchBegin), read on the way; no callback is added to the program's fits.
  */
 import { type CallSite, captureStack, firstUserFrame } from '../callsite.js';
 import type { FitStep, LayerRef } from '../hook-types.js';
@@ -35,7 +35,6 @@ interface LayerLike {
 }
 
 const TRACKED = Symbol.for('tfjs-callback-debugger.opWatch.layerTracked');
-const FIT_CALLBACK = Symbol.for('tfjs-callback-debugger.opWatch.fitCallback');
 /** The model methods after which a model's layers are tracked. */
 const MODEL_METHODS = ['fit', 'fitDataset', 'trainOnBatch', 'predict', 'predictOnBatch', 'evaluate', 'evaluateDataset', 'execute'] as const;
 
@@ -81,13 +80,30 @@ export class TrainingContext {
   install(): void {
     if (this.on) return;
     this.on = true;
-    this.registerFitCallback();
+    const callbacks = (tf as unknown as { CallbackList?: { prototype: Record<string, unknown> } }).CallbackList?.prototype;
+    if (callbacks) this.watchFitSteps(callbacks);
     const layerProto = (tf.layers as unknown as { Layer?: { prototype: Record<string, unknown> } }).Layer?.prototype;
     if (layerProto) this.shadow(layerProto, 'apply', (self) => this.track(self as LayerLike));
     const modelProto = (tf as unknown as { LayersModel?: { prototype: Record<string, unknown> } }).LayersModel?.prototype;
     if (modelProto) for (const name of MODEL_METHODS) this.around(modelProto, name, (self, call) => this.modelCall(self as LayerLike, call));
     const optimizerProto = (tf as unknown as { Optimizer?: { prototype: Record<string, unknown> } }).Optimizer?.prototype;
     if (optimizerProto) this.watchUpdates(optimizerProto);
+  }
+
+  /** Where each fit is, as it tells its callbacks (the epoch and batch, from 0). */
+  private watchFitSteps(proto: Record<string, unknown>): void {
+    this.around(proto, 'onEpochBegin', (_self, call, args) => {
+      this.fit = { epoch: Number(args[0]), batch: 0 };
+      return call();
+    });
+    this.around(proto, 'onBatchBegin', (_self, call, args) => {
+      this.fit = { epoch: this.fit?.epoch ?? 0, batch: Number(args[0]) };
+      return call();
+    });
+    this.around(proto, 'onTrainEnd', (_self, call) => {
+      this.fit = undefined;
+      return call();
+    });
   }
 
   /** `minimize` computes the gradients, then applies them: what runs after the first, inside it, is the update. */
@@ -127,12 +143,12 @@ export class TrainingContext {
   }
 
   /** Each call of `proto[name]` goes through `around`, which makes the call; undone by remove(). */
-  private around(proto: Record<string, unknown>, name: string, around: (self: unknown, call: () => unknown) => unknown): void {
+  private around(proto: Record<string, unknown>, name: string, around: (self: unknown, call: () => unknown, args: unknown[]) => unknown): void {
     const original = proto[name];
     if (typeof original !== 'function') return;
     const had = Object.hasOwn(proto, name);
     proto[name] = function (this: unknown, ...args: unknown[]) {
-      return around(this, () => (original as (...a: unknown[]) => unknown).apply(this, args));
+      return around(this, () => (original as (...a: unknown[]) => unknown).apply(this, args), args);
     };
     this.restore.push(() => {
       if (had) proto[name] = original;
@@ -195,34 +211,6 @@ export class TrainingContext {
         }
       },
     });
-  }
-
-  /** One fit callback for the process (tfjs-layers refuses a constructor twice, and cannot drop one). */
-  private registerFitCallback(): void {
-    const g = globalThis as unknown as Record<symbol, { context: TrainingContext | undefined } | undefined>;
-    const existing = g[FIT_CALLBACK];
-    if (existing) {
-      existing.context = this;
-      return;
-    }
-    const Base = (tf as unknown as { Callback?: new () => object }).Callback;
-    const register = (tf as unknown as { registerCallbackConstructor?: (level: number, ctor: new () => object) => void }).registerCallbackConstructor;
-    if (!Base || !register) return;
-    const slot: { context: TrainingContext | undefined } = { context: this };
-    g[FIT_CALLBACK] = slot;
-    class FitStepCallback extends Base {
-      async onEpochBegin(epoch: number): Promise<void> {
-        if (slot.context?.on) slot.context.fit = { epoch, batch: 0 };
-      }
-      async onBatchBegin(batch: number): Promise<void> {
-        const c = slot.context;
-        if (c?.on) c.fit = { epoch: c.fit?.epoch ?? 0, batch };
-      }
-      async onTrainEnd(): Promise<void> {
-        if (slot.context) slot.context.fit = undefined;
-      }
-    }
-    register(0, FitStepCallback);
   }
 }
 

@@ -69,7 +69,7 @@ for (const backend of BACKENDS) {
     useBackend(backend);
 
     test('nothing is hooked without an observer, and removing the last one restores every method it shadowed', async () => {
-      const protos = [tf.engine(), tf.layers.Layer.prototype, tf.LayersModel.prototype, tf.Optimizer.prototype];
+      const protos = [tf.engine(), tf.layers.Layer.prototype, tf.LayersModel.prototype, tf.Optimizer.prototype, tf.CallbackList.prototype];
       const before = protos.map(ownNames);
       assert.deepEqual(ownShadows(), []);
       const stop = addOpBirthObserver({ onBirth: () => {} });
