@@ -150,7 +150,15 @@ export class Startup {
     try {
       const host = args.host ?? '127.0.0.1';
       if (!Number.isInteger(args.port)) throw new ConfigurationError('attach needs "port", the --inspect port of the program.');
-      this.filters.launchFilters = pickDefined(filtersOf(args));
+      // The configuration's own breakOn… fields win over the checkboxes, those it sets (as a launch's).
+      const checked = filtersOf(args);
+      this.filters.launchFilters = pickDefined({
+        breakOnCallbacks: checked.breakOnCallbacks,
+        breakOnToutMismatch: args.breakOnToutMismatch,
+        breakOnNonFinite: args.breakOnNonFinite,
+        breakOnGraphNonFinite: args.breakOnGraphNonFinite,
+        breakOnOpNonFinite: args.breakOnOpNonFinite,
+      });
       this.controller.skipFiles(skipFilesOf(args));
       await Promise.race([this.configured, delay(5000)]);
       await connectAttached(this.controller, host, args.port, { filters: this.filters.effective(), configure: () => this.filters.apply() });

@@ -6,13 +6,18 @@
  * op's tensors as a node of `NaN/Inf birth` (`nodeInfo`, `tensorData`).
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { OP_BIRTH_GRAPH } from '../../debug-adapter/debuggee/agent-protocol.js';
 import { IGNORE_OP_BIRTH_REQUEST, NODE_INFO_REQUEST, TENSOR_DATA_REQUEST } from '../../debug-adapter/extension-protocol.js';
-import { firstUserFrame, fixture, rawRequest, type Session, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+import { adapterMain, firstUserFrame, fixture, rawRequest, root, type Session, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
+import { FakeExtension, runInTerminal, runToEnd, useDebugTerminal, waitUntil } from '../helpers/terminal.js';
 import { lineOf } from '../helpers/markers.js';
 
 useDebugAdapter();
+useDebugTerminal();
 
 const PROGRAM = fixture('op-births-program.ts');
 const T = { timeout: 120_000 };
@@ -112,4 +117,68 @@ describe('NaN/Inf in any op: its controls', () => {
       assert.ok(refused.answered && !refused.response.success, 'a bad `what` is refused');
     }),
   );
+
+  test('in the Debug Terminal: `node program.ts` with the filter on stops at each birth', T, async () => {
+    const ext = await FakeExtension.start((dc) => dc.setExceptionBreakpointsRequest({ filters: [], filterOptions: [{ filterId: 'opNonFinite' }] }));
+    try {
+      const run = runInTerminal(process.execPath, [PROGRAM], ext.env());
+      await waitUntil(() => ext.sessions.length === 1, 30_000, 'the program asked for a session');
+      const s = ext.sessions[0]!;
+      const first = await s.stopped();
+      assert.match(first.body.description ?? '', /^NaN\/Inf in any op: first NaN: op `Log` \(forward\) at /);
+      assert.equal(firstUserFrame(await s.stack())?.line, at('@masked'));
+      await s.dc.continueRequest({ threadId: THREAD });
+      assert.deepEqual(await runToEnd(s), ['exception', 'exception', 'exception', 'exception']);
+      assert.equal(await run.exited, 0, run.stderr());
+    } finally {
+      await ext.dispose();
+    }
+  });
+
+  test('attached to a program started with --inspect: stops at a birth, and disconnect leaves it running', T, async () => {
+    const program = fixture('attach-nan-program.ts');
+    const child = spawn(
+      process.execPath,
+      ['--inspect=127.0.0.1:0', '--import', 'tsx', '--import', path.join(root, 'dist', 'runtime', 'loader', 'register.js'), program],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
+    const port = await new Promise<number>((resolve, reject) => {
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        const match = /Debugger listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(stderr);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once('exit', () => reject(new Error(`the program exited before listening: ${stderr}`)));
+    });
+    const dc = new DebugClient('node', adapterMain, 'tfjs-callbacks');
+    dc.defaultTimeout = 30_000;
+    await dc.start();
+    try {
+      await Promise.all([
+        dc.waitForEvent('initialized').then(async () => {
+          await dc.setExceptionBreakpointsRequest({ filters: ['opNonFinite'] });
+          await dc.configurationDoneRequest();
+        }),
+        dc.initializeRequest().then(() => dc.attachRequest({ port } as never)),
+      ]);
+      const stopped = await dc.waitForEvent('stopped');
+      assert.match(stopped.body.description, /^NaN\/Inf in any op: first (NaN|Inf): op `Log` \(forward\) at .*attach-nan-program\.ts:\d+:\d+/);
+      const frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+      assert.equal(firstUserFrame(frames)?.line, lineOf(program, '@attach-log'));
+      await dc.setExceptionBreakpointsRequest({ filters: [] });
+      await dc.continueRequest({ threadId: 1 });
+      await dc.disconnectRequest({});
+    } finally {
+      await dc.stop();
+    }
+    assert.equal(await exited, 0);
+    assert.match(stdout, /^steps \d+, last /m);
+  });
 });
