@@ -126,6 +126,8 @@ export interface OpBirth {
   /** The layer whose `call()` ran the op (for a backward kernel, the forward op's layer). */
   readonly layer?: LayerRef;
   readonly fit?: FitStep;
+  /** The model (graph model, tfFunction) whose run ran the op, when one did. */
+  readonly model?: string;
   /** The program's own line that led to it (the nearest frame of its files, async callers included). */
   readonly site?: CallSite;
   /** The kernel's inputs in order, under TF.js's names (`x`, `a`, `b`); none for 'data'. */

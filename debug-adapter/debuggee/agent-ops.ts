@@ -49,6 +49,8 @@ export interface OpBirthSnapshot {
   layer?: OpLayer;
   /** `model.fit` / `fitDataset`: the epoch and batch, from 0 as TF.js counts them. */
   fit?: { epoch: number; batch: number };
+  /** The model (graph model, tfFunction) whose run ran the op. */
+  model?: string;
   /** The program's line that led to the op (the nearest frame of its own files). */
   site?: ProgramSite;
   inputNames: string[];
@@ -76,6 +78,7 @@ export function opBirthNode(op: OpBirthSnapshot): NodeSnapshot {
   if (op.gradientOf?.site) facts['forward at'] = where(op.gradientOf.site);
   if (op.layer) facts.layer = `${op.layer.name} (${op.layer.className})`;
   if (op.fit) facts.fit = `epoch ${op.fit.epoch + 1}, batch ${op.fit.batch + 1}`;
+  if (op.model) facts.model = op.model;
   if (op.site) facts.at = where(op.site);
   if (op.first) facts['first non-finite'] = `${op.first.value} at output ${op.first.output}[${op.first.coords.join(', ')}]`;
   return {

@@ -69,17 +69,18 @@ export async function nodeVariables(c: VariableContext, node: NodeSnapshot): Pro
   node.inputNames.forEach((name, i) => out.push(row('inputs', i, `${name} (input ${i})`, node.inputs[i], described.inputs[i])));
   node.outputs.forEach((info, i) => out.push(row('outputs', i, `output ${i}`, info, described.outputs[i])));
   out.push(text('op', node.op, 'op'), text('node', node.node, 'node'));
-  const attrs = Object.entries(node.attrs).map(([name, value]) => text(name, attrText(value), `attrs[${JSON.stringify(name)}]`));
-  if (attrs.length > 0)
-    out.push({
-      name: 'attrs',
-      value: `${attrs.length} attributes`,
-      evaluateName: 'attrs',
-      variablesReference: c.handles.create({ kind: 'list', items: attrs }),
-    });
+  const attrs = attrsRow(c, node.attrs);
+  if (attrs) out.push(attrs);
   out.push(text('run order', `node ${node.index + 1} of this run${node.frameKey !== undefined ? ` (${node.frameKey})` : ''}`));
   out.push(text('graph', node.graph));
   return out;
+}
+
+/** The `attrs` row of a node or an op: each attribute by its name, as one line; none when it has none. */
+export function attrsRow(c: VariableContext, attrs: NodeSnapshot['attrs']): DebugProtocol.Variable | undefined {
+  const items = Object.entries(attrs).map(([name, value]) => text(name, attrText(value), `attrs[${JSON.stringify(name)}]`));
+  if (items.length === 0) return undefined;
+  return { name: 'attrs', value: `${items.length} attributes`, evaluateName: 'attrs', variablesReference: c.handles.create({ kind: 'list', items }) };
 }
 
 /** The paused node's (or op's) inputs and outputs described, in one call. */

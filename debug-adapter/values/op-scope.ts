@@ -8,8 +8,7 @@
 import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { OpBirthSnapshot, ProgramSite } from '../debuggee/agent-protocol.js';
-import { describePausedValues, pausedTensorRow } from './invocation-variables.js';
-import { attrText } from './node-scope.js';
+import { attrsRow, describePausedValues, pausedTensorRow } from './invocation-variables.js';
 import { text, type VariableContext } from './variable-refs.js';
 
 const siteText = (s: ProgramSite) => `${path.basename(s.file)}:${s.line}:${s.column}`;
@@ -34,15 +33,10 @@ export async function opVariables(c: VariableContext, op: OpBirthSnapshot): Prom
   out.push(text('pass', op.cause === 'data' ? 'data (made from the program’s values)' : pass));
   if (op.layer) out.push(text('layer', `${op.layer.name} (${op.layer.className})`));
   if (op.fit) out.push(text('fit', `epoch ${op.fit.epoch + 1}, batch ${op.fit.batch + 1}`));
+  if (op.model) out.push(text('model', op.model));
   if (op.site) out.push(text('at', siteText(op.site)));
-  const attrs = Object.entries(op.attrs).map(([name, value]) => text(name, attrText(value), `attrs[${JSON.stringify(name)}]`));
-  if (attrs.length > 0)
-    out.push({
-      name: 'attrs',
-      value: `${attrs.length} attributes`,
-      evaluateName: 'attrs',
-      variablesReference: c.handles.create({ kind: 'list', items: attrs }),
-    });
+  const attrs = attrsRow(c, op.attrs);
+  if (attrs) out.push(attrs);
   out.push(text('kernels checked', `${op.sequence}`));
   return out;
 }

@@ -52,7 +52,7 @@ function firstPosition(outputs: readonly Tensor[]): FirstNonFinite | undefined {
 }
 
 /** Where, in words: `(forward, layer `dense_1`, epoch 2 batch 5)`. */
-function context(b: Pick<OpBirth, 'pass' | 'gradientOf' | 'optimizer' | 'layer' | 'fit' | 'within'>): string {
+function context(b: Pick<OpBirth, 'pass' | 'gradientOf' | 'optimizer' | 'layer' | 'fit' | 'within' | 'model'>): string {
   const parts: string[] = [];
   if (b.pass === 'backward' && b.gradientOf) {
     const at = b.gradientOf.site ? ` at ${formatCallSite(b.gradientOf.site)}` : '';
@@ -60,6 +60,7 @@ function context(b: Pick<OpBirth, 'pass' | 'gradientOf' | 'optimizer' | 'layer' 
   } else if (b.pass === 'update') parts.push(`optimizer update${b.optimizer ? ` (${b.optimizer})` : ''}`);
   else parts.push(b.pass);
   if (b.within) parts.push(`in \`${b.within}\``);
+  if (b.model) parts.push(`model \`${b.model}\``);
   if (b.layer) parts.push(`layer \`${b.layer.name}\``);
   if (b.fit) parts.push(`epoch ${b.fit.epoch + 1} batch ${b.fit.batch + 1}`);
   return parts.join(', ');

@@ -16,6 +16,7 @@ import { attrsAsJson } from '../graph-model/node-attrs.js';
 import { captureCallSite, captureStack, firstUserFrame } from '../callsite.js';
 import type { OpBirthObserver } from '../hook-types.js';
 import { shared } from '../hooks.js';
+import { currentExecution } from '../invocation/execution.js';
 import { tf, type Tensor } from '../tf.js';
 import type { EngineInternals, KernelInputs, KernelParams, ShadowedMethods } from './engine-internals.js';
 import { firstNonFinite, nonFiniteTest, type NonFiniteTest } from './finite-check.js';
@@ -76,7 +77,10 @@ class Watch {
   private afterKernel(params: KernelParams, outputs: Tensor[]): void {
     this.sequence++;
     const name = params.kernelName;
-    if (name !== undefined && FINITE_PRESERVING.has(name) && finiteAttrs(params.attrs)) return this.carry(params, outputs);
+    if (name !== undefined && FINITE_PRESERVING.has(name) && finiteAttrs(params.attrs)) {
+      this.carry(params, outputs);
+      return;
+    }
     if (!outputs.some((t) => this.test(t))) return;
     const { names, tensors } = inputsOf(params.inputs);
     // A bad input the watch accounted for: this op only carried it on.
@@ -94,6 +98,7 @@ class Watch {
       ...passOf(this.engine, this.training, backward),
       ...layerAndStep(this.training, backward),
       ...site(this.training),
+      ...modelOf(),
       inputNames: names,
       inputs: tensors,
       outputs,
@@ -224,6 +229,12 @@ function layerAndStep(training: TrainingContext, backward: ForwardOp | undefined
   const layer = backward ? backward.layer : training.layer();
   const fit = training.step();
   return { ...(layer ? { layer } : {}), ...(fit ? { fit } : {}) };
+}
+
+/** The model whose run this is (a loaded graph model, a tfFunction replay), if any. */
+function modelOf(): Pick<OpBirth, 'model'> {
+  const graph = currentExecution()?.graph;
+  return graph !== undefined ? { model: graph } : {};
 }
 
 /** The program's line on the stack, else the one that called the model method under way (model.fit's loop has lost its callers). */

@@ -56,10 +56,11 @@ describe('NaN/Inf in the graph', () => {
         dc.setExceptionBreakpointsRequest({ filters: ['toutMismatch', 'graphNonFinite', 'opNonFinite'] }),
       );
       const stop = await s.stopped();
-      assert.match(stop.body.description ?? '', /^NaN\/Inf in any op: first Inf: op `Log` \(forward\)/);
+      assert.match(stop.body.description ?? '', /^NaN\/Inf in any op: first Inf: op `Log` \(forward, model `log-then-callback`\)/);
       const top = firstUserFrame(await s.stack());
       assert.equal(top?.name, 'Log (forward)');
       const scope = await s.scope(top!.id, 'Op');
+      assert.equal(scope.get('model').value, 'log-then-callback');
       assert.match(scope.get('x (input 0)').value, /min=0 max=1/);
       assert.match(scope.get('output 0').value, /\(1 −Inf\)/);
       await s.dc.continueRequest({ threadId: THREAD });

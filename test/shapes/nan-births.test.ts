@@ -128,7 +128,7 @@ for (const c of CASES) {
       assert.equal(plain.status, 0, `${plain.stdout}\n${plain.stderr}`);
     });
 
-    test('tfjs-callbacks run --find-nan: prints the first birth, the program’s output and exit code unchanged', T, () => {
+    test('tfjs-callbacks run --find-nan: prints the first birth, the program’s output and exit code unchanged (cpu), the same birth on wasm', T, () => {
       const cli = run(project, [path.join(project.dir, 'node_modules', '.bin', 'tfjs-callbacks'), 'run', '--find-nan', '--backend', 'cpu', c.program]);
       timings.push(`${c.program}: CLI --find-nan ${(cli.ms / plain.ms).toFixed(2)}x (${cli.ms.toFixed(0)} / ${plain.ms.toFixed(0)} ms)`);
       assert.equal(cli.status, plain.status, `${cli.stdout}\n${cli.stderr}`);
@@ -140,6 +140,16 @@ for (const c of CASES) {
       const births = lines(cli.stdout).filter((l) => l.startsWith('✗ first '));
       assert.match(births[0]?.slice(2) ?? '', c.first, cli.stdout);
       assert.match(cli.stdout, /^NaN\/Inf: first /m);
+      // On wasm (the CLI's auto here): the same first birth; the program's later numbers are wasm's own.
+      const wasm = run(project, [path.join(project.dir, 'node_modules', '.bin', 'tfjs-callbacks'), 'run', '--find-nan', '--backend', 'wasm', c.program]);
+      assert.equal(wasm.status, 0, `${wasm.stdout}\n${wasm.stderr}`);
+      assert.match(
+        lines(wasm.stdout)
+          .find((l) => l.startsWith('✗ first '))
+          ?.slice(2) ?? '',
+        c.first,
+        wasm.stdout,
+      );
     });
 
     test('under the debugger with "NaN/Inf in any op": stops at the birth, at the program’s line, with the Op scope', T, async () => {

@@ -40,6 +40,7 @@ export function opBirthSnapshot(context: AgentContext, b: OpBirth): OpBirthSnaps
       : {}),
     ...(b.layer ? { layer: { ...b.layer } } : {}),
     ...(b.fit ? { fit: { ...b.fit } } : {}),
+    ...(b.model !== undefined ? { model: b.model } : {}),
     ...(b.site ? { site: siteOf(b.site) } : {}),
     inputNames: [...b.inputNames],
     inputs: b.inputs.map((t) => (t ? (agent.info(t) ?? null) : null)),
