@@ -6,7 +6,8 @@
  * drift hits all three alike. Also the watch turned on and off again against never on (nothing left
  * hooked). The finder's counterpart in the debugger and the CLI is this same watch.
  */
-import { addOpBirthObserver, selectBackend, tf } from '../runtime/index.js';
+import { selectBackend, tf } from '../runtime/index.js';
+import { addOpBirthObserver } from '../runtime/op-watch/op-watch.js';
 
 type Print = (line: string) => void;
 type Mode = 'plain' | 'watch' | 'debug';

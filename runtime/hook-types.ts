@@ -6,8 +6,6 @@
 import type { dtypeOfArray } from './dtypes.js';
 import type { summarizeTensor, summarizeValues } from './summary.js';
 import type { Tensor, tf } from './tf.js';
-import type { CallSite } from './callsite.js';
-import type { NonFiniteKind } from './non-finite-facts.js';
 
 /** An attribute as JSON; a tensor attribute by its dtype and shape. */
 export type NodeAttrValue =
@@ -78,6 +76,13 @@ export interface NonFiniteFinder {
   check(execution: NodeExecution): NonFiniteOrigin | undefined;
 }
 
+/** A line of the program's (callsite.ts CallSite's fields: 1-based line and column). */
+export interface ProgramLine {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
 /** A layer by its name and class (`dense_Dense1`, `Dense`). */
 export interface LayerRef {
   readonly name: string;
@@ -95,7 +100,7 @@ export interface GradientOf {
   readonly op: string;
   readonly layer?: LayerRef;
   /** The program's line where the forward op ran. */
-  readonly site?: CallSite;
+  readonly site?: ProgramLine;
 }
 
 /** Where the first non-finite value of an output is: which output, its flat index and its coordinates. */
@@ -112,7 +117,7 @@ export interface FirstNonFinite {
  * or an input already held them where the watch did not see it made ('input').
  */
 export interface OpBirth {
-  readonly kind: NonFiniteKind;
+  readonly kind: 'NaN' | 'Inf' | 'NaN and Inf';
   readonly cause: 'op' | 'data' | 'input';
   /** The kernel (`Log`, `RealDiv`); for 'data', how the tensor was made (`tf.tensor`). */
   readonly op: string;
@@ -129,7 +134,7 @@ export interface OpBirth {
   /** The model (graph model, tfFunction) whose run ran the op, when one did. */
   readonly model?: string;
   /** The program's own line that led to it (the nearest frame of its files, async callers included). */
-  readonly site?: CallSite;
+  readonly site?: ProgramLine;
   /** The kernel's inputs in order, under TF.js's names (`x`, `a`, `b`); none for 'data'. */
   readonly inputNames: readonly string[];
   readonly inputs: readonly (Tensor | undefined)[];

@@ -5,6 +5,10 @@
 export * from './public-api.js';
 // Tensors' one-line previews in debuggers (`Tensor float32[2,3]`), installed once as the runtime loads.
 import './debug-description.js';
+// The op watch a debugger's "NaN/Inf in any op" uses (through the shared hook state): lent as the
+// runtime loads, installed only while someone watches.
+import { lendOpWatch } from './op-watch/op-watch.js';
+lendOpWatch();
 
 // The runtime's exports, for CommonJS programs launched by the CLI or the debugger: their
 // require('tfjs-callback-debugger/runtime') gets this very instance (runtime/loader/register.ts),

@@ -281,6 +281,8 @@ export function addOpBirthObserver(observer: OpBirthObserver): () => void {
   };
 }
 
-// A debugger's agent watches through these; one that came before the runtime left its observers in the list.
-if (shared.tools) Object.assign(shared.tools, { addOpBirthObserver, syncOpWatch, attrsAsJson });
-syncOpWatch();
+/** Lends the watch to a debugger's agent (runtime/index.ts, as the runtime loads); one that came before the runtime left its observers in the list. */
+export function lendOpWatch(): void {
+  if (shared.tools) Object.assign(shared.tools, { addOpBirthObserver, syncOpWatch, attrsAsJson });
+  syncOpWatch();
+}

@@ -1324,6 +1324,8 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300
   step(
     '20. Debug, Stopping Where NaN/Inf Is Born on model.fit with a custom loss in another module: the stop at its log, the Op scope, the inspector marking the -Inf cells',
     async () => {
+      // The earlier steps' editors (the graph view among them) closed: the picture shows this stop.
+      await runCommand('View: Close All Editors');
       await open('esm-project/nan-train.ts');
       // The status bar offers it for the next run, as the palette does.
       await page.locator('.statusbar-item', { hasText: 'NaN/Inf' }).first().waitFor({ timeout: 15_000 });

@@ -45,6 +45,8 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
       [
         'TF.js Callbacks: Run Graph',
         'TF.js Callbacks: Debug Graph',
+        'TF.js Callbacks: Debug, Stopping Where NaN/Inf Is Born',
+        "TF.js Callbacks: Don't Stop at This NaN/Inf Birth Again",
         'TF.js Callbacks: Open Tensor Inspector',
         'TF.js Callbacks: Open Graph View',
         'TF.js Callbacks: Select Backend',

@@ -8,7 +8,9 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { addOpBirthObserver, type OpBirth, tf } from '../../runtime/index.js';
+import { tf } from '../../runtime/index.js';
+import type { OpBirth } from '../../runtime/hook-types.js';
+import { addOpBirthObserver } from '../../runtime/op-watch/op-watch.js';
 import { BACKENDS, useBackend } from '../helpers/backends.js';
 import { lineOf } from '../helpers/markers.js';
 
