@@ -6,23 +6,22 @@
 import { agentExpression } from '../cdp/agent-client.js';
 import type { CdpConnection } from '../cdp/connection.js';
 import type { LogpointPart } from '../debuggee/agent-protocol.js';
+import { parseLogpointTemplate } from './logpoint-template.js';
 
 /**
- * A logpoint's message as a JS array of its parts: each text as a string, each `{expression}` as
- * an arrow function that reads it in the frame. An expression that does not parse is its error, in
- * braces (as one that throws shows), so the rest of the message still compiles.
+ * A logpoint's message as a JS array of its parts (logpoint-template.ts reads it): each text as a
+ * string, each `{expression}` as an arrow function that reads it in the frame, with its source. An
+ * expression that does not parse is its error, in braces (as one that throws shows), so the rest
+ * of the message still compiles; a message that cannot be read to its end says where and why.
  */
 export function logpointParts(template: string): string {
-  const parts = template
-    .split(/(\{[^{}]+\})/)
-    .filter((part) => part !== '')
-    .map((part) => {
-      if (!part.startsWith('{') || !part.endsWith('}')) return JSON.stringify(part);
-      const expression = part.slice(1, -1);
-      const syntax = syntaxError(expression);
-      // The newline ends a line comment the expression may end with.
-      return syntax === undefined ? `() => (${expression}\n)` : JSON.stringify(`{${syntax}}`);
-    });
+  const parts = parseLogpointTemplate(template).map((piece) => {
+    if (piece.kind === 'text') return JSON.stringify(piece.text);
+    if (piece.kind === 'unreadable') return JSON.stringify(`{${piece.message}}`);
+    const syntax = syntaxError(piece.source);
+    // The newline ends a line comment the expression may end with.
+    return syntax === undefined ? `{ read: () => (${piece.source}\n), source: ${JSON.stringify(piece.source)} }` : JSON.stringify(`{${syntax}}`);
+  });
   return `[${parts.join(', ')}]`;
 }
 

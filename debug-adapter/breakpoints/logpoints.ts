@@ -64,6 +64,8 @@ export async function listenForLogpoints(
   breakpoints: BreakpointManager,
   write: (text: string, where: LogpointLocation) => void,
 ): Promise<void> {
+  // Where hits are counted, when it is not where the user expects (source.ts), said at the breakpoint's place.
+  breakpoints.onNotice((text, bp) => write(text, { file: bp.file, line: bp.line, column: bp.column ?? 1 }));
   cdp.on('Runtime.bindingCalled', (e) => {
     if (e.name !== LOGPOINT_BINDING) return;
     const { id, text } = JSON.parse(e.payload) as LogpointNotice;

@@ -10,8 +10,10 @@ import { fileUrl } from '../paths.js';
 import type { ScriptInfo, Sources } from '../sources/sources.js';
 import { logpointCondition } from './expressions.js';
 import { parseHitCondition } from './hit-condition.js';
+import { AdapterHitCounts, v8Condition, whyNoCounter } from './hit-counts.js';
 
 export { hitConditionMet, parseHitCondition, type ParsedHitCondition } from './hit-condition.js';
+export { v8Condition } from './hit-counts.js';
 
 export interface SourceBreakpointSpec {
   /** 1-based. */
@@ -37,25 +39,20 @@ export interface SourceBreakpoint {
    * in the debuggee and its hit condition, so a hit that does not stop costs no pause.
    */
   readonly v8Condition?: string;
+  /**
+   * With a hit condition: which hits stop, and the condition V8 gets when the adapter counts them
+   * (a debuggee without its counter: hit-counts.ts): the user's condition alone, so each hit pauses.
+   */
+  readonly counted?: { readonly met: (hits: number) => boolean; readonly condition: string | undefined };
   /** Where V8 bound it on its line (1-based, in the source): a logpoint's line links there. */
   column?: number;
 }
 
-/** Where the debuggee keeps source breakpoints' hit counts: out of the program's names. */
-const HIT_COUNTS = "globalThis[Symbol.for('tfjs-callbacks.breakpoint-hits')]";
-
-/**
- * `condition && hit test`, the hit counted only when the condition holds (as DAP clients count).
- * `key` is unique to this adapter's breakpoint: a program attached to again starts new counts.
- */
-export function v8Condition(condition: string | undefined, hitTest: string | undefined, key: string): string | undefined {
-  const user = condition?.trim() ? condition : undefined;
-  if (!hitTest) return user;
-  const k = JSON.stringify(key);
-  const hit = `((n) => ${hitTest})(((h) => (h[${k}] = (h[${k}] ?? 0) + 1))(${HIT_COUNTS} ??= {}))`;
-  // The user's text may end in a line comment: its own line closes it.
-  return user ? `(${user}\n) && ${hit}` : hit;
-}
+/** The condition V8 gets: the adapter's own counting drops the hit test from it. */
+const conditionOf = (bp: SourceBreakpoint, whyNoCounter: string | undefined): { condition?: string } => {
+  const condition = whyNoCounter !== undefined && bp.counted ? bp.counted.condition : bp.v8Condition;
+  return condition === undefined ? {} : { condition };
+};
 
 /** Bound, or to be bound: everything but a breakpoint rejected for its hit condition. */
 const bindable = (bp: SourceBreakpoint): boolean => bp.rejected === undefined;
@@ -71,6 +68,11 @@ export class BreakpointManager {
   private readonly entries = new Map<string, string>();
   /** V8's pause before each source-mapped ES module runs; set only while breakpoints wait to bind. */
   private instrumentationId: string | undefined;
+  /** Whether this connection's debuggee counts hits (asked once, as the first breakpoint with a hit condition binds); if not, why. */
+  private counter: { readonly cdp: CdpConnection; readonly why: string | undefined } | undefined;
+  private readonly adapterHits = new AdapterHitCounts();
+  /** Writes a line about a breakpoint to the Debug Console (logpoints.ts gives it the logpoints' writer). */
+  private notice: ((text: string, bp: SourceBreakpoint) => void) | undefined;
 
   constructor(
     private readonly cdp: () => CdpConnection | undefined,
@@ -101,7 +103,12 @@ export class BreakpointManager {
     // A logpoint writes its line where it runs, once its condition and hit count hold: no pause.
     const logs = spec.logMessage === undefined ? undefined : logpointCondition(spec.logMessage, base.id);
     const condition = logs === undefined ? counted : counted === undefined ? logs : `(${counted}\n) && ${logs}`;
-    return condition === undefined ? base : { ...base, v8Condition: condition };
+    const user = spec.condition?.trim() ? spec.condition : undefined;
+    return {
+      ...base,
+      ...(condition === undefined ? {} : { v8Condition: condition }),
+      ...(hit.source === undefined ? {} : { counted: { met: hit.met, condition: user } }),
+    };
   }
 
   hasAny(): boolean {
@@ -168,7 +175,9 @@ export class BreakpointManager {
    */
   hitsAt(hit: readonly string[]): { any: boolean; breaking: SourceBreakpoint[]; logpoints: SourceBreakpoint[] } {
     const hits = hit.map((id) => this.breakpointFor(id)).filter((bp): bp is SourceBreakpoint => bp !== undefined);
-    const stopping = hits.filter(bindable);
+    // Where the debuggee has no counter, V8 paused at every hit whose condition held: count it here.
+    const adapterCounts = this.counter?.why !== undefined;
+    const stopping = hits.filter((bp) => bindable(bp) && (!adapterCounts || !bp.counted || this.adapterHits.hit(bp.id, bp.counted.met)));
     return {
       any: hits.length > 0,
       breaking: stopping.filter((bp) => bp.spec.logMessage === undefined),
@@ -176,11 +185,27 @@ export class BreakpointManager {
     };
   }
 
+  /** Logpoints' writer, for a line about a breakpoint (where its hits are counted). */
+  onNotice(write: (text: string, bp: SourceBreakpoint) => void): void {
+    this.notice = write;
+  }
+
+  /** Why this connection's debuggee cannot count hits (asked once; the Debug Console is told once), or undefined. */
+  private async whyNoCounter(cdp: CdpConnection): Promise<string | undefined> {
+    if (this.counter?.cdp === cdp) return this.counter.why;
+    const why = await whyNoCounter(cdp);
+    this.counter = { cdp, why };
+    const first = [...this.byFile.values()].flat().find((bp) => bp.counted);
+    if (why !== undefined && first) this.notice?.(`${why}\n`, first);
+    return why;
+  }
+
   private async bindFile(file: string): Promise<void> {
     const cdp = this.cdp();
     if (!cdp) return;
     const bps = (this.byFile.get(file) ?? []).filter(bindable);
     const scripts = this.sources.scriptsFor(file);
+    const why = bps.some((bp) => bp.counted) && scripts.length > 0 ? await this.whyNoCounter(cdp) : undefined;
     if (scripts.length === 0) {
       if (bps.length > 0) await this.ensureEntry(cdp, file);
       for (const bp of bps) if (!bp.verified) bp.message = 'Bound when the file is loaded.';
@@ -196,7 +221,7 @@ export class BreakpointManager {
             url: script.url,
             lineNumber: pos.lineNumber,
             columnNumber: pos.columnNumber,
-            ...(bp.v8Condition ? { condition: bp.v8Condition } : {}),
+            ...conditionOf(bp, why),
           });
           bp.cdpIds.add(result.breakpointId);
           bp.column ??= this.boundColumn(bp, result.locations[0]);
@@ -209,6 +234,7 @@ export class BreakpointManager {
         }
       }
       if (!bp.verified) bp.message = `No code at line ${bp.spec.line} or in the 20 lines after it.`;
+      else if (why !== undefined && bp.counted) bp.message = why;
       this.changed(bp);
     }
   }

@@ -51,14 +51,25 @@ export const KNOWN_BINDING = '__tfjsCallbackDebugKnown';
 /** The global function the adapter adds to hear logpoints' lines, written where the line runs (no pause). */
 export const LOGPOINT_BINDING = '__tfjsCallbackDebugLogpoint';
 
-/** A logpoint's message in parts: its text, and each `{expression}` as a function of the frame that reads it. */
-export type LogpointPart = string | (() => unknown);
+/** A logpoint's message in parts: its text, and each `{expression}` as a function of the frame that reads it, with its source. */
+export type LogpointPart = string | { readonly read: () => unknown; readonly source: string };
 
 /** What the agent says through LOGPOINT_BINDING: the line of the adapter's source breakpoint `id`. */
 export interface LogpointNotice {
   id: number;
   text: string;
 }
+
+/**
+ * The global function that counts source breakpoints' hits where they happen (the V8 condition
+ * calls it by this bare name: breakpoints/hit-counts.ts). The agent defines it as it installs,
+ * read-only and permanent, and keeps the counts in its closure: a program that later freezes,
+ * deletes or overwrites globals cannot reach or break them.
+ */
+export const HIT_COUNTS_GLOBAL = '__tfjsCallbackDebugHits_v1';
+
+/** HIT_COUNTS_GLOBAL: counts a hit of the breakpoint `key` and returns its hits so far. */
+export type HitCounter = (key: string) => number;
 
 /**
  * A function breakpoint as the agent decides it: on a callback (its name, token, function name or

@@ -8,13 +8,14 @@ import type { Protocol } from 'devtools-protocol';
 import type { ClientPositions } from '../client.js';
 import { clipboardText } from './clipboard.js';
 import { completions } from './completions.js';
+import { count, shownResult } from './result-cut.js';
 import type { Controller } from '../pauses/controller.js';
 import type { Evaluator } from './evaluator.js';
 import type { StackView } from '../pauses/stack-view.js';
 import type { VariableStore } from './variables.js';
 
-/** An evaluate result longer than this is cut, with a note, as a Variables page stops at MAX_PAGE values. */
-export const MAX_RESULT_CHARS = 100_000;
+export { MAX_RESULT_CHARS, shownResult } from './result-cut.js';
+
 /** Copy Value takes at most this many characters; a longer value is refused, never cut on the clipboard. */
 export const MAX_COPY_CHARS = 10_000_000;
 
@@ -87,21 +88,10 @@ export class EvaluateRequests {
   }
 }
 
-/** A result cut to MAX_RESULT_CHARS, with a note that says how long it was and how to see the rest. */
-export function shownResult(text: string, expression: string): string {
-  if (text.length <= MAX_RESULT_CHARS) return text;
-  const next = `(${expression.trim()}).slice(${MAX_RESULT_CHARS}, ${2 * MAX_RESULT_CHARS})`;
-  return `${text.slice(0, MAX_RESULT_CHARS)}… (cut: the first ${count(MAX_RESULT_CHARS)} of ${count(text.length)} characters; evaluate ${next} for the next)`;
-}
-
 /** Copy Value's text, or why it is refused: too long for the clipboard. */
 function copied(text: string, expression: string): string {
   if (text.length <= MAX_COPY_CHARS) return text;
   throw new Error(
     `${expression} is ${count(text.length)} characters; Copy Value takes at most ${count(MAX_COPY_CHARS)}: copy a slice of it, e.g. (${expression.trim()}).slice(0, ${MAX_COPY_CHARS})`,
   );
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }

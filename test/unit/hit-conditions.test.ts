@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import vm from 'node:vm';
 import { BreakpointManager, hitConditionMet, parseHitCondition } from '../../debug-adapter/breakpoints/source.js';
+import { installHitCounts } from '../../debug-adapter/debuggee/agent/hit-counts.js';
 import { Sources } from '../../debug-adapter/sources/sources.js';
+
+/** A program's global scope with the counter the agent defines as it installs. */
+function programContext(globals: Record<string, unknown> = {}): vm.Context {
+  const program = vm.createContext(globals);
+  installHitCounts(vm.runInContext('globalThis', program) as typeof globalThis);
+  return program;
+}
 
 /** The hits among 1..12 on which `condition` stops. */
 function stopsOn(condition: string | undefined): number[] {
@@ -102,7 +110,7 @@ describe('BreakpointManager before the debuggee connects', () => {
     assert.equal(good!.message, undefined);
     assert.equal(bps.hasAny(), true);
     // The condition V8 gets, evaluated as V8 would at each hit (in the program's global scope).
-    const program = vm.createContext({});
+    const program = programContext();
     assert.deepEqual(
       [1, 2, 3, 4].map(() => vm.runInContext(good!.v8Condition!, program)),
       [false, true, false, true],
@@ -116,7 +124,7 @@ describe('BreakpointManager before the debuggee connects', () => {
       { line: 5, condition: 'i % 2 === 0 // even i only', hitCondition: '== 3' },
       { line: 6, hitCondition: '3' },
     ]);
-    const program = vm.createContext({ i: 0 });
+    const program = programContext({ i: 0 });
     const stops: number[] = [];
     for (let i = 0; i < 8; i++) {
       program.i = i;

@@ -8,7 +8,7 @@ import type { RuntimeTools } from '../../../runtime/hook-types.js';
 import { nonFiniteText } from '../../../runtime/non-finite-text.js';
 import type { DataBreakHit, DataCondition, DebugAgent, VariableWatch, WatchStatus } from '../agent-protocol.js';
 import { hitTest } from '../../breakpoints/hit-condition.js';
-import { CONDITION_LIMIT_MS, createLimited } from './condition-limit.js';
+import { CONDITION_LIMIT_MS, createLimited, overran } from './condition-limit.js';
 import type { AgentContext } from './context.js';
 import { className, isObject, isTensor, type TensorLike, type TfLike, type VariableLike } from './kinds.js';
 
@@ -64,8 +64,7 @@ function conditionHeld(context: AgentContext, limited: <T>(fn: () => T) => T, w:
     const held = Boolean(limited(() => (tf ? tf.tidy(() => Boolean(test(old, v, ch.maxAbs))) : test(old, v, ch.maxAbs))));
     return { held, why: `condition \`${c.source}\` held` };
   } catch (err) {
-    const overran = (err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
-    const error = overran
+    const error = overran(err)
       ? `the condition \`${c.source}\` ran over ${CONDITION_LIMIT_MS / 1000} s and was stopped (a data breakpoint's condition runs at each assign: keep it short)`
       : `the condition \`${c.source}\` threw: ${(err as Error).message}`;
     // A stopped run leaves its tf.tidy scope open (no finally runs on termination): close it.

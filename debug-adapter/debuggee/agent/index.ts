@@ -14,6 +14,7 @@ import { createCallbackObserver } from './callbacks-and-stops.js';
 import { type AgentContext, createContext, type Entry, type InstalledAgent, installedOn } from './context.js';
 import { createDataBreakpoints } from './data-breakpoints.js';
 import { createFunctionBreakpoints } from './function-breakpoints.js';
+import { installHitCounts } from './hit-counts.js';
 import { createInputCopies, type InputCopies } from './input-copies.js';
 import { createInvocationReads } from './invocations.js';
 import { createKnown, type Known } from './known.js';
@@ -33,6 +34,8 @@ export type { ActiveSnapshot, AgentConfig, BreakReason, KnownCallbackInfo, Known
  * round trip.
  */
 export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig>): InstalledAgent {
+  // First, before anything the program could have made fail: source breakpoints count hits there.
+  installHitCounts(g);
   const existing = installedOn(g);
   if (existing) {
     if (initial) existing.configure(initial);
