@@ -35,7 +35,14 @@ export class LanguageServer {
     context.subscriptions.push(this.watch);
     for (const doc of vscode.workspace.textDocuments) this.consider(doc);
     // A TF.js project: started now, so it has loaded and warmed up before the first file opens.
-    if (!this.client && inTfjsProject()) this.start();
+    // Asked without waiting: activation never waits on what the workspace's files hold.
+    if (!this.client) {
+      void inTfjsProject()
+        .then((project) => {
+          if (project) this.start();
+        })
+        .catch((err: unknown) => extensionOutput(context).error(`the language server did not start: ${(err as Error).message}`));
+    }
   }
 
   /** The client, started now if it was not. */
@@ -69,9 +76,12 @@ export class LanguageServer {
   }
 }
 
-/** Whether a workspace folder on disk is a TF.js project (server-start.ts isTfjsProject). */
-export function inTfjsProject(): boolean {
-  return (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file' && isTfjsProject(f.uri.fsPath));
+/** Whether a workspace folder on disk is a TF.js project (server-start.ts isTfjsProject, bounded and asynchronous). */
+export async function inTfjsProject(): Promise<boolean> {
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    if (folder.uri.scheme === 'file' && (await isTfjsProject(folder.uri.fsPath))) return true;
+  }
+  return false;
 }
 
 function holdsModel(folder: string): boolean {

@@ -3,12 +3,13 @@
  * CLI, shows its trace in an output channel and a summary, and turns Tout mismatches into Problems.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { nonFiniteOutputsProblem } from '../runtime/cli/run-summary.js';
 import type { TraceFile } from '../runtime/cli/trace.js';
 import type { CallbackInvocation } from '../runtime/events.js';
+import { READ_LIMITS, readBoundedText } from '../runtime/bounded-read.js';
 import { isGraphProgram, isModelJson, runArguments, UNTRUSTED_MESSAGE } from './config-resolution.js';
 import { editorContext } from './editor-context.js';
 import { beginRun, extensionOutput, logProcessOutput } from './output.js';
@@ -80,7 +81,7 @@ export class GraphRunner {
       });
       child.on('exit', (code) => resolve(code ?? 1));
     });
-    const trace = readTrace(traceFile);
+    const trace = await readTrace(traceFile);
     const result: RunResult = { exitCode, traceFile, ...(trace ? { trace } : {}) };
     this.showProblems(trace);
     this.traceUpdated.fire(result);
@@ -146,9 +147,10 @@ function problem(range: vscode.Range, message: string, severity: vscode.Diagnost
   return d;
 }
 
-function readTrace(file: string): TraceFile | undefined {
+/** The run's trace, read bounded and without blocking the extension host (the language server reads it so: trace-store.ts). */
+async function readTrace(file: string): Promise<TraceFile | undefined> {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as TraceFile;
+    return JSON.parse(await readBoundedText(file, { maxBytes: READ_LIMITS.json, what: 'the trace' })) as TraceFile;
   } catch {
     return undefined;
   }

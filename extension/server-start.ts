@@ -6,8 +6,10 @@
  * runtime); and, in a TF.js project, as the window opens (isTfjsProject). Free of the VS Code API,
  * so it is tested as it is.
  */
-import { type Dirent, readdirSync, readFileSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { READ_LIMITS, readBoundedText } from '../runtime/bounded-read.js';
 import { CALLBACKS_MODULE_NAMES, isModelJsonPath } from '../runtime/graph-model/model-path.js';
 
 /** What the server treats as an import of the runtime (server/wrapper-calls.ts RUNTIME_MODULE, whose module loads TypeScript). */
@@ -47,26 +49,32 @@ const SUBFOLDER_LIMIT = 200;
  * TF.js or the runtime. Then the server starts as the window opens, so that the first file opened
  * gets its diagnostics at once (started at the file's open, the server's load competed with VS
  * Code's own TypeScript server starting for the same file: 1.7 s of the 3.2 s to the squiggle).
+ * Asynchronous and bounded: it runs in the extension host on whatever a cloned repository holds
+ * (a package.json that is a FIFO, a link to /dev/zero, 40 MB), and no answer may stall the host.
  */
-export function isTfjsProject(folder: string): boolean {
-  if (dependsOnTfjs(path.join(folder, 'package.json'))) return true;
+export async function isTfjsProject(folder: string): Promise<boolean> {
+  if (await dependsOnTfjs(path.join(folder, 'package.json'))) return true;
   let entries: Dirent[];
   try {
-    entries = readdirSync(folder, { withFileTypes: true }).slice(0, SUBFOLDER_LIMIT);
+    entries = (await readdir(folder, { withFileTypes: true })).slice(0, SUBFOLDER_LIMIT);
   } catch {
     return false;
   }
-  return entries.some(
-    (e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules' && dependsOnTfjs(path.join(folder, e.name, 'package.json')),
-  );
+  const subfolders = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules');
+  for (const e of subfolders) {
+    if (await dependsOnTfjs(path.join(folder, e.name, 'package.json'))) return true;
+  }
+  return false;
 }
 
-function dependsOnTfjs(packageJson: string): boolean {
+async function dependsOnTfjs(packageJson: string): Promise<boolean> {
   let manifest: Partial<Record<(typeof DEPENDENCY_FIELDS)[number], unknown>>;
   try {
-    manifest = JSON.parse(readFileSync(packageJson, 'utf8'));
+    manifest = JSON.parse(await readBoundedText(packageJson, { maxBytes: READ_LIMITS.manifest, what: 'package.json' }));
   } catch {
-    return false; // none, or not JSON: the server's package.json check says so once it is opened
+    // None, not a regular file, over the cap, or not JSON: not a project to start the server for
+    // (the server's package.json check says what is wrong once the file is opened).
+    return false;
   }
   return DEPENDENCY_FIELDS.some((field) => {
     const deps = manifest?.[field];

@@ -28,7 +28,7 @@ export class BackendStatus {
     this.update();
     // Shown in a TF.js project, and elsewhere once a TS/JS file or a model is open (the extension
     // also wakes for any folder with a package.json, to check whether it is a TF.js project).
-    if (inTfjsProject() || vscode.workspace.textDocuments.some(showsBackend)) this.show();
+    if (vscode.workspace.textDocuments.some(showsBackend)) this.show();
     else {
       const opened = vscode.workspace.onDidOpenTextDocument((doc) => {
         if (!showsBackend(doc)) return;
@@ -36,6 +36,12 @@ export class BackendStatus {
         this.show();
       });
       context.subscriptions.push(opened);
+      // Asked without waiting (it reads the workspace's package.json files): activation goes on.
+      void inTfjsProject().then((project) => {
+        if (!project) return;
+        opened.dispose();
+        this.show();
+      });
     }
   }
 

@@ -12,6 +12,11 @@ export const READ_LIMITS = {
   source: 8 * 1024 * 1024,
   /** model.json and other JSON the project writes or reads (traces, inputs). */
   json: 64 * 1024 * 1024,
+  /**
+   * A package.json read to learn a project's dependencies (the extension's activation): real ones
+   * are a few kB, and a cloned repository's may be anything.
+   */
+  manifest: 1024 * 1024,
   /** One weight shard. TF.js's converter writes 4 MB shards; a hand-made model may have one file. */
   weights: 2 * 1024 * 1024 * 1024,
 } as const;

@@ -9,7 +9,9 @@
  *
  * Nothing here may break a terminal's command: when the extension does not answer, the process
  * says so once on stderr and runs undebugged, with tsx and the runtime's loader still (its
- * children, which lose the variable, stay quiet). When the session it was given is lost (stopped
+ * children, which lose the variable, stay quiet). When the extension refuses the session (an
+ * untrusted workspace), it says so and runs as `node` would run it, with nothing preloaded: no
+ * runtime, no native backend, no tsx. When the session it was given is lost (stopped
  * or its adapter dead before the program connects, or the adapter gone later), the bridge does
  * the same (bridge.ts).
  */
@@ -56,25 +58,22 @@ export async function bootProgram({ program, launch, viaRunner, runtimeCli }: Pr
   if (launch) return preload({ bridge: true, tsx });
   // A project on a TF.js version the runtime does not support runs as it would without us, told why once.
   const tfjs = checkProjectTfjs(path.dirname(program));
-  if (!tfjs.ok) {
-    process.stderr.write(`tfjs-callbacks debug terminal: ${tfjs.message} ${path.basename(program)} runs without the debugger.\n`);
-    delete process.env[TERMINAL_SOCKET_ENV];
-    return;
-  }
+  if (!tfjs.ok) return runsWithoutDebugger(program, tfjs.message);
   const socketPath = process.env[TERMINAL_SOCKET_ENV]!;
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  const reply: TerminalDebugReply =
+  const { reply, answered }: { reply: TerminalDebugReply; answered: boolean } =
     major > 20 || (major === 20 && minor >= 19)
       ? await ask(socketPath, { version: 1, pid: process.pid, program, args: process.argv.slice(2), cwd: process.cwd() })
-      : { ok: false, reason: `the debugger needs Node.js 20.19 or newer, and this is ${process.version}` };
+      : { reply: { ok: false, reason: `the debugger needs Node.js 20.19 or newer, and this is ${process.version}` }, answered: false };
+  // Refused by the extension (an untrusted workspace): nothing of ours runs in the program, not the
+  // runtime nor the native backend it would load (TensorFlow's start-up lines in a program that never used TF.js).
+  if (!reply.ok && answered) return runsWithoutDebugger(program, `${reply.reason}.`);
   // The program's packages are looked up beside it, as a launch does (launcher.ts).
   process.env.TFJS_CALLBACKS_PROJECT_DIR ??= path.dirname(program);
   // The CLI, typed in the terminal, chooses as it does anywhere: its --backend, else TFJS_BACKEND, else auto.
   if (!runtimeCli) chooseBackendAsLaunch(reply.ok ? reply.backend : undefined);
   if (!reply.ok) {
-    process.stderr.write(`tfjs-callbacks debug terminal: ${reply.reason}. ${path.basename(program)} runs without the debugger.\n`);
-    // Its children would fail the same way: they run undebugged without a word.
-    delete process.env[TERMINAL_SOCKET_ENV];
+    runsWithoutDebugger(program, `${reply.reason}.`);
     // As it would run debugged, less the bridge: a .ts program still runs (tsx), the runtime still resolves.
     return preload({ bridge: false, tsx });
   }
@@ -90,6 +89,12 @@ export async function bootProgram({ program, launch, viaRunner, runtimeCli }: Pr
   // A session lost before or after the program starts leaves it running undebugged (bridge.ts).
   process.env[TERMINAL_PROGRAM_ENV] = path.basename(program);
   await preload({ bridge: true, tsx });
+}
+
+/** Says once why the program runs undebugged; its children, without the variable, would fail the same way: they stay quiet. */
+function runsWithoutDebugger(program: string, why: string): void {
+  process.stderr.write(`tfjs-callbacks debug terminal: ${why} ${path.basename(program)} runs without the debugger.\n`);
+  delete process.env[TERMINAL_SOCKET_ENV];
 }
 
 /**
@@ -181,15 +186,15 @@ export function splitNodeOptions(text: string): string[] {
   return out;
 }
 
-/** One request, one reply, over the extension's socket. */
-function ask(socketPath: string, request: TerminalDebugRequest): Promise<TerminalDebugReply> {
+/** One request, one reply, over the extension's socket; `answered`: the reply is the extension's, not a failure to reach it. */
+function ask(socketPath: string, request: TerminalDebugRequest): Promise<{ reply: TerminalDebugReply; answered: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(socketPath);
     let text = '';
-    const done = (reply: TerminalDebugReply) => {
+    const done = (reply: TerminalDebugReply, answered = false) => {
       clearTimeout(timer);
       socket.destroy();
-      resolve(reply);
+      resolve({ reply, answered });
     };
     const timer = setTimeout(
       () => done({ ok: false, reason: `VS Code did not start a debug session within ${TERMINAL_REQUEST_TIMEOUT_MS / 1000} s` }),
@@ -201,7 +206,7 @@ function ask(socketPath: string, request: TerminalDebugRequest): Promise<Termina
       text += chunk;
       const nl = text.indexOf('\n');
       if (nl < 0) return;
-      done(parseTerminalReply(text.slice(0, nl)));
+      done(parseTerminalReply(text.slice(0, nl)), true);
     });
     socket.on('error', (err: NodeJS.ErrnoException) =>
       done({ ok: false, reason: `the TF.js Callbacks extension does not answer (${err.code ?? err.message}: was VS Code closed?)` }),

@@ -14,11 +14,12 @@
  * untranspiled (`ERR_MODULE_NOT_FOUND` for babel's extensionless `./agent`) and a `.ts` one failed.
  *
  * Every other process pays for this file, one property write and, where runMain starts a script,
- * a stat of it: npm, npx, babel-node's and ts-node's CLIs, anything under node_modules (Node's
- * runMain starts them unchanged), `node -e`, the REPL (which never call runMain).
+ * a stat of it and a look for its package's name: npm, npx, babel-node's and ts-node's CLIs,
+ * anything under node_modules (Node's runMain starts them unchanged), `node -e`, the REPL (which
+ * never call runMain).
  */
 import Module from 'node:module';
-import { realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
@@ -59,13 +60,68 @@ export function programToDebug(main: string | undefined, env: NodeJS.ProcessEnv,
 /**
  * Package managers and tools, not programs: anything installed in a node_modules folder (npm, npx,
  * node-gyp, tsx's CLI, which starts the program in a child that is debugged, babel-node's and
- * ts-node's, which start it with runMain again), corepack's and yarn's own copies; except this
- * package's runtime CLI (`tfjs-callbacks run program.ts`).
+ * ts-node's, which start it with runMain again), corepack's and yarn's own copies, and npm, yarn,
+ * pnpm and corepack wherever else they are installed (apt's /usr/share/nodejs, Volta's and
+ * corepack's caches, pnpm's standalone installer): by their entry scripts' names, else by the
+ * name of the package the script is in. Except this package's runtime CLI (`tfjs-callbacks run
+ * program.ts`).
  */
 export function isToolScript(real: string, argv: readonly string[] = []): boolean {
   if (isRuntimeCli(real)) return !runsModel(argv.slice(2));
   const parts = real.split(path.sep);
-  return parts.includes('node_modules') || parts.includes('corepack') || real.includes(`${path.sep}.yarn${path.sep}releases${path.sep}`);
+  if (parts.includes('node_modules') || parts.includes('corepack') || real.includes(`${path.sep}.yarn${path.sep}releases${path.sep}`)) return true;
+  if (isToolEntry(real)) return true;
+  const name = packageNameOf(path.dirname(real));
+  return name !== undefined && TOOL_PACKAGES.has(name);
+}
+
+/** The packages of package managers; a script in one of them is the tool, wherever it is installed. */
+const TOOL_PACKAGES = new Set(['npm', 'npx', 'yarn', '@yarnpkg/cli-dist', '@yarnpkg/cli', 'pnpm', '@pnpm/exe', 'corepack']);
+/** Their entry scripts, named as no program is, for copies with no package.json above them. */
+const TOOL_ENTRY = /^(?:np[mx]-cli\.js|pnp[mx]\.cjs|yarn\.cjs|yarn-\d[\w.-]*\.cjs)$/;
+/** Their plainer names, taken for theirs only in a bin/ or dist/ folder (yarn's bin/yarn.js, corepack's dist/pnpm.js). */
+const TOOL_BIN = /^(?:npm|npx|pnpm|pnpx|yarn|yarnpkg|corepack)\.c?js$/;
+
+function isToolEntry(real: string): boolean {
+  const base = path.basename(real);
+  return TOOL_ENTRY.test(base) || (TOOL_BIN.test(base) && ['bin', 'dist'].includes(path.basename(path.dirname(real))));
+}
+
+/** A package.json past this is no package manager's (theirs are a few kB): it is not read. */
+const MANIFEST_LIMIT = 256 * 1024;
+
+/** The name in the nearest package.json above `dir` that has one (a nameless one, `{ "type": "module" }`, is passed over). */
+function packageNameOf(dir: string): string | undefined {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const name = manifestName(path.join(at, 'package.json'));
+    if (name !== undefined) return name;
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
+/**
+ * A package.json's name, read bounded: a regular file only, opened without blocking (a FIFO or a
+ * link to /dev/zero in a project must not hang or swell the user's process), under MANIFEST_LIMIT.
+ * The runtime's bounded reader (runtime/bounded-read.ts) is an ES module this file cannot load on
+ * every Node.
+ */
+function manifestName(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.size > MANIFEST_LIMIT) return undefined;
+    const name = (JSON.parse(readFileSync(fd, 'utf8')) as { name?: unknown } | null)?.name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Whether a script's real path is this package's runtime CLI. */

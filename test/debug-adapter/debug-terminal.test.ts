@@ -1,7 +1,8 @@
 /**
  * The Debug Terminal without VS Code (test/helpers/terminal.ts plays the extension): which
- * processes get a session, what they show, and how a program runs when none can be had. Programs
- * run with the user's own preloads and compilers: preloads.test.ts.
+ * processes get a session, what they show, and how a program runs when none can be had (one the
+ * extension refuses: test/hostile/debug-terminal-tools.test.ts). Programs run with the user's own
+ * preloads and compilers: preloads.test.ts.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { isToolScript, runsModel } from '../../debug-adapter/debuggee/boot.cjs';
 import { parseTerminalReply, TERMINAL_SOCKET_ENV } from '../../debug-adapter/debuggee/terminal-protocol.js';
-import { DebugTerminalListener, terminalConfiguration, terminalNodeOptions } from '../../extension/terminal-listener.js';
+import { terminalConfiguration, terminalNodeOptions } from '../../extension/terminal-listener.js';
 import { resolveConfiguration, UNTRUSTED_MESSAGE } from '../../extension/config-resolution.js';
 import type { BackendChoice, BackendName } from '../../runtime/backend-choice.js';
 import { buildDir, hasBuild, nativeRoot } from '../../runtime/native/cache.js';
@@ -239,24 +240,6 @@ describe('Debug Terminal', () => {
     assert.equal(await run.exited, 0, run.stderr());
     assert.match(run.stdout(), new RegExp(`^${AUTO_LINE}ran: 2\n$`));
     assert.match(run.stderr(), /^tfjs-callbacks debug terminal: .*\. prog\.ts runs without the debugger\.\n/);
-  });
-
-  test('a refused session (an untrusted workspace) runs the program undebugged with the reason', T, async () => {
-    const refusal = 'TF.js Graph Callbacks does not run programs in an untrusted workspace';
-    const listener = await DebugTerminalListener.start(async () => {
-      throw new Error(refusal);
-    });
-    try {
-      const dir = tempDir('tfjs-cb-term-refused-');
-      const program = path.join(dir, 'prog.mjs');
-      fs.writeFileSync(program, "console.log('ran');\n");
-      const run = runInTerminal(process.execPath, [program], cleanEnv(listener.terminalEnv(BOOTLOADER, undefined)), dir);
-      assert.equal(await run.exited, 0, run.stderr());
-      assert.match(run.stdout(), new RegExp(`^${AUTO_LINE}ran\n$`));
-      assert.equal(run.stderr(), `tfjs-callbacks debug terminal: ${refusal}. prog.mjs runs without the debugger.\n`);
-    } finally {
-      listener.dispose();
-    }
   });
 
   test('NODE_OPTIONS keeps what it held, and a bootloader in a folder with spaces and quotes loads', T, async () => {

@@ -70,29 +70,29 @@ describe('a TF.js project, whose window starts the server before any file opens'
   };
   const deps = (field: string, names: string[]) => JSON.stringify({ name: 'x', [field]: Object.fromEntries(names.map((n) => [n, '*'])) });
 
-  test('its package.json depends on TF.js (any @tensorflow/tfjs package) or the runtime, in any dependency field', () => {
-    assert.equal(isTfjsProject(project('tfjs', deps('dependencies', ['@tensorflow/tfjs']))), true);
-    assert.equal(isTfjsProject(project('tfjs-node-gpu', deps('dependencies', ['@tensorflow/tfjs-node-gpu']))), true);
-    assert.equal(isTfjsProject(project('runtime-dev', deps('devDependencies', ['tfjs-callback-debugger']))), true);
-    assert.equal(isTfjsProject(project('peer', deps('peerDependencies', ['@tensorflow/tfjs-core']))), true);
+  test('its package.json depends on TF.js (any @tensorflow/tfjs package) or the runtime, in any dependency field', async () => {
+    assert.equal(await isTfjsProject(project('tfjs', deps('dependencies', ['@tensorflow/tfjs']))), true);
+    assert.equal(await isTfjsProject(project('tfjs-node-gpu', deps('dependencies', ['@tensorflow/tfjs-node-gpu']))), true);
+    assert.equal(await isTfjsProject(project('runtime-dev', deps('devDependencies', ['tfjs-callback-debugger']))), true);
+    assert.equal(await isTfjsProject(project('peer', deps('peerDependencies', ['@tensorflow/tfjs-core']))), true);
   });
 
-  test('a project one level down counts (a workspace of projects); node_modules and dot folders do not, nor deeper ones', () => {
+  test('a project one level down counts (a workspace of projects); node_modules and dot folders do not, nor deeper ones', async () => {
     const outer = project('outer', deps('dependencies', ['lodash']));
     project('app', deps('dependencies', ['@tensorflow/tfjs']), outer);
-    assert.equal(isTfjsProject(outer), true);
+    assert.equal(await isTfjsProject(outer), true);
     const installed = project('installed', deps('dependencies', ['express']));
     project(path.join('node_modules', 'some-lib'), deps('dependencies', ['@tensorflow/tfjs']), installed);
     project('.cache', deps('dependencies', ['@tensorflow/tfjs']), installed);
     project(path.join('packages', 'deep'), deps('dependencies', ['@tensorflow/tfjs']), installed);
-    assert.equal(isTfjsProject(installed), false);
+    assert.equal(await isTfjsProject(installed), false);
   });
 
-  test('other projects, no package.json, a package.json that is not JSON, a folder that is gone: not one', () => {
-    assert.equal(isTfjsProject(project('express', deps('dependencies', ['express', 'tfjs-like', '@tensorflow-models/coco-ssd']))), false);
-    assert.equal(isTfjsProject(project('bare', undefined)), false);
-    assert.equal(isTfjsProject(project('broken', '{ "dependencies": { "@tensorflow/tfjs": ')), false);
-    assert.equal(isTfjsProject(project('null', 'null')), false);
-    assert.equal(isTfjsProject(path.join(dir, 'no-such-folder')), false);
+  test('other projects, no package.json, a package.json that is not JSON, a folder that is gone: not one', async () => {
+    assert.equal(await isTfjsProject(project('express', deps('dependencies', ['express', 'tfjs-like', '@tensorflow-models/coco-ssd']))), false);
+    assert.equal(await isTfjsProject(project('bare', undefined)), false);
+    assert.equal(await isTfjsProject(project('broken', '{ "dependencies": { "@tensorflow/tfjs": ')), false);
+    assert.equal(await isTfjsProject(project('null', 'null')), false);
+    assert.equal(await isTfjsProject(path.join(dir, 'no-such-folder')), false);
   });
 });
