@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, printed as ratios against a baseline measured in the same run.
- * `npm run bench <part>` runs one part: runtime, debug, session, timings, steps, lsp, webview, nodes, graph, trace, globs, cli or ops.
+ * `npm run bench <part>` runs one part: runtime, debug, session, timings, steps, lsp, webview, nodes, graph, trace, globs, cli, ops or adapter-memory.
  */
 import os from 'node:os';
 import { runtimeBenchmarks } from './runtime.bench.js';
@@ -23,6 +23,7 @@ const parts: Record<string, (print: Print) => Promise<void>> = {
   globs: async (print) => (await import('./globs.bench.js')).globBenchmarks(print),
   cli: async (print) => (await import('./cli-memory.bench.js')).cliMemoryBenchmarks(print),
   ops: async (print) => (await import('./op-watch.bench.js')).opWatchBenchmarks(print),
+  'adapter-memory': async (print) => (await import('./adapter-memory.bench.js')).adapterMemoryBenchmarks(print),
 };
 
 const print: Print = (line) => console.log(line);

@@ -149,6 +149,11 @@ async function activateNative(projectDir: string): Promise<Attempt> {
     }
   };
   for (const copy of installedNativeCopies(projectDir, fileURLToPath(import.meta.url))) {
+    // A package.json or binding that is a FIFO, a device or huge: loading it would hang or fill memory.
+    if (copy.refused) {
+      problems.push(copy.refused);
+      continue;
+    }
     // A tfjs-node of another TF.js version than the engine's registers kernels it lacks.
     const otherVersion = backendCopyProblem(packageAt(copy.dir), tf.version_core, { projectDir });
     if (otherVersion) {

@@ -74,7 +74,7 @@ export function installedPackage(name: string, fromDir: string): InstalledPackag
 
 function readManifest(name: string, manifest: string): InstalledPackage {
   try {
-    const json = JSON.parse(readBoundedTextSync(manifest, { maxBytes: READ_LIMITS.json, what: `${name}'s package.json` })) as { version?: unknown } | null;
+    const json = JSON.parse(readBoundedTextSync(manifest, { maxBytes: READ_LIMITS.manifest, what: `${name}'s package.json` })) as { version?: unknown } | null;
     const version = json?.version;
     if (typeof version === 'string' && parseVersion(version)) return { name, version, manifest };
     return { name, version: undefined, manifest, problem: `its version is ${JSON.stringify(version)}` };
@@ -155,7 +155,7 @@ export function packageAt(dir: string): InstalledPackage {
   const manifest = path.join(dir, 'package.json');
   let name = path.basename(dir);
   try {
-    const json = JSON.parse(readBoundedTextSync(manifest, { maxBytes: READ_LIMITS.json, what: 'package.json' })) as { name?: unknown } | null;
+    const json = JSON.parse(readBoundedTextSync(manifest, { maxBytes: READ_LIMITS.manifest, what: 'package.json' })) as { name?: unknown } | null;
     if (typeof json?.name === 'string') name = json.name;
   } catch {
     // readManifest says why.
@@ -201,7 +201,7 @@ function installDir(manifest: string): string {
 function ownerOf(manifest: string): string {
   const owner = path.join(installDir(manifest), 'package.json');
   try {
-    const name = (JSON.parse(readBoundedTextSync(owner, { maxBytes: READ_LIMITS.json, what: 'package.json' })) as { name?: unknown } | null)?.name;
+    const name = (JSON.parse(readBoundedTextSync(owner, { maxBytes: READ_LIMITS.manifest, what: 'package.json' })) as { name?: unknown } | null)?.name;
     if (name === 'tfjs-callback-debugger') return 'shipped with tfjs-callback-debugger';
   } catch {
     // No readable package.json above node_modules: say where the package is.

@@ -3,9 +3,10 @@
  * node_modules, one build per tfjs version, reused by every project on the machine. The runtime
  * looks there after the project's and its own tfjs-node.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { READ_LIMITS, readBoundedTextSync } from '../bounded-read.js';
 
 /** What setup-native wrote next to the build: what it was built against, for reuse and reports. */
 export interface NativeBuildRecord {
@@ -39,7 +40,8 @@ export function recordFile(build: string): string {
 /** The record of a finished build in `build`, if there is one. */
 export function readRecord(build: string): NativeBuildRecord | undefined {
   try {
-    return JSON.parse(readFileSync(recordFile(build), 'utf8')) as NativeBuildRecord;
+    // Bounded: TFJS_CALLBACKS_NATIVE_DIR may point anywhere.
+    return JSON.parse(readBoundedTextSync(recordFile(build), { maxBytes: READ_LIMITS.manifest, what: "setup-native's record" })) as NativeBuildRecord;
   } catch {
     return undefined;
   }

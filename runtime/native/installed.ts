@@ -5,9 +5,10 @@
  * throws, so loading one, then another, floods the output with "already registered". No
  * TensorFlow.js here: the loader's hooks (a thread of their own) use it too.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { FileReadError, formatBytes, READ_LIMITS, readBoundedTextSync } from '../bounded-read.js';
 import { installedPackage } from '../tfjs-version.js';
 import { buildDir, hasBuild, nativeRoot, napiVersionFor } from './cache.js';
 
@@ -28,31 +29,103 @@ export interface NativeCopy {
   /** Where its loader looks for the binding. */
   readonly binding: string;
   readonly hasBinding: boolean;
+  /**
+   * Why the copy is not to be loaded at all, though installed: its package.json or its binding is
+   * not a regular file of a sane size (a FIFO would block the load forever, /dev/zero fill memory).
+   */
+  readonly refused?: string;
+}
+
+/** Far above any tfjs_binding.node (~200 kB; libtensorflow is a file of its own): a larger one is not a binding. */
+const BINDING_MAX_BYTES = 256 * 1024 * 1024;
+
+/** The package.json of the copy in `dir`, read bounded; a FileReadError says why it was not read. */
+function readCopyManifest(pkg: string, dir: string): { binary?: { napi_versions?: number[] } } | FileReadError | undefined {
+  try {
+    return JSON.parse(readBoundedTextSync(path.join(dir, 'package.json'), { maxBytes: READ_LIMITS.manifest, what: `${pkg}'s package.json` }));
+  } catch (err) {
+    // Not JSON: the loader's usual place is looked at, as before.
+    return err instanceof FileReadError ? err : undefined;
+  }
 }
 
 /** Where tfjs-node's loader (node-pre-gyp) looks for the binding of the package in `dir`. */
 export function bindingFile(dir: string): string {
+  const manifest = readCopyManifest('tfjs-node', dir);
+  return bindingIn(dir, manifest instanceof FileReadError ? undefined : manifest);
+}
+
+function bindingIn(dir: string, manifest: { binary?: { napi_versions?: number[] } } | undefined): string {
   let napi = 8;
   try {
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { binary?: { napi_versions?: number[] } };
-    napi = napiVersionFor(manifest.binary?.napi_versions ?? [napi]);
+    napi = napiVersionFor(manifest?.binary?.napi_versions ?? [napi]);
   } catch {
-    // unreadable manifest: the usual place
+    // no N-API version this Node has: the usual place
   }
   return path.join(dir, 'lib', `napi-v${napi}`, 'tfjs_binding.node');
 }
 
-function copyAt(pkg: NativePackage, where: string, dir: string): NativeCopy {
-  const binding = bindingFile(dir);
-  return { pkg, where, dir, binding, hasBinding: existsSync(binding) };
+/**
+ * 'missing', 'ok', or why the binding must not be dlopen'ed: dlopen of a FIFO blocks for good and
+ * node-pre-gyp's look at it reads what it finds, so only a regular file of a sane size is loaded.
+ */
+export function bindingState(binding: string): 'missing' | 'ok' | { readonly problem: string } {
+  let stats: Stats;
+  try {
+    stats = statSync(binding);
+  } catch {
+    return 'missing';
+  }
+  if (!stats.isFile())
+    return {
+      problem: `its native binding ${binding} is ${stats.isFIFO() ? 'a named pipe (FIFO)' : stats.isDirectory() ? 'a folder' : 'a device or socket'}, not a regular file: it was not loaded (reinstall the package)`,
+    };
+  if (stats.size > BINDING_MAX_BYTES) {
+    return { problem: `its native binding ${binding} is ${formatBytes(stats.size)}, not a binding (~200 kB): it was not loaded (reinstall the package)` };
+  }
+  return 'ok';
 }
 
-/** The package folder `from` (a file) resolves `pkg` to, if installed there. */
-function installedDir(pkg: string, from: string): string | undefined {
+function copyAt(pkg: NativePackage, where: string, dir: string): NativeCopy {
+  const manifest = readCopyManifest(pkg, dir);
+  if (manifest instanceof FileReadError) {
+    // Node's own require would read it unbounded (or wait on a FIFO): the copy is not touched further.
+    const binding = bindingIn(dir, undefined);
+    return {
+      pkg,
+      where,
+      dir,
+      binding,
+      hasBinding: false,
+      refused: `${pkg} in ${where} was not loaded: ${manifest.message} Reinstall it (npm install ${pkg}) or remove it.`,
+    };
+  }
+  const binding = bindingIn(dir, manifest);
+  const state = bindingState(binding);
+  if (typeof state === 'object') return { pkg, where, dir, binding, hasBinding: false, refused: `${pkg} in ${where}: ${state.problem}` };
+  return { pkg, where, dir, binding, hasBinding: state === 'ok' };
+}
+
+/**
+ * The package folder code in `fromDir` finds `pkg` in (Node's node_modules lookup, folder by folder
+ * up), if installed there. Not require.resolve: Node's resolver reads the package's package.json
+ * whole, and waits forever on one that is a FIFO, before anything here could check it.
+ */
+function installedDir(pkg: string, fromDir: string): string | undefined {
+  for (let dir = path.resolve(fromDir); ; dir = path.dirname(dir)) {
+    const folder = path.join(dir, 'node_modules', ...pkg.split('/'));
+    // existsSync opens nothing: a FIFO or /dev/zero link is found here and refused by copyAt.
+    if (path.basename(dir) !== 'node_modules' && existsSync(path.join(folder, 'package.json'))) return realOrSelf(folder);
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The folder with its links resolved, as Node's resolver gives it; as it is where that fails. */
+function realOrSelf(folder: string): string {
   try {
-    return path.dirname(createRequire(from).resolve(`${pkg}/package.json`));
+    return realpathSync(folder);
   } catch {
-    return undefined;
+    return folder;
   }
 }
 
@@ -63,8 +136,8 @@ function installedDir(pkg: string, from: string): string | undefined {
 export function installedNativeCopies(projectDir: string, runtimeFile: string): NativeCopy[] {
   const copies: NativeCopy[] = [];
   for (const [where, from] of [
-    ['the project', path.join(projectDir, 'noop.js')],
-    ['the runtime', runtimeFile],
+    ['the project', projectDir],
+    ['the runtime', path.dirname(runtimeFile)],
   ] as const) {
     for (const pkg of NATIVE_PACKAGES) {
       const dir = installedDir(pkg, from);
@@ -99,7 +172,8 @@ export function nativeRedirect(request: string, resolved: string | undefined, pr
   if (!isNativePackage(request)) return undefined;
   if (resolved) {
     const dir = packageRootOf(resolved);
-    if (dir && existsSync(bindingFile(dir))) return undefined;
+    // A binding that is not a regular file is not loaded: setup-native's build serves, when there is one.
+    if (dir && bindingState(bindingFile(dir)) === 'ok') return undefined;
   }
   const version = projectTfjsVersion(projectDir);
   const build = version && setupNativeBuild(version, env);

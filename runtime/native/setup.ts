@@ -6,10 +6,11 @@
  * and is what the runtime's auto backend then loads (backend.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { READ_LIMITS, readBoundedTextSync } from '../bounded-read.js';
 import { buildDir, hasBuild, napiVersionFor, nativeRoot, packageDir, readRecord, recordFile, type NativeBuildRecord } from './cache.js';
 import { fromPython, fromWheel, LIBRARIES, NativeSetupError, wheelVersion, type FoundTensorFlow } from './find-tensorflow.js';
 import { builtFromWheel, newWheelFolder, removeOtherWheelFolders } from './wheel-folders.js';
@@ -92,7 +93,7 @@ export async function setupNative(options: SetupOptions): Promise<SetupResult> {
     linked = true;
     link(pkg, tf);
 
-    const published = (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { binary: { napi_versions: number[] } }).binary.napi_versions;
+    const published = (JSON.parse(readManifest(pkg)) as { binary: { napi_versions: number[] } }).binary.napi_versions;
     const napi = napiVersionFor(published);
     say(`building the binding with node-gyp (N-API ${napi}, ${os.availableParallelism()} jobs)…`);
     const buildStarted = Date.now();
@@ -148,9 +149,14 @@ function tfjsVersion(projectDir: string): string {
   return version;
 }
 
+/** The package.json of the tfjs-node in `pkg`, read bounded as every package.json is. */
+function readManifest(pkg: string): string {
+  return readBoundedTextSync(path.join(pkg, 'package.json'), { maxBytes: READ_LIMITS.manifest, what: "tfjs-node's package.json" });
+}
+
 function readVersion(pkg: string): string | undefined {
   try {
-    return (JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readManifest(pkg)) as { version: string }).version;
   } catch {
     return undefined;
   }
