@@ -91,12 +91,19 @@ const HOLD_MS = 100;
 
 /**
  * Reads `source` (a program's stderr) and writes it to `write` without TensorFlow's startup
- * lines; `onEnd` after the last text.
+ * lines; `onEnd` after the last text. `encoding` 'latin1' passes bytes through unchanged (one
+ * character per byte: the CLI writes them back as they came, whatever their encoding); 'utf8' is
+ * for text shown in an editor.
  */
-export function filterTfStartupLines(source: NodeJS.ReadableStream, write: (text: string) => void, onEnd?: () => void): void {
+export function filterTfStartupLines(
+  source: NodeJS.ReadableStream,
+  write: (text: string) => void,
+  onEnd?: () => void,
+  encoding: 'utf8' | 'latin1' = 'utf8',
+): void {
   const filter = new TfStartupFilter();
   let timer: NodeJS.Timeout | undefined;
-  source.setEncoding?.('utf8');
+  source.setEncoding?.(encoding);
   source.on('data', (chunk: string | Buffer) => {
     if (timer) clearTimeout(timer);
     timer = undefined;

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseChoice, type BackendChoice } from '../backend-choice.js';
-import { isModelTarget } from '../graph-model/model-path.js';
+import { conventionalCallbacksModule, isModelTarget } from '../graph-model/model-path.js';
+import { traceTargetProblem } from './trace-target.js';
 
 export const USAGE = `Usage: tfjs-callbacks run [options] <program.ts|program.js> [options] [--] [program arguments]
        tfjs-callbacks run [options] <model.json> [options]
@@ -36,7 +37,15 @@ setup-native builds the native TensorFlow backend (@tensorflow/tfjs-node's bindi
 TensorFlow you already have: a Python environment's tensorflow/tensorflow-cpu (--python, default
 python3) or a wheel file (--wheel). Needs g++ and make; ~30 s, ~25 MiB in ~/.cache. --undo removes it.`;
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** `showUsage`: false where the message says all there is to fix (a refused --trace path), and the usage text would bury it. */
+  constructor(
+    message: string,
+    readonly showUsage = true,
+  ) {
+    super(message);
+  }
+}
 
 export interface RunArgs {
   /** As given, for messages. */
@@ -73,7 +82,8 @@ function splitAtProgram(argv: readonly string[]): { cli: string[]; program: stri
   for (; i < argv.length && target === undefined; i++) {
     const arg = argv[i]!;
     // `run -- <program> args`: no more options of ours; the program and its arguments follow.
-    if (arg === '--' && positionals === 1 && i + 1 < argv.length) return { cli: [...cli, argv[i + 1]!], program: argv.slice(i + 2) };
+    // The target goes to parseArgs after a `--` of its own, so a name starting with `-` stays a name.
+    if (arg === '--' && positionals === 1 && i + 1 < argv.length) return { cli: [...cli, '--', argv[i + 1]!], program: argv.slice(i + 2) };
     cli.push(arg);
     if (!arg.startsWith('-') || arg === '-') {
       if (++positionals === 2) target = arg;
@@ -127,6 +137,8 @@ export function parseCliArgs(argv: string[]): RunArgs | 'help' {
   if (isModel && program.length) throw new UsageError(`A model.json takes no program arguments (got ${program.join(' ')}).`);
   if (values.callbacks && !existsSync(path.resolve(values.callbacks))) throw new UsageError(`--callbacks ${values.callbacks} does not exist.`);
   if (values.inputs && !existsSync(path.resolve(values.inputs))) throw new UsageError(`--inputs ${values.inputs} does not exist.`);
+  const traceProblem = values.trace ? traceTargetProblem(values.trace, protectedByTrace(targetPath, isModel, values.callbacks)) : undefined;
+  if (traceProblem) throw new UsageError(traceProblem, false);
   let backend: BackendChoice | undefined;
   try {
     backend = values.backend === undefined ? undefined : parseChoice(values.backend, '--backend');
@@ -144,6 +156,12 @@ export function parseCliArgs(argv: string[]): RunArgs | 'help' {
     ...(values.trace ? { trace: values.trace } : {}),
     ...(values['find-nan'] ? { findNan: true } : {}),
   };
+}
+
+/** The files a trace must never replace: the target and, for a model, its callbacks module. */
+function protectedByTrace(targetPath: string, isModel: boolean, callbacks: string | undefined): string[] {
+  const module = callbacks ?? (isModel ? conventionalCallbacksModule(targetPath, existsSync) : undefined);
+  return module ? [targetPath, module] : [targetPath];
 }
 
 /**

@@ -8,6 +8,8 @@
  * Stdin and stdout are shared, so a program's prompts and output are as they would be.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -50,12 +52,14 @@ export function programCommand(args: RunArgs): string[] {
 }
 
 /** The program's environment: the run's settings for the preloads, the user's own unchanged. */
-export function programEnv(args: RunArgs, projectDir: string): NodeJS.ProcessEnv {
+export function programEnv(args: RunArgs, projectDir: string, shareDir: string): NodeJS.ProcessEnv {
   const run: ProgramRun = {
     target: args.target,
     targetPath: args.targetPath,
     ...(args.trace ? { trace: path.resolve(args.trace) } : {}),
     ...(args.findNan ? { findNan: true } : {}),
+    cliPid: process.pid,
+    shareDir,
   };
   return {
     ...process.env,
@@ -67,22 +71,37 @@ export function programEnv(args: RunArgs, projectDir: string): NodeJS.ProcessEnv
   };
 }
 
+/** A private folder for the run's processes to share their invocations in (program-protocol.ts `shareDir`). */
+export function makeShareDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'tfjs-callbacks-run-'));
+}
+
+/** How long the program's last stderr may take to arrive after it exits, before the CLI returns without waiting for the pipe to close. */
+const STDERR_DRAIN_MS = 200;
+
 /**
- * Runs `node ...argv` with `env` and resolves with its exit code; a signal that ends the child ends
- * this process the same way. Its stderr is filtered when `filterStderr`.
+ * Runs `node ...argv` with `env` and resolves with its exit code once it exits (not once its
+ * stderr closes: a detached helper may hold that open for good); a signal that ends the child ends
+ * this process the same way, after `cleanup`. Its stderr is filtered when `filterStderr`, byte for
+ * byte otherwise.
  */
-export function runChild(argv: readonly string[], env: NodeJS.ProcessEnv, filterStderr: boolean): Promise<number> {
+export function runChild(argv: readonly string[], env: NodeJS.ProcessEnv, filterStderr: boolean, cleanup: () => void = () => {}): Promise<number> {
   const child = spawn(process.execPath, argv, {
     stdio: ['inherit', 'inherit', filterStderr ? 'pipe' : 'inherit'],
     env: filterStderr ? { ...env, [STDERR_FILTERED_ENV]: '1' } : env,
   });
-  // Ctrl+C reaches the child through the terminal's process group; this one waits for it.
+  // Ctrl+C reaches the child through the terminal's process group; kill, or a closed terminal, only this one: passed on.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
   return new Promise((resolve) => {
-    let ended = !filterStderr;
+    let drained = !filterStderr;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let finished = false;
     const done = (): void => {
-      if (!ended || !exit) return;
+      if (finished || !drained || !exit) return;
+      finished = true;
+      // A helper the program left running may still write: passed on while this process lives, but not waited for.
+      (child.stderr as (NodeJS.ReadableStream & { unref?: () => void }) | null)?.unref?.();
+      cleanup();
       if (exit.signal) {
         process.removeAllListeners(exit.signal);
         process.kill(process.pid, exit.signal);
@@ -92,22 +111,35 @@ export function runChild(argv: readonly string[], env: NodeJS.ProcessEnv, filter
     if (filterStderr) {
       filterTfStartupLines(
         child.stderr!,
-        (text) => process.stderr.write(text),
+        (text) => writeQuietly(process.stderr, Buffer.from(text, 'latin1')),
         () => {
-          ended = true;
+          drained = true;
           done();
         },
+        'latin1',
       );
     }
     child.once('error', (err) => {
-      process.stderr.write(`tfjs-callbacks: could not start the program's process: ${err.message}\n`);
+      writeQuietly(process.stderr, `tfjs-callbacks: could not start the program's process: ${err.message}\n`);
       exit = { code: 1, signal: null };
-      ended = true;
+      drained = true;
       done();
     });
     child.once('exit', (code, signal) => {
       exit = { code, signal };
+      if (!drained) {
+        setTimeout(() => {
+          drained = true;
+          done();
+        }, STDERR_DRAIN_MS);
+      }
       done();
     });
   });
+}
+
+/** Writes to a stream the reader may have closed (`| head -1`): as for `node program.js`, EPIPE ends nothing. */
+export function writeQuietly(stream: NodeJS.WriteStream, data: string | Buffer): void {
+  if (stream.writableEnded || stream.destroyed) return;
+  stream.write(data, () => {});
 }

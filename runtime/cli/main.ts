@@ -16,7 +16,15 @@
  * project (runtime/loader), and only then loads the runtime (run.ts), so that the runtime and the
  * project share the project's one copy of each @tensorflow package.
  */
+import { rmSync } from 'node:fs';
 import { parseCliArgs, parseSetupArgs, projectDirOf, USAGE, UsageError } from './args.js';
+
+// A reader that closed the pipe (`tfjs-callbacks run prog.js | head -1`) ends nothing, as for `node prog.js`.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'setup-native') return setupNativeCommand(argv.slice(1));
@@ -28,9 +36,13 @@ async function main(argv: string[]): Promise<number> {
   const projectDir = process.env.TFJS_CALLBACKS_PROJECT_DIR ?? projectDirOf(args);
   const unsupported = await unsupportedTfjs(projectDir);
   if (unsupported) return unsupported;
-  const { programCommand, programEnv, runChild, wantsFilteredStderr } = await import('./child-process.js');
+  const { makeShareDir, programCommand, programEnv, runChild, wantsFilteredStderr } = await import('./child-process.js');
   const filterStderr = wantsFilteredStderr(args.backend, projectDir);
-  if (!args.isModel) return runChild(programCommand(args), programEnv(args, projectDir), filterStderr);
+  if (!args.isModel) {
+    const shareDir = makeShareDir();
+    const cleanup = (): void => rmSync(shareDir, { recursive: true, force: true });
+    return runChild(programCommand(args), programEnv(args, projectDir, shareDir), filterStderr, cleanup);
+  }
   // On the native backend the model's run goes on in a child whose stderr is read without TensorFlow's startup lines.
   if (filterStderr) return runChild([...process.execArgv, ...process.argv.slice(1)], process.env, true);
   // The program's own selectBackend() call must see the same choice.
@@ -98,7 +110,8 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     settled = true;
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(`tfjs-callbacks: ${(err as Error).message}\n\n${USAGE}`);
+      const usage = err instanceof UsageError && !err.showUsage ? '' : `\n\n${USAGE}`;
+      console.error(`tfjs-callbacks: ${(err as Error).message}${usage}`);
       process.exitCode = 2;
     } else {
       console.error(`tfjs-callbacks: ${err instanceof Error ? err.message : String(err)}`);

@@ -37,6 +37,12 @@ export class BirthReport implements OpBirthObserver {
     else if (this.count <= BIRTHS_PRINTED) this.print(`✗ ${record.message}`);
   }
 
+  /** A birth another process or thread of the program recorded (process-share.ts): counted and kept, not printed. */
+  addShared(record: BirthRecord): void {
+    this.count++;
+    if (this.records.length < BIRTHS_KEPT) this.records.push(record);
+  }
+
   /** The line after the run's summary. */
   summaryLine(): string {
     if (this.count === 0) return 'NaN/Inf: none made by any op or taken from data (--find-nan)';
@@ -45,7 +51,7 @@ export class BirthReport implements OpBirthObserver {
   }
 }
 
-function recordOf(b: OpBirth): BirthRecord {
+export function recordOf(b: OpBirth): BirthRecord {
   const { inputs, outputs, attrs: _attrs, first, ...facts } = b;
   return {
     ...facts,

@@ -19,6 +19,10 @@ export interface Outcome {
   readonly withStack: boolean;
   /** A program that ended with a non-zero code without an uncaught error (process.exit(1)). */
   readonly exitCode?: number;
+  /** A program stopped by a signal (Ctrl+C, kill, a closed terminal, the CLI gone): its name, and why where known. */
+  readonly signal?: string;
+  /** How many other processes and threads of the program (forks, workers) the counts include. */
+  readonly others?: number;
   /** --find-nan's births: a line after the summary, and `opBirths` in the trace. */
   readonly births?: BirthReport;
 }
@@ -35,11 +39,17 @@ export function finish(recorder: TraceRecorder, outcome: Outcome, print: (line: 
     if (outcome.withStack && failure.stack && !SELF_EXPLAINED.includes(failure.name)) {
       print(failure.stack.split('\n').slice(1, 8).join('\n'));
     }
+  } else if (outcome.signal) {
+    print(`\n✗ ${target} was stopped by ${outcome.signal}`);
   } else if (outcome.exitCode) {
     print(`\n✗ ${target} exited with code ${outcome.exitCode}`);
   }
-  const failed = failure !== undefined || !!outcome.exitCode;
+  const failed = failure !== undefined || !!outcome.exitCode || !!outcome.signal;
   print(`\n${formatSummary(recorder.summary(), outcome.backend?.backend ?? 'none', failed, !outcome.births)}`);
+  if (outcome.others)
+    print(
+      `  counted across the program's process and ${outcome.others} other process${outcome.others === 1 ? '' : 'es'} or thread${outcome.others === 1 ? '' : 's'} it started`,
+    );
   if (outcome.births) print(outcome.births.summaryLine());
   if (outcome.traceFile) {
     recorder.finishTrace(outcome.backend, failure, outcome.births ? { opBirths: outcome.births.records } : {});

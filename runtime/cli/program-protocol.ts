@@ -14,4 +14,11 @@ export interface ProgramRun {
   readonly trace?: string;
   /** --find-nan: report the births of NaN/Inf (nan-report.ts). */
   readonly findNan?: boolean;
+  /** The CLI's pid: its direct child is the program's process, which reports; it ends itself if the CLI is gone. */
+  readonly cliPid: number;
+  /**
+   * A private folder where the program's other processes and threads (its forks, its workers)
+   * leave their invocations, one JSON line each (process-share.ts), for the one summary and trace.
+   */
+  readonly shareDir: string;
 }

@@ -51,9 +51,14 @@ export class TraceRecorder implements CallbackObserver {
 
   onCallbackEnd(invocation: CallbackInvocation): void {
     this.running.delete(invocation.id);
+    this.addShared(invocation);
+    this.print(formatInvocation(invocation));
+  }
+
+  /** An invocation another process or thread of the program printed and recorded (process-share.ts): counted and traced. */
+  addShared(invocation: CallbackInvocation): void {
     this.count(invocation);
     this.trace?.add(invocation);
-    this.print(formatInvocation(invocation));
   }
 
   /** Callbacks that started and have not returned (or whose promise has not settled). */
