@@ -7,7 +7,7 @@
  * at a pause (logMessage): V8 holds back the watchdog's interrupt while it evaluates a breakpoint's
  * condition, so there a slow expression is caught once it returns, and skipped at later hits.
  */
-import { shownResult } from '../../values/result-cut.js';
+import { shownResult } from './result-cut.js';
 import { LOGPOINT_BINDING, type DebugAgent, type LogpointNotice, type LogpointPart } from '../agent-protocol.js';
 import { CONDITION_LIMIT_MS, createLimited, overran } from './condition-limit.js';
 import type { AgentContext } from './context.js';

@@ -1,7 +1,7 @@
 /**
- * How long a value shown as text may be: an evaluate result (evaluate-requests.ts) and a logpoint's
- * value (written in the debuggee: debuggee/agent/logpoints.ts) are cut at the same length, with the
- * same note. A leaf: the agent's bundle takes it as it is.
+ * How long a value shown as text may be: an evaluate result (values/evaluate-requests.ts) and a
+ * logpoint's value (written in the debuggee: logpoints.ts) are cut at the same length, with the
+ * same note. A leaf kept with the agent, whose modules ship and run in the debuggee.
  */
 
 /** An evaluate result longer than this is cut, with a note, as a Variables page stops at MAX_PAGE values. */
