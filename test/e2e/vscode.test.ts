@@ -180,7 +180,8 @@ const NAN_LOG_LINE = lineOf(path.join(NAN_FIXTURES, 'loss.ts'), '@log');
 
 const SECOND_ENGINE = /already registered|Platform node has already been set|Hi, looks like you are running TensorFlow\.js/;
 
-describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 300_000 }, () => {
+// The steps' sum depends on the machine's load (each step has its own limit): 20 minutes in all.
+describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 1_200_000 }, () => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-e2e-'));
   const home = path.join(work, 'home');
   const userData = path.join(work, 'user-data');
