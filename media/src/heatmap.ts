@@ -1,6 +1,8 @@
 /**
  * The heatmap: the values of a region of the matrix on a canvas, one pixel per value drawn at
- * scale, viridis from min to max; NaN in the theme's error color, ±Inf at the ends of the scale.
+ * scale, viridis from min to max over the finite values; NaN in the theme's error color and ±Inf
+ * in its text color (a grey, which viridis never reaches: its yellow end is close to the warning
+ * color the grid writes Inf in), each named under the scale, so neither reads as a value on it.
  */
 import { parseColor, VIRIDIS } from './colormap.js';
 import { h, themeColor } from './dom.js';
@@ -57,6 +59,9 @@ export function renderHeatmap(m: Matrix, data: RegionData, options: HeatmapOptio
   const image = pctx.createImageData(cols, rows);
   const out = image.data;
   const nan = parseColor(themeColor('--vscode-errorForeground', '#f14c4c')) ?? [241, 76, 76];
+  const inf = parseColor(themeColor('--vscode-foreground', '#cccccc')) ?? [204, 204, 204];
+  let nans = 0;
+  let infs = 0;
   const lo = range?.min ?? 0;
   const span = range ? range.max - range.min : 0;
   const k = span > 0 ? 255 / span : 0;
@@ -67,12 +72,15 @@ export function renderHeatmap(m: Matrix, data: RegionData, options: HeatmapOptio
       out[p + 3] = 0; // nothing there (outside a wrapped 1-D tensor, or not fetched)
       continue;
     }
-    if (Number.isNaN(v)) {
-      out[p] = nan[0];
-      out[p + 1] = nan[1];
-      out[p + 2] = nan[2];
+    if (!Number.isFinite(v)) {
+      const mark = Number.isNaN(v) ? nan : inf;
+      if (mark === nan) nans++;
+      else infs++;
+      out[p] = mark[0];
+      out[p + 1] = mark[1];
+      out[p + 2] = mark[2];
     } else {
-      const t = v === Infinity ? 255 : v === -Infinity ? 0 : span > 0 ? Math.round((v - lo) * k) : 128;
+      const t = span > 0 ? Math.round((v - lo) * k) : 128;
       out[p] = VIRIDIS[t * 3]!;
       out[p + 1] = VIRIDIS[t * 3 + 1]!;
       out[p + 2] = VIRIDIS[t * 3 + 2]!;
@@ -107,8 +115,18 @@ export function renderHeatmap(m: Matrix, data: RegionData, options: HeatmapOptio
     canvas.classList.add('pickable');
     canvas.addEventListener('click', (e) => pick(...cellAt(e)));
   }
-  figure.append(canvas, h('figcaption', null, legend(), range ? `${formatNumber(range.min)} … ${formatNumber(range.max)}` : 'no finite values'));
+  const caption = h('figcaption', null, legend(), range ? `${formatNumber(range.min)} … ${formatNumber(range.max)}` : 'no finite values');
+  if (nans > 0) caption.append(swatch(nan, 'NaN'));
+  if (infs > 0) caption.append(swatch(inf, '±Inf'));
+  figure.append(canvas, caption);
   return figure;
+}
+
+/** A key for a color the scale does not hold: its square and its name. */
+function swatch([r, g, b]: readonly number[], name: string): HTMLElement {
+  const square = h('span', { className: 'swatch', attrs: { 'aria-hidden': 'true' } });
+  square.style.background = `rgb(${r}, ${g}, ${b})`;
+  return h('span', { className: 'swatch-key' }, square, name);
 }
 
 /** The color scale, low to high. */

@@ -69,6 +69,24 @@ test('the table, the grid and the histogram tell NaN, −Inf and +Inf apart, in 
   assert.equal(await page.getAttribute('.invocation-header h1 .status-mark', 'aria-label'), 'returned NaN/Inf');
   assert.equal(await page.textContent('.history-item .status-mark'), '⚠');
   assert.equal(await page.textContent('figure.histogram p.note'), 'not shown: 2 NaN, 5 −Inf, 1 +Inf', 'the histogram’s footnote');
+  // The heatmap: −Inf is not the finite minimum's color, +Inf not the maximum's, NaN neither; its caption names both marks.
+  const pixel = (r: number, c: number) =>
+    page.$eval(
+      'canvas.heatmap-canvas',
+      (canvas, [r, c]) => {
+        const el = canvas as HTMLCanvasElement;
+        const x = Math.floor(((c! + 0.5) * el.width) / 6);
+        const y = Math.floor(((r! + 0.5) * el.height) / 2);
+        return [...el.getContext('2d')!.getImageData(x, y, 1, 1).data.slice(0, 3)].join(',');
+      },
+      [r, c],
+    );
+  const [minusInf, finiteMin, plusInf, finiteMax, nan] = await Promise.all([pixel(0, 1), pixel(0, 5), pixel(0, 3), pixel(1, 5), pixel(0, 0)]);
+  assert.notEqual(minusInf, finiteMin, '−Inf is not painted as the finite minimum');
+  assert.notEqual(plusInf, finiteMax, '+Inf is not painted as the finite maximum');
+  assert.equal(minusInf, plusInf, '±Inf share one color');
+  assert.notEqual(nan, minusInf, 'NaN is told from Inf');
+  assert.match((await page.textContent('figure.heatmap figcaption')) ?? '', /-1\.5 … 3\s*NaN\s*±Inf/);
   await screenshot(page, 'non-finite.png');
   await page.click('button.copy-numpy');
   await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'copy'));
