@@ -66,7 +66,7 @@ export function configurationForFile(file: string, context: EditorContext): Reso
       config: {
         type: DEBUG_TYPE,
         request: 'launch',
-        name: `Debug ${path.basename(path.dirname(file))} model callbacks`,
+        name: `Debug ${path.join(path.basename(path.dirname(file)), path.basename(file))}`,
         model: file,
         ...(callbacks ? { callbacks } : {}),
         cwd: context.workspaceFolder ?? path.dirname(file),

@@ -3,8 +3,9 @@
  * says it changed, indexed by call site (file and 1-based line of the wrapper call, or of the
  * node in model.json), and summarised per call site for hovers and diagnostics.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { READ_LIMITS, readBoundedText } from '../../runtime/bounded-read.js';
+import { FileReadError, READ_LIMITS, readBoundedText } from '../../runtime/bounded-read.js';
 import type { TraceFile } from '../../runtime/cli/trace.js';
 import type { CallbackInvocation } from '../../runtime/events.js';
 import { pathKey } from './positions.js';
@@ -54,6 +55,8 @@ export class TraceStore {
       if (generation !== this.generation) return undefined; // a later load or clear won
       parsed = JSON.parse(text) as TraceFile;
     } catch (err) {
+      // No run recorded yet (a fresh workspace): nothing to say.
+      if (err instanceof FileReadError && err.reason === 'unreadable' && !existsSync(traceFile)) return undefined;
       return `cannot read the trace ${traceFile}: ${(err as Error).message}`;
     }
     if (!parsed || !Array.isArray(parsed.invocations)) return `${traceFile} is not a tfjs-callbacks trace (no invocations list)`;

@@ -186,12 +186,26 @@ describe('a trace written in the CLI format', { timeout: WAIT_MS }, () => {
     ]);
   });
 
-  test('a trace that cannot be read clears the last run', async () => {
+  test('a trace that cannot be read clears the last run; one not written yet (a fresh workspace) is no warning', async () => {
     const mark = client.mark();
     await client.traceUpdated(path.join(dir, 'missing.json'));
     assert.deepEqual(messages(await client.diagnostics(uri, { after: mark })), []);
     const text = hoverText(await client.hover(uri, callLine('scale'), programLines[callLine('scale')]!.indexOf('numpyFunction')));
     assert.match(text, /Not called in the last run/);
+    assert.deepEqual(
+      client.logs.filter((l) => l.includes('missing.json')),
+      [],
+    );
+    // A trace path that is a folder is still told.
+    const folder = path.join(dir, 'a-folder.json');
+    fs.mkdirSync(folder, { recursive: true });
+    const again = client.mark();
+    await client.traceUpdated(folder);
+    await client.diagnostics(uri, { after: again });
+    assert.ok(
+      client.logs.some((l) => l.includes(`cannot read the trace ${folder}`) && l.includes('a folder')),
+      client.logs.join('\n'),
+    );
   });
 });
 
