@@ -76,6 +76,7 @@ export class Steps {
       host.cdp,
       (scriptId) => host.scripts.text(scriptId),
       (location) => this.sourceLine(location) ?? location.lineNumber,
+      (location) => host.scripts.sources.unmapped(location),
     );
   }
 

@@ -6,8 +6,16 @@
  */
 import { READ_LIMITS, readBoundedTextSync } from '../../runtime/bounded-read.js';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, generatedPositionFor, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  decodedMappings,
+  GREATEST_LOWER_BOUND,
+  LEAST_UPPER_BOUND,
+  TraceMap,
+  generatedPositionFor,
+  originalPositionFor,
+  sourceContentFor,
+} from '@jridgewell/trace-mapping';
 import type { Protocol } from 'devtools-protocol';
 
 export interface ScriptInfo {
@@ -21,6 +29,8 @@ export interface ScriptInfo {
   map?: TraceMap | null;
   /** Original file paths the map covers, in the map's order. */
   sources?: string[];
+  /** A CommonJS module not parsed yet, seen as it is compiled (breakpoints/module-load.ts): V8's script replaces it. */
+  readonly predicted?: boolean;
 }
 
 export interface OriginalPosition {
@@ -54,6 +64,8 @@ export class Sources {
   private readonly added: ((script: ScriptInfo) => void)[] = [];
   /** Original file → scripts whose maps (or which themselves) cover it. */
   private readonly byFile = new Map<string, Set<ScriptInfo>>();
+  /** Modules seen as they are compiled, by URL, until V8 parses them. */
+  private readonly predicted = new Map<string, ScriptInfo>();
 
   /** The script V8 parsed; kept, and told to the listeners, unless it shows nowhere (`keeps`). */
   add(event: Protocol.Debugger.ScriptParsedEvent): ScriptInfo {
@@ -66,6 +78,7 @@ export class Sources {
       ...(event.scriptLanguage === 'WebAssembly' ? { wasm: true } : {}),
     };
     if (!this.keeps(script)) return script;
+    this.replacePredicted(script);
     this.scripts.set(event.scriptId, script);
     if (file) {
       this.index(file, script);
@@ -86,6 +99,61 @@ export class Sources {
    */
   private keeps(script: ScriptInfo): boolean {
     return script.url !== this.ownUrl && (script.url !== '' || script.sourceMapURL !== undefined);
+  }
+
+  /**
+   * A CommonJS module about to be compiled from `file` (its code's source map, if any): indexed
+   * like a parsed script, so its breakpoints can be set by URL before V8 parses it.
+   */
+  predict(file: string, sourceMapURL: string | undefined): ScriptInfo {
+    const url = pathToFileURL(file).href;
+    const script: ScriptInfo = { scriptId: `predicted:${url}`, url, file, predicted: true, ...(sourceMapURL ? { sourceMapURL } : {}) };
+    this.predicted.set(url, script);
+    this.index(file, script);
+    this.mapOf(script);
+    return script;
+  }
+
+  /** V8 parsed the predicted module: its script takes the prediction's place (and its map, when the same). */
+  private replacePredicted(script: ScriptInfo): void {
+    const predicted = this.predicted.get(script.url);
+    if (!predicted) return;
+    this.predicted.delete(script.url);
+    for (const set of this.byFile.values()) set.delete(predicted);
+    if (predicted.map && predicted.sourceMapURL === script.sourceMapURL) {
+      script.map = predicted.map;
+      script.sources = predicted.sources;
+      for (const file of script.sources ?? []) this.index(file, script);
+    }
+  }
+
+  /**
+   * Whether a generated line of a source-mapped script maps to nothing: code the compiler wrote
+   * (babel's `_typeof` and `_interopRequireWildcard`, TypeScript's `__importStar` and its re-export
+   * getters, regenerator's `tryCatch`), which every compiler leaves out of its map, while each line
+   * of the user's code has its mappings. False where the script has no map.
+   */
+  unmapped({ scriptId, lineNumber }: { readonly scriptId: string; readonly lineNumber: number }): boolean {
+    const script = this.scripts.get(scriptId);
+    const map = script ? this.mapOf(script) : null;
+    if (!map) return false;
+    const lines = decodedMappings(map);
+    if (lineNumber >= lines.length) return false;
+    return !lines[lineNumber]!.some((segment) => segment.length >= 4);
+  }
+
+  /** A source-mapped script's runs of lines that map to nothing, as [first, end) CDP line numbers. */
+  unmappedLines(script: ScriptInfo): [number, number][] {
+    const map = this.mapOf(script);
+    if (!map) return [];
+    const runs: [number, number][] = [];
+    for (const [line, segments] of decodedMappings(map).entries()) {
+      if (segments.some((segment) => segment.length >= 4)) continue;
+      const last = runs.at(-1);
+      if (last && last[1] === line) last[1] = line + 1;
+      else runs.push([line, line + 1]);
+    }
+    return runs;
   }
 
   /** How many scripts are kept. */

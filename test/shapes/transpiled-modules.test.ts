@@ -1,0 +1,186 @@
+/**
+ * Programs whose modules a transpiler compiles as they load (issue 43): fresh projects, their
+ * packages installed by npm (from its cache when it has them), launched under the real adapter
+ * with `runtimeArgs` preloads as docs/launch-json.md shows them. Breakpoints set before launch in
+ * a module other than the entry bind before that module runs, top-level lines included (a babel
+ * module whose first function is babel's `_typeof`, which never runs as it loads: an entry
+ * breakpoint on the file's first position bound there); and the compiler's own code (TypeScript's
+ * re-export getter `get`) is neither a step's stop nor a frame of the user's.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { tempDir } from '../fixtures/callback-models.js';
+import { describeFrames, Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
+import { lineOf } from '../helpers/markers.js';
+import { makeUserProject, TFJS_VERSION, type UserProject } from '../helpers/projects.js';
+
+useDebugAdapter();
+const { dir: root, cleanup } = tempDir('transpiled-modules-');
+after(cleanup);
+
+/** Installs included (npm's cache makes them seconds). */
+const T = { timeout: 240_000 };
+
+const projects = new Map<string, UserProject>();
+function project(name: string, make: (dir: string) => UserProject): UserProject {
+  let made = projects.get(name);
+  if (!made) projects.set(name, (made = make(path.join(root, name))));
+  return made;
+}
+
+/**
+ * As lstm-text-generation has it: the model in a module the entry requires, compiled by
+ * @babel/register to ES5 (preset-env's default targets), so babel puts its `_typeof` helper first
+ * in model.js, called only when `describe` is (after training here).
+ */
+function babelProject(): UserProject {
+  return project('babel', (dir) => {
+    const p = makeUserProject(dir, {
+      dependencies: { '@babel/core': '^7', '@babel/register': '^7', '@babel/preset-env': '^7', '@tensorflow/tfjs': TFJS_VERSION },
+    });
+    p.write('.babelrc', JSON.stringify({ presets: ['@babel/preset-env'] }));
+    p.write(
+      'model.js',
+      [
+        "const tf = require('@tensorflow/tfjs');",
+        '',
+        'const UNITS = 3; // @top-level',
+        '',
+        'function describe(value) {',
+        '  return typeof value;',
+        '}',
+        '',
+        'function createModel() {',
+        '  const model = tf.sequential();',
+        '  model.add(tf.layers.dense({ units: UNITS, inputShape: [2] })); // @add-dense',
+        '  return model;',
+        '}',
+        '',
+        'module.exports = { createModel, describe };',
+        '',
+      ].join('\n'),
+    );
+    p.write(
+      'train.js',
+      [
+        "import * as tf from '@tensorflow/tfjs';",
+        "import { createModel, describe } from './model';",
+        '',
+        'const model = createModel();',
+        'const y = model.predict(tf.ones([1, 2]));',
+        "console.log('shape', y.shape.join(','), describe(y));",
+        '',
+      ].join('\n'),
+    );
+    return p;
+  });
+}
+
+/** ts-node (TypeScript 5.9: ts-node cannot load 7) with tsconfig's esModuleInterop, as `tsc --init` writes it. */
+function tsNodeProject(): UserProject {
+  return project('ts-node', (dir) => {
+    const p = makeUserProject(dir, { dependencies: { 'ts-node': '^10', typescript: '~5.9.0', '@tensorflow/tfjs': TFJS_VERSION } });
+    p.write('tsconfig.json', JSON.stringify({ compilerOptions: { target: 'ES2020', module: 'commonjs', strict: true, esModuleInterop: true } }));
+    p.write(
+      'scale.ts',
+      "import * as tf from '@tensorflow/tfjs';\n\nexport const FACTOR = 2; // @factor\n\nexport function scale(t: tf.Tensor): tf.Tensor {\n  return t.mul(FACTOR); // @scale\n}\n",
+    );
+    p.write(
+      'prog.ts',
+      [
+        "import * as tf from '@tensorflow/tfjs';",
+        "import { scale } from './scale';",
+        '',
+        'const a = scale(tf.tensor([1, 2, 3]));',
+        'const b = tf.tensor([2, 4, 7]);',
+        'const loss = tf.losses.meanSquaredError(a, b); // @loss',
+        "console.log('loss', loss.dataSync()[0]); // @after-loss",
+        '',
+      ].join('\n'),
+    );
+    return p;
+  });
+}
+
+/** Launches `program` with `runtimeArgs` and breakpoints at `markers` of `file`, set before launch. */
+async function launch(p: UserProject, program: string, runtimeArgs: string[], file: string, markers: string[]): Promise<Session> {
+  const s = await Session.start();
+  const source = path.join(p.dir, file);
+  await s.launch({ program: path.join(p.dir, program), cwd: p.dir, backend: 'cpu', runtimeArgs }, (dc) =>
+    dc.setBreakpointsRequest({ source: { path: source }, breakpoints: markers.map((m) => ({ line: lineOf(source, m) })) }),
+  );
+  return s;
+}
+
+/** The next stop's top frame is `file` at `marker`, stopped by a breakpoint. */
+async function stopsAt(s: Session, file: string, marker: string): Promise<DebugProtocol.StackFrame[]> {
+  const stop = await s.nextStop();
+  assert.ok(stop, `a stop at ${marker}, not the program's end\n${s.summary()}\n${s.output()}`);
+  assert.equal(stop.body.reason, 'breakpoint', s.summary());
+  const frames = await s.stack();
+  assert.deepEqual([frames[0]!.source?.path, frames[0]!.line], [file, lineOf(file, marker)], describeFrames(frames));
+  return frames;
+}
+
+describe('breakpoints bind in every module a transpiler loads', () => {
+  test('@babel/register: a second module, babel’s _typeof first in it: top-level and function lines stop, verified', T, async () => {
+    const p = babelProject();
+    const model = path.join(p.dir, 'model.js');
+    const s = await launch(p, 'train.js', ['-r', '@babel/register'], 'model.js', ['@top-level', '@add-dense']);
+    try {
+      await stopsAt(s, model, '@top-level');
+      const verified = s.all('breakpoint').map((e) => (e as DebugProtocol.BreakpointEvent).body.breakpoint);
+      assert.ok(
+        verified.some((bp) => bp.verified && bp.line === lineOf(model, '@top-level')),
+        `verified as model.js loads: ${JSON.stringify(verified)}`,
+      );
+      assert.equal((await s.evaluate('typeof createModel', (await s.stack())[0]!.id)).result, '"function"');
+      await s.dc.continueRequest({ threadId: THREAD });
+      const frames = await stopsAt(s, model, '@add-dense');
+      assert.equal((await s.evaluate('UNITS', frames[0]!.id)).result, '3');
+      await s.dc.continueRequest({ threadId: THREAD });
+      const exited = (await s.terminated()) as DebugProtocol.ExitedEvent | undefined;
+      assert.equal(exited?.body.exitCode, 0, s.output());
+      assert.match(s.output('stdout'), /^shape 1,3 object$/m);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('ts-node/register: a second module’s top-level and function lines', T, async () => {
+    const p = tsNodeProject();
+    const scale = path.join(p.dir, 'scale.ts');
+    const s = await launch(p, 'prog.ts', ['-r', 'ts-node/register'], 'scale.ts', ['@factor', '@scale']);
+    try {
+      await stopsAt(s, scale, '@factor');
+      await s.dc.continueRequest({ threadId: THREAD });
+      await stopsAt(s, scale, '@scale');
+      await s.dc.continueRequest({ threadId: THREAD });
+      assert.equal(((await s.terminated()) as DebugProtocol.ExitedEvent | undefined)?.body.exitCode, 0, s.output());
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('the compiler’s code is not the user’s', () => {
+  test('ts-node: Step Into on a tf-op line passes over the re-export getter (`get`, line 1) to the next line', T, async () => {
+    const p = tsNodeProject();
+    const prog = path.join(p.dir, 'prog.ts');
+    const s = await launch(p, 'prog.ts', ['-r', 'ts-node/register'], 'prog.ts', ['@loss']);
+    try {
+      await stopsAt(s, prog, '@loss');
+      await s.dc.stepInRequest({ threadId: THREAD });
+      const stop = await s.nextStop();
+      assert.equal(stop?.body.reason, 'step', s.summary());
+      const frames = await s.stack();
+      assert.notEqual(frames[0]!.name, 'get', `not in the getter: ${describeFrames(frames)}`);
+      assert.deepEqual([frames[0]!.source?.path, frames[0]!.line], [prog, lineOf(prog, '@after-loss')], describeFrames(frames));
+      assert.ok(!frames.some((f) => f.name === 'get' && f.presentationHint !== 'subtle'), describeFrames(frames));
+    } finally {
+      await s.close();
+    }
+  });
+});
