@@ -64,18 +64,28 @@ async function preloadRuntime(main: string): Promise<void> {
   await import(pathToFileURL(path.join(__dirname, `program-report.${ext}`)).href);
 }
 
+/**
+ * The debugger's bootloader (debug-adapter/debuggee/boot.cts), in NODE_OPTIONS in a Debug Terminal,
+ * is loaded before this file and keeps the runMain it starts here: this one goes there, so that the
+ * debugger's session and hold come first, then the runtime (its backend as the session chose).
+ */
+const INNER_RUN_MAIN_KEY = Symbol.for('tfjs-callback-debugger.runMain.inner');
+
 function install(): void {
   const text = process.env[PROGRAM_RUN_ENV];
   if (!text) return;
   const run = JSON.parse(text) as { targetPath: string; exec?: boolean };
   const modules = Module as unknown as { runMain: RunMain };
-  const runMain = modules.runMain;
-  modules.runMain = function (this: unknown, main = process.argv[1]) {
+  const holder = ((modules.runMain as unknown as Record<symbol, { runMain: RunMain } | undefined>)[INNER_RUN_MAIN_KEY] ?? modules) as { runMain: RunMain };
+  const runMain = holder.runMain;
+  const preloading = function (this: unknown, main = process.argv[1]) {
     if (!startsProgram(run, main)) return runMain.call(this, main);
-    modules.runMain = runMain;
+    holder.runMain = runMain;
+    if (modules.runMain === preloading) modules.runMain = runMain; // the bootloader put this one back as it started
     // A preload that fails (a backend asked for that cannot start) ends the process with its error, as an --import's would.
     void preloadRuntime(main ?? '').then(() => process.nextTick(() => runMain.call(this, main)));
   };
+  holder.runMain = preloading;
 }
 
 install();
