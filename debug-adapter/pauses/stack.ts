@@ -87,7 +87,7 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
         ? { file: script.file, line: callFrame.location.lineNumber + 1, column }
         : scripts.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, at);
     const file = original?.file;
-    const subtle = !file || library || isLibrary(file) || scripts.skip.skips({ file }) || scripts.sources.unmapped(callFrame.location);
+    const subtle = !file || library || isLibrary(file) || scripts.skip.skips({ file }) || scripts.sources.compiled(callFrame.location);
     js.push({
       kind: 'js',
       name: callFrame.functionName || (callFrame.scopeChain[0]?.type === 'module' ? '<module>' : '(anonymous)'),
@@ -191,7 +191,7 @@ function opFrame(op: OpBirthSnapshot, js: readonly JsFrame[]): GraphFrame {
 export function isUserFrame(scripts: Pick<Scripts, 'sources' | 'skip'>, callFrame: Protocol.Debugger.CallFrame): boolean {
   const script = scripts.sources.get(callFrame.location.scriptId);
   if (!script || !isUserScript(scripts, script)) return false;
-  if (scripts.sources.unmapped(callFrame.location)) return false;
+  if (scripts.sources.compiled(callFrame.location)) return false;
   const original = scripts.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, callFrame.location.columnNumber ?? 0);
   return !original || !scripts.skip.skips({ file: original.file });
 }

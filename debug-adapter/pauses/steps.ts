@@ -75,8 +75,9 @@ export class Steps {
     this.breakpoints = new StepBreakpoints(
       host.cdp,
       (scriptId) => host.scripts.text(scriptId),
-      (location) => this.sourceLine(location) ?? location.lineNumber,
-      (location) => host.scripts.sources.unmapped(location),
+      // A transpiled module's end shows on its last line, but is a line of its own to a step, as a plain file's is.
+      (location) => (host.scripts.sources.atEnd(location) ? `end:${location.scriptId}` : (this.sourceLine(location) ?? location.lineNumber)),
+      (location) => host.scripts.sources.compiled(location),
     );
   }
 

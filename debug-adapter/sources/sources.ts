@@ -7,6 +7,7 @@
 import { READ_LIMITS, readBoundedTextSync } from '../../runtime/bounded-read.js';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { helperLines } from './compiled-code.js';
 import {
   decodedMappings,
   GREATEST_LOWER_BOUND,
@@ -29,6 +30,8 @@ export interface ScriptInfo {
   map?: TraceMap | null;
   /** Original file paths the map covers, in the map's order. */
   sources?: string[];
+  /** Lines (0-based) that define a compiler's helper (compiled-code.ts), once its generated text was read. */
+  helperLines?: ReadonlySet<number>;
   /** A CommonJS module not parsed yet, seen as it is compiled (breakpoints/module-load.ts): V8's script replaces it. */
   readonly predicted?: boolean;
 }
@@ -128,27 +131,50 @@ export class Sources {
   }
 
   /**
-   * Whether a generated line of a source-mapped script maps to nothing: code the compiler wrote
-   * (babel's `_typeof` and `_interopRequireWildcard`, TypeScript's `__importStar` and its re-export
-   * getters, regenerator's `tryCatch`), which every compiler leaves out of its map, while each line
-   * of the user's code has its mappings. False where the script has no map.
+   * Whether a generated line of a source-mapped script is the compiler's: a line its map leaves out
+   * (TypeScript's `__importStar` and its re-export getters, babel's helpers in a CommonJS file),
+   * while each line of the user's code has its mappings; or a line defining a helper babel maps to
+   * the statement that asked for it (compiled-code.ts). False where the script has no map.
    */
-  unmapped({ scriptId, lineNumber }: { readonly scriptId: string; readonly lineNumber: number }): boolean {
+  compiled({ scriptId, lineNumber }: { readonly scriptId: string; readonly lineNumber: number }): boolean {
     const script = this.scripts.get(scriptId);
     const map = script ? this.mapOf(script) : null;
     if (!map) return false;
+    if (script!.helperLines?.has(lineNumber)) return true;
     const lines = decodedMappings(map);
     if (lineNumber >= lines.length) return false;
     return !lines[lineNumber]!.some((segment) => segment.length >= 4);
   }
 
-  /** A source-mapped script's runs of lines that map to nothing, as [first, end) CDP line numbers. */
-  unmappedLines(script: ScriptInfo): [number, number][] {
+  /** Whether a position lies after a source-mapped script's last mapped line: its module's end. */
+  atEnd({ scriptId, lineNumber }: { readonly scriptId: string; readonly lineNumber: number }): boolean {
+    const script = this.scripts.get(scriptId);
+    const map = script ? this.mapOf(script) : null;
+    return !!map && lineNumber >= decodedMappings(map).length;
+  }
+
+  /** Finds the helper lines of a source-mapped script from its generated `text` (compiled-code.ts). */
+  markHelpers(script: ScriptInfo, text: string): void {
+    const map = this.mapOf(script);
+    if (!map) return;
+    const lines = decodedMappings(map);
+    const originals = new Map<string, string[] | undefined>();
+    script.helperLines = helperLines(text, (line) => {
+      const segment = lines[line]?.find((s) => s.length >= 4);
+      const file = segment && script.sources?.[segment[1]!];
+      if (!segment || !file) return undefined;
+      if (!originals.has(file)) originals.set(file, this.text(file)?.split('\n'));
+      return originals.get(file)?.[segment[2]!] ?? '';
+    });
+  }
+
+  /** A source-mapped script's runs of compiled lines (`compiled`), as [first, end) CDP line numbers. */
+  compiledLines(script: ScriptInfo): [number, number][] {
     const map = this.mapOf(script);
     if (!map) return [];
     const runs: [number, number][] = [];
     for (const [line, segments] of decodedMappings(map).entries()) {
-      if (segments.some((segment) => segment.length >= 4)) continue;
+      if (segments.some((segment) => segment.length >= 4) && !script.helperLines?.has(line)) continue;
       const last = runs.at(-1);
       if (last && last[1] === line) last[1] = line + 1;
       else runs.push([line, line + 1]);
@@ -209,8 +235,25 @@ export class Sources {
         const pos = originalPositionFor(map, { line: lineNumber + 1, column: columnNumber, bias });
         if (pos.source && pos.line !== null) return { file: toFile(pos.source), line: pos.line, column: pos.column ?? 0 };
       }
+      const end = this.pastTheMap(script, map, lineNumber);
+      if (end) return end;
     }
     return script.file ? { file: script.file, line: lineNumber + 1, column: columnNumber } : undefined;
+  }
+
+  /**
+   * A position after a map's last mapped line (a transpiled module's end, where its function
+   * returns): the last position the map names, as the end of a plain file shows on its last line.
+   */
+  private pastTheMap(script: ScriptInfo, map: TraceMap, lineNumber: number): OriginalPosition | undefined {
+    if (!this.atEnd({ scriptId: script.scriptId, lineNumber })) return undefined;
+    const lines = decodedMappings(map);
+    for (let line = lines.length - 1; line >= 0; line--) {
+      const last = lines[line]!.findLast((segment) => segment.length >= 4);
+      const file = last && script.sources?.[last[1]!];
+      if (last && file) return { file, line: last[2]! + 1, column: last[3]! };
+    }
+    return undefined;
   }
 
   /**

@@ -8,6 +8,7 @@
  * re-export getter `get`) is neither a step's stop nor a frame of the user's.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -15,6 +16,7 @@ import { tempDir } from '../fixtures/callback-models.js';
 import { describeFrames, Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
 import { makeUserProject, TFJS_VERSION, type UserProject } from '../helpers/projects.js';
+import ts from 'typescript';
 
 useDebugAdapter();
 const { dir: root, cleanup } = tempDir('transpiled-modules-');
@@ -49,7 +51,7 @@ function babelProject(): UserProject {
         'const UNITS = 3; // @top-level',
         '',
         'function describe(value) {',
-        '  return typeof value;',
+        '  return typeof value; // @typeof',
         '}',
         '',
         'function createModel() {',
@@ -70,7 +72,7 @@ function babelProject(): UserProject {
         '',
         'const model = createModel();',
         'const y = model.predict(tf.ones([1, 2]));',
-        "console.log('shape', y.shape.join(','), describe(y));",
+        "console.log('shape', y.shape.join(','), describe(y)); // @log",
         '',
       ].join('\n'),
     );
@@ -99,6 +101,53 @@ function tsNodeProject(): UserProject {
         "console.log('loss', loss.dataSync()[0]); // @after-loss",
         '',
       ].join('\n'),
+    );
+    return p;
+  });
+}
+
+/**
+ * A build's output: src/*.ts compiled by tsc beforehand to dist/*.js with external maps
+ * (dist/x.js.map, naming ../src/x.ts), the program run as `node dist/train.js`. `withMaps` false:
+ * the same build without maps, where a breakpoint in src/ cannot bind.
+ */
+function builtProject(withMaps: boolean): UserProject {
+  return project(withMaps ? 'built' : 'built-no-maps', (dir) => {
+    const p = makeUserProject(dir, { dependencies: { '@tensorflow/tfjs': TFJS_VERSION } });
+    const sources: Record<string, string> = {
+      'model.ts':
+        "import * as tf from '@tensorflow/tfjs';\n\nexport const UNITS: number = 4; // @built-top\n\nexport function createModel(): tf.Sequential {\n  const model = tf.sequential();\n  model.add(tf.layers.dense({ units: UNITS, inputShape: [2] })); // @built-dense\n  return model;\n}\n",
+      'train.ts':
+        "import * as tf from '@tensorflow/tfjs';\nimport { createModel } from './model';\n\nconst y = createModel().predict(tf.ones([1, 2])) as tf.Tensor;\nconsole.log('shape', y.shape.join(','));\n",
+    };
+    for (const [name, text] of Object.entries(sources)) {
+      const source = p.write(path.join('src', name), text);
+      const out = ts.transpileModule(text, {
+        fileName: source,
+        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true, sourceMap: withMaps },
+      });
+      const js = name.replace(/\.ts$/, '.js');
+      p.write(path.join('dist', js), withMaps ? out.outputText.replace(/sourceMappingURL=.*$/m, `sourceMappingURL=${js}.map`) : out.outputText);
+      if (withMaps) {
+        const map = JSON.parse(out.sourceMapText!) as { sources: string[]; file: string };
+        p.write(path.join('dist', `${js}.map`), JSON.stringify({ ...map, file: js, sources: [`../src/${name}`] }));
+      }
+    }
+    return p;
+  });
+}
+
+/** An ES module project run from TypeScript as the adapter runs it (tsx): the model in a second module. */
+function esmProject(): UserProject {
+  return project('esm', (dir) => {
+    const p = makeUserProject(dir, { type: 'module', dependencies: { '@tensorflow/tfjs': TFJS_VERSION } });
+    p.write(
+      'model.ts',
+      "import * as tf from '@tensorflow/tfjs';\n\nfunction unused(x: unknown): string {\n  return typeof x;\n}\n\nexport const UNITS = 5; // @esm-top\n\nexport function createModel(): tf.Sequential {\n  const model = tf.sequential();\n  model.add(tf.layers.dense({ units: UNITS, inputShape: [2] })); // @esm-dense\n  return model;\n}\nexport { unused };\n",
+    );
+    p.write(
+      'main.ts',
+      "import * as tf from '@tensorflow/tfjs';\nimport { createModel } from './model.ts';\n\nconst y = createModel().predict(tf.ones([1, 2])) as tf.Tensor;\nconsole.log('shape', y.shape.join(','));\n",
     );
     return p;
   });
@@ -165,7 +214,83 @@ describe('breakpoints bind in every module a transpiler loads', () => {
   });
 });
 
+describe('breakpoints bind in modules built beforehand and in ES modules', () => {
+  test('tsc-built dist/ with external maps: breakpoints in src/model.ts, a module the entry requires', T, async () => {
+    const p = builtProject(true);
+    const model = path.join(p.dir, 'src', 'model.ts');
+    const s = await launch(p, 'dist/train.js', [], 'src/model.ts', ['@built-top', '@built-dense']);
+    try {
+      await stopsAt(s, model, '@built-top');
+      await s.dc.continueRequest({ threadId: THREAD });
+      await stopsAt(s, model, '@built-dense');
+      await s.dc.continueRequest({ threadId: THREAD });
+      assert.equal(((await s.terminated()) as DebugProtocol.ExitedEvent | undefined)?.body.exitCode, 0, s.output());
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('an ES module (tsx): a second module’s top-level and function lines', T, async () => {
+    const p = esmProject();
+    const model = path.join(p.dir, 'model.ts');
+    const s = await launch(p, 'main.ts', [], 'model.ts', ['@esm-top', '@esm-dense']);
+    try {
+      await stopsAt(s, model, '@esm-top');
+      await s.dc.continueRequest({ threadId: THREAD });
+      await stopsAt(s, model, '@esm-dense');
+      await s.dc.continueRequest({ threadId: THREAD });
+      assert.equal(((await s.terminated()) as DebugProtocol.ExitedEvent | undefined)?.body.exitCode, 0, s.output());
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a build without maps: the breakpoint in src/ says why it is not bound (dist/model.js ran, with no map)', T, async () => {
+    const p = builtProject(false);
+    const model = path.join(p.dir, 'src', 'model.ts');
+    const s = await launch(p, 'dist/train.js', [], 'src/model.ts', ['@built-dense']);
+    try {
+      assert.equal(await s.nextStop(), undefined, 'no stop: the program runs to its end');
+      const said = s.all('breakpoint').map((e) => (e as DebugProtocol.BreakpointEvent).body.breakpoint);
+      const last = said.at(-1);
+      assert.equal(last?.verified, false, JSON.stringify(said));
+      assert.equal(last?.message, `Not bound yet: the program ran ${path.join(p.dir, 'dist', 'model.js')}, not this file, and it has no source map.`);
+      assert.ok(fs.existsSync(model));
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('the compiler’s code is not the user’s', () => {
+  test('@babel/register: Step Into on `typeof value` passes over babel’s _typeof helper', T, async () => {
+    const p = babelProject();
+    const train = path.join(p.dir, 'train.js');
+    const model = path.join(p.dir, 'model.js');
+    const s = await launch(p, 'train.js', ['-r', '@babel/register'], 'train.js', ['@log']);
+    try {
+      await stopsAt(s, train, '@log');
+      await s.dc.stepInRequest({ threadId: THREAD });
+      assert.equal((await s.nextStop())?.body.reason, 'step', s.summary());
+      let frames = await s.stack();
+      assert.deepEqual([frames[0]!.source?.path, frames[0]!.line], [model, lineOf(model, '@typeof')], describeFrames(frames));
+      await s.dc.stepInRequest({ threadId: THREAD });
+      assert.equal((await s.nextStop())?.body.reason, 'step', s.summary());
+      frames = await s.stack();
+      assert.notEqual(frames[0]!.name, '_typeof', describeFrames(frames));
+      const at = [frames[0]!.source?.path, frames[0]!.line];
+      assert.ok(
+        [
+          [model, lineOf(model, '@typeof')],
+          [train, lineOf(train, '@log')],
+        ].some((want) => want[0] === at[0] && want[1] === at[1]),
+        `back in the user's code: ${describeFrames(frames)}`,
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
   test('ts-node: Step Into on a tf-op line passes over the re-export getter (`get`, line 1) to the next line', T, async () => {
     const p = tsNodeProject();
     const prog = path.join(p.dir, 'prog.ts');
