@@ -159,12 +159,14 @@ export class Sources {
     if (!map) return;
     const lines = decodedMappings(map);
     const originals = new Map<string, string[] | undefined>();
-    script.helperLines = helperLines(text, (line) => {
-      const segment = lines[line]?.find((s) => s.length >= 4);
-      const file = segment && script.sources?.[segment[1]!];
-      if (!segment || !file) return undefined;
+    const textOf = (file: string, line: number): string => {
       if (!originals.has(file)) originals.set(file, this.text(file)?.split('\n'));
-      return originals.get(file)?.[segment[2]!] ?? '';
+      return originals.get(file)?.[line] ?? '';
+    };
+    script.helperLines = helperLines(text, (line) => {
+      const at = new Map<string, [string, number]>();
+      for (const s of lines[line] ?? []) if (s.length >= 4 && script.sources?.[s[1]!]) at.set(`${s[1]}:${s[2]}`, [script.sources[s[1]!]!, s[2]!]);
+      return [...at.values()].map(([file, l]) => textOf(file, l));
     });
   }
 

@@ -97,7 +97,9 @@ test("babel's helpers, mapped to the statement that asked for them, are the comp
   ].join('\n');
   const original = ["import m from './m2';", 'async function train(model) {', 'function _own(x) {', '  return typeof x;', '}'];
   // Where each generated line maps (babel's: helpers to the import or the next statement).
-  const mapsTo = [undefined, 0, 0, 1, 1, 2, 3, 4];
-  const found = helperLines(generated, (line) => (mapsTo[line] === undefined ? undefined : original[mapsTo[line]!]));
+  const mapsTo = [[], [0], [0], [0, 1], [1], [2], [3], [4]];
+  const found = helperLines(generated, (line) => mapsTo[line]!.map((l) => original[l]!));
   assert.deepEqual([...found], [2, 3, 4]);
+  // A module on one line, starting with a helper of esbuild's or a function of the user's: many lines.
+  assert.deepEqual([...helperLines('function _x(){}function own(){}own();', () => [original[1]!, original[2]!, original[3]!])], []);
 });
