@@ -328,8 +328,9 @@ export class Controller extends LiveDebuggee {
     // Summaries of the tensors (`details`) are read after the stop is shown (session.ts): a 2^20-element
     // input's first summary took 55 ms, on the path to the paused line.
     const { why, active } = await this.agent.call((agent) => ({ why: agent.lastBreak, active: agent.snapshot() }));
-    // Before a CommonJS module is compiled, for breakpoints waiting (debuggee/agent/module-loads.ts): never shown.
-    if (why?.reason === 'moduleLoad' && why.load) return this.breakpoints.bindLoad(why.load).then(() => this.resumeQuietly());
+    // Before a CommonJS module is compiled, for breakpoints waiting (debuggee/agent/module-loads.ts): never shown; a V8 step goes on.
+    if (why?.reason === 'moduleLoad' && why.load)
+      return this.breakpoints.bindLoad(why.load).then(async () => void ((await this.steps.afterException()) || (await this.resumeQuietly())));
     if (why?.reason === 'data' && why.data) return this.stopped(event, dataStop(why.data), { active, data: why.data });
     const atNode = nodeStop(why, (failed, where) => this.functionBreakpoints.conditionFailed(failed, where));
     if (atNode) return this.stopped(event, atNode.stop, { active, node: atNode.node });

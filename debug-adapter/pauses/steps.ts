@@ -225,7 +225,7 @@ export class Steps {
     return false;
   }
 
-  /** An exception not the user's: a V8 step under way goes on (V8 forgot it at this pause); true when it did. */
+  /** An exception not the user's, or a module load's stop: a V8 step under way goes on (V8 forgot it at this pause); true when it did. */
   async afterException(): Promise<boolean> {
     const step = this.stepping;
     if (step?.mode !== 'v8' || !this.isStep || step.tries >= MAX_STEP_RETRIES) return false;

@@ -64,6 +64,7 @@ function babelProject(): UserProject {
         '',
       ].join('\n'),
     );
+    p.write('late.js', "export function later() {\n  return 'later'; // @later-body\n}\n");
     p.write(
       'train.js',
       [
@@ -73,6 +74,8 @@ function babelProject(): UserProject {
         'const model = createModel();',
         'const y = model.predict(tf.ones([1, 2]));',
         "console.log('shape', y.shape.join(','), describe(y)); // @log",
+        "const { later } = require('./late'); // @require-late",
+        'console.log(later()); // @after-require',
         '',
       ].join('\n'),
     );
@@ -192,7 +195,7 @@ describe('breakpoints bind in every module a transpiler loads', () => {
       await s.dc.continueRequest({ threadId: THREAD });
       const exited = (await s.terminated()) as DebugProtocol.ExitedEvent | undefined;
       assert.equal(exited?.body.exitCode, 0, s.output());
-      assert.match(s.output('stdout'), /^shape 1,3 object$/m);
+      assert.match(s.output('stdout'), /^shape 1,3 object\nlater$/m);
     } finally {
       await s.close();
     }
@@ -208,6 +211,30 @@ describe('breakpoints bind in every module a transpiler loads', () => {
       await stopsAt(s, scale, '@scale');
       await s.dc.continueRequest({ threadId: THREAD });
       assert.equal(((await s.terminated()) as DebugProtocol.ExitedEvent | undefined)?.body.exitCode, 0, s.output());
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('a module load’s stop is never seen', () => {
+  test('@babel/register: Step Over a require of a module whose breakpoints wait stops on the next line', T, async () => {
+    const p = babelProject();
+    const train = path.join(p.dir, 'train.js');
+    const late = path.join(p.dir, 'late.js');
+    const s = await Session.start();
+    try {
+      await s.launch({ program: train, cwd: p.dir, backend: 'cpu', runtimeArgs: ['-r', '@babel/register'] }, async (dc) => {
+        await dc.setBreakpointsRequest({ source: { path: train }, breakpoints: [{ line: lineOf(train, '@require-late') }] });
+        await dc.setBreakpointsRequest({ source: { path: late }, breakpoints: [{ line: lineOf(late, '@later-body') }] });
+      });
+      await stopsAt(s, train, '@require-late');
+      await s.dc.nextRequest({ threadId: THREAD });
+      assert.equal((await s.nextStop())?.body.reason, 'step', s.summary());
+      const frames = await s.stack();
+      assert.deepEqual([frames[0]!.source?.path, frames[0]!.line], [train, lineOf(train, '@after-require')], describeFrames(frames));
+      await s.dc.continueRequest({ threadId: THREAD });
+      await stopsAt(s, late, '@later-body');
     } finally {
       await s.close();
     }
@@ -283,6 +310,7 @@ describe('the compiler’s code is not the user’s', () => {
         [
           [model, lineOf(model, '@typeof')],
           [train, lineOf(train, '@log')],
+          [train, lineOf(train, '@require-late')],
         ].some((want) => want[0] === at[0] && want[1] === at[1]),
         `back in the user's code: ${describeFrames(frames)}`,
       );
