@@ -147,12 +147,49 @@ function stripUndefined(config: DebugConfig): DebugConfig {
   return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined && v !== null));
 }
 
-/** The CLI's arguments for "Run Graph" on a file. */
-export function runArguments(file: string, traceFile: string, context: EditorContext): string[] {
-  const args = ['run', file, '--trace', traceFile, '--backend', context.backend];
+/**
+ * The CLI's arguments for "Run Graph" on a file; `preloads` (runtimePreloads) before it, as the CLI
+ * takes Node's (`run -r @babel/register train.js`).
+ */
+export function runArguments(file: string, traceFile: string, context: EditorContext, preloads: readonly string[] = []): string[] {
+  const args = ['run', ...(isModelJson(file) ? [] : preloads), file, '--trace', traceFile, '--backend', context.backend];
   if (isModelJson(file)) {
     const callbacks = callbacksModuleFor(file, context);
     if (callbacks) args.push('--callbacks', callbacks);
   }
   return args;
+}
+
+/**
+ * The `runtimeArgs` of the workspace's launch configuration for `file` (ours, `request: launch`,
+ * its `program` that file once `${workspaceFolder}` and `${file}` are put in): Run Graph preloads
+ * what F5 would (issue 43: a babel program ran under F5 and failed under Run Graph).
+ */
+export function launchRuntimeArgs(file: string, configurations: readonly DebugConfig[], workspaceFolder: string | undefined): string[] {
+  const substitute = (text: string) =>
+    text.replace(/\$\{(workspaceFolder|workspaceRoot|file)\}/g, (_, name: string) => (name === 'file' ? file : (workspaceFolder ?? '')));
+  for (const config of configurations) {
+    if (config.type !== DEBUG_TYPE || config.request !== 'launch' || typeof config.program !== 'string') continue;
+    const program = path.resolve(workspaceFolder ?? path.dirname(file), substitute(config.program));
+    const runtimeArgs = config.runtimeArgs;
+    if (program === path.resolve(file) && Array.isArray(runtimeArgs)) return runtimeArgs.filter((a): a is string => typeof a === 'string').map(substitute);
+  }
+  return [];
+}
+
+/** Node's options the CLI takes before the program. */
+const PRELOAD_FLAGS = ['-r', '--require', '--import', '--loader', '--experimental-loader'];
+
+/** runtimeArgs split into Node's preloads, which the CLI passes on in order, and the rest (V8 flags), which it does not take. */
+export function runtimePreloads(runtimeArgs: readonly string[]): { preloads: string[]; ignored: string[] } {
+  const preloads: string[] = [];
+  const ignored: string[] = [];
+  for (let i = 0; i < runtimeArgs.length; i++) {
+    const arg = runtimeArgs[i]!;
+    const flag = arg.split('=')[0]!;
+    if (!PRELOAD_FLAGS.includes(flag)) ignored.push(arg);
+    else if (arg.includes('=') || i + 1 >= runtimeArgs.length) preloads.push(arg);
+    else preloads.push(arg, runtimeArgs[++i]!);
+  }
+  return { preloads, ignored };
 }

@@ -10,7 +10,7 @@ import { nonFiniteOutputsProblem } from '../runtime/cli/run-summary.js';
 import type { TraceFile } from '../runtime/cli/trace.js';
 import type { CallbackInvocation } from '../runtime/events.js';
 import { READ_LIMITS, readBoundedText } from '../runtime/bounded-read.js';
-import { isGraphProgram, isModelJson, runArguments, UNTRUSTED_MESSAGE } from './config-resolution.js';
+import { type DebugConfig, isGraphProgram, isModelJson, launchRuntimeArgs, runArguments, runtimePreloads, UNTRUSTED_MESSAGE } from './config-resolution.js';
 import { editorContext } from './editor-context.js';
 import { beginRun, extensionOutput, logProcessOutput } from './output.js';
 import { NODE_ENV, extensionPaths } from './paths.js';
@@ -69,7 +69,8 @@ export class GraphRunner {
     const traceFile = this.traceFile;
     // A run that fails before writing its trace must not be reported with the last run's.
     rmSync(traceFile, { force: true });
-    const args = [extensionPaths(this.context).cli, ...runArguments(target, traceFile, ctx)];
+    const preloads = this.launchPreloads(target, folder, ctx.workspaceFolder);
+    const args = [extensionPaths(this.context).cli, ...runArguments(target, traceFile, ctx, preloads)];
     this.output.show(true);
     beginRun(this.output, `$ tfjs-callbacks ${args.slice(1).join(' ')}`);
     const exitCode = await new Promise<number>((resolve) => {
@@ -87,6 +88,15 @@ export class GraphRunner {
     this.traceUpdated.fire(result);
     void this.announce(target, result);
     return result;
+  }
+
+  /** The Node preloads (`-r @babel/register`) of the launch configuration F5 would use for `target`, as Run Graph passes them to the CLI. */
+  private launchPreloads(target: string, folder: vscode.WorkspaceFolder | undefined, workspaceFolder: string | undefined): string[] {
+    const configurations = vscode.workspace.getConfiguration('launch', folder?.uri).get<DebugConfig[]>('configurations', []);
+    const { preloads, ignored } = runtimePreloads(launchRuntimeArgs(target, configurations, workspaceFolder));
+    if (ignored.length)
+      this.output.warn(`Run Graph passes the launch configuration's Node preloads to the CLI, not its other runtimeArgs (${ignored.join(' ')})`);
+    return preloads;
   }
 
   /**

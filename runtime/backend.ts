@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { BACKEND_CHOICES, BACKEND_NAMES, parseChoice, type BackendChoice, type BackendName } from './backend-choice.js';
 import { coverMissingKernels } from './kernel-fallback.js';
 import { packageDir, readRecord } from './native/cache.js';
-import { installedNativeCopies, setupNativeBuild, withoutBinding } from './native/installed.js';
+import { installedNativeCopies, NATIVE_PACKAGES, setupNativeBuild, withoutBinding } from './native/installed.js';
 import { SERVING_NATIVE_KEY } from './loader/one-engine.js';
-import { backendCopyProblem, backendPackageProblem, packageAt } from './tfjs-version.js';
+import { backendCopyProblem, backendPackageProblem, installedPackage, packageAt } from './tfjs-version.js';
 import { requireBuiltNative } from './native/load.js';
 import { tf } from './tf.js';
 import { BACKEND_STATE_KEY, type BackendState } from './backend-state.js';
@@ -23,8 +23,10 @@ export interface BackendReport {
   readonly requested: BackendChoice;
   /** Where the request came from. */
   readonly source: 'option' | 'TFJS_BACKEND' | 'default';
-  /** Why this backend: one line for people. */
+  /** Why this backend, in full (`tfjs-callbacks backend` prints it). */
   readonly reason: string;
+  /** Its first words (`auto: WebAssembly`), for the one short line every run opens with; the reason when absent. */
+  readonly summary?: string;
   /** Backends tried before this one and why each was not used. */
   readonly skipped: readonly { readonly backend: BackendName; readonly why: string }[];
 }
@@ -78,18 +80,32 @@ export function announceBackend(report: BackendReport, write: (line: string) => 
   write(line);
 }
 
+/** Where the whole report is, one command away from the short line. */
+export const BACKEND_DETAILS_COMMAND = 'tfjs-callbacks backend';
+
+/**
+ * The one short line a run opens with (issue 43: the whole report was 385–702 characters):
+ * `[tfjs-callbacks] backend: wasm (auto: WebAssembly; why: \`tfjs-callbacks backend\`)`, the
+ * pointer only where there is more to say (backendDetails).
+ */
 export function describeBackend(report: BackendReport): string {
-  const skipped = report.skipped.map((s) => `${s.backend}: ${s.why}`).join('; ');
-  return `[tfjs-callbacks] backend: ${report.backend} (${report.reason}${skipped ? `; skipped ${skipped}` : ''})`;
+  const summary = report.summary ?? report.reason;
+  const more = report.skipped.length > 0 || summary !== report.reason;
+  return `[tfjs-callbacks] backend: ${report.backend} (${summary}${more ? `; why: \`${BACKEND_DETAILS_COMMAND}\`` : ''})`;
 }
 
-type Attempt = { ok: true; reason: string } | { ok: false; why: string };
+/** The whole report, a line each: the backend and why, then each backend tried before it and why it was not used. */
+export function backendDetails(report: BackendReport): string[] {
+  return [`backend: ${report.backend} (${report.reason})`, ...report.skipped.map((s) => `skipped ${s.backend}: ${s.why}`)];
+}
+
+type Attempt = { ok: true; reason: string; summary: string } | { ok: false; why: string };
 
 async function selectAuto(options: SelectBackendOptions): Promise<Omit<BackendReport, 'requested' | 'source'>> {
   const skipped: { backend: BackendName; why: string }[] = [];
   for (const backend of BACKEND_NAMES) {
     const attempt = await activate(backend, options);
-    if (attempt.ok) return { backend, reason: `auto: ${attempt.reason}`, skipped };
+    if (attempt.ok) return { backend, reason: `auto: ${attempt.reason}`, summary: `auto: ${attempt.summary}`, skipped };
     skipped.push({ backend, why: attempt.why });
   }
   throw new Error(`No TensorFlow.js backend could start: ${skipped.map((s) => `${s.backend}: ${s.why}`).join('; ')}`);
@@ -97,7 +113,8 @@ async function selectAuto(options: SelectBackendOptions): Promise<Omit<BackendRe
 
 async function selectForced(backend: BackendName, source: string, options: SelectBackendOptions): Promise<Omit<BackendReport, 'requested' | 'source'>> {
   const attempt = await activate(backend, options);
-  if (attempt.ok) return { backend, reason: `${source === 'TFJS_BACKEND' ? 'TFJS_BACKEND' : 'requested'}: ${attempt.reason}`, skipped: [] };
+  const label = source === 'TFJS_BACKEND' ? 'TFJS_BACKEND' : 'requested';
+  if (attempt.ok) return { backend, reason: `${label}: ${attempt.reason}`, summary: `${label}: ${attempt.summary}`, skipped: [] };
   const fix =
     backend === 'tensorflow'
       ? ' Build it from a TensorFlow you have with `tfjs-callbacks setup-native` (palette: "TF.js Callbacks: Set Up Native Backend"), or `npm install @tensorflow/tfjs-node` (its install downloads libtensorflow; behind a firewall set TFJS_NODE_CDN_STORAGE to a mirror). Or choose wasm or cpu.'
@@ -132,10 +149,14 @@ async function activateNative(projectDir: string): Promise<Attempt> {
   const loaded = async (pkg: string, where: string, dir: string): Promise<Attempt> => {
     if (!(await tf.setBackend('tensorflow'))) return { ok: false, why: `${pkg} from ${where} loaded but its backend did not initialize` };
     recordServingNative(dir);
+    quietProgressLogger(dir, projectDir);
     const failed = problems.length ? `; ${problems.join('; ')}` : '';
+    const native = `native TensorFlow from ${pkg}${pkg.endsWith('-gpu') ? ' (GPU build: CUDA when present)' : ' (CPU)'}`;
+    const shortWhere = where.startsWith(SETUP_NATIVE_BUILD) ? SETUP_NATIVE_BUILD : where;
     return {
       ok: true,
-      reason: `native TensorFlow from ${pkg}${pkg.endsWith('-gpu') ? ' (GPU build: CUDA when present)' : ' (CPU)'}${where === 'the project' ? '' : ` in ${where}`}${failed}`,
+      reason: `${native}${where === 'the project' ? '' : ` in ${where}`}${failed}`,
+      summary: `${native}${where === 'the project' ? '' : ` in ${shortWhere}`}`,
     };
   };
   const attempt = (where: string, load: () => void): boolean => {
@@ -169,7 +190,7 @@ async function activateNative(projectDir: string): Promise<Attempt> {
   const build = setupNativeBuild(tfjsVersion());
   if (build) {
     const record = readRecord(build)!;
-    const where = `setup-native's build (TensorFlow ${record.tensorflow.version}, ${build})`;
+    const where = `${SETUP_NATIVE_BUILD} (TensorFlow ${record.tensorflow.version}, ${build})`;
     if (attempt(where, () => requireBuiltNative(build, createRequire(import.meta.url).resolve('@tensorflow/tfjs')))) {
       return loaded('@tensorflow/tfjs-node', where, packageDir(build));
     }
@@ -181,6 +202,8 @@ async function activateNative(projectDir: string): Promise<Attempt> {
   };
 }
 
+const SETUP_NATIVE_BUILD = "setup-native's build";
+
 /** An error's whole message on one line (a loader's message spans lines; none of it is dropped). */
 function oneLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err))
@@ -188,6 +211,32 @@ function oneLine(err: unknown): string {
     .map((l) => l.trim())
     .filter(Boolean)
     .join(' ');
+}
+
+/**
+ * tfjs-node registers a progress logger for model.fit() at its default verbosity ("Epoch 1 / 2", a
+ * bar, "57ms 2850us/step - loss=…"), which a program of a project without tfjs-node never prints
+ * when run plainly: where the backend loads one the project does not have (setup-native's, the
+ * runtime's), its output goes (through `progressBarHelper`, the hook tfjs-node keeps for its tests),
+ * so that the program prints what it prints without us.
+ */
+function quietProgressLogger(nativeDir: string, projectDir: string): void {
+  if (NATIVE_PACKAGES.some((name) => installedPackage(name, projectDir))) return;
+  try {
+    const callbacks = createRequire(path.join(nativeDir, 'noop.js'))('./dist/callbacks.js') as { progressBarHelper?: Record<string, unknown> };
+    const helper = callbacks.progressBarHelper;
+    if (!helper || typeof helper.log !== 'function') return; // another layout: its logger prints as it would
+    helper.log = () => {};
+    helper.ProgressBar = SilentProgressBar;
+  } catch {
+    // A tfjs-node without dist/callbacks.js: its logger prints as it would.
+  }
+}
+
+/** The `progress` package's bar, as ProgbarLogger uses it, drawing nothing. */
+class SilentProgressBar {
+  tick(): void {}
+  terminate(): void {}
 }
 
 /** Unregisters what a tfjs-node that failed to load registered (it registers its kernels before it looks for its binding). */
@@ -221,7 +270,7 @@ async function activateWasm(projectDir: string): Promise<Attempt> {
   if (!started) return { ok: false, why: 'the WebAssembly module did not initialize' };
   const { servedByCpu } = coverMissingKernels('wasm');
   const cover = servedByCpu.length > 0 ? `; the ${servedByCpu.length} kernels it lacks (${servedByCpu.slice(0, 3).join(', ')}, …) run on cpu` : '';
-  return { ok: true, reason: `WebAssembly with SIMD, 1 thread (Node has no wasm threads here)${cover}` };
+  return { ok: true, reason: `WebAssembly with SIMD, 1 thread (Node has no wasm threads here)${cover}`, summary: 'WebAssembly' };
 }
 
 /**
@@ -247,7 +296,7 @@ async function withoutEmscriptenHandlers<T>(start: () => Promise<T>): Promise<T>
 
 async function activateCpu(): Promise<Attempt> {
   if (!(await tf.setBackend('cpu'))) return { ok: false, why: 'the cpu backend did not initialize' };
-  return { ok: true, reason: 'pure JavaScript' };
+  return { ok: true, reason: 'pure JavaScript', summary: 'pure JavaScript' };
 }
 
 /**

@@ -45,13 +45,97 @@ export type TfjsVersionCheck =
   | { readonly ok: false; readonly found: readonly InstalledPackage[]; readonly offending: InstalledPackage; readonly message: string };
 
 /**
+ * The @tensorflow packages whose version is the engine's, beyond TFJS_PACKAGES: a project refused
+ * for its tfjs is told of each of these that is outside the range too (issue 43: `npm install
+ * @tensorflow/tfjs@^4.22.0` as told, then a second refusal for the tfjs-core 2.8.6 the project's old
+ * tfjs-node kept hoisted). The first three bring the others as their dependencies.
+ */
+const ENGINE_PACKAGES = [
+  '@tensorflow/tfjs',
+  '@tensorflow/tfjs-node',
+  '@tensorflow/tfjs-node-gpu',
+  '@tensorflow/tfjs-core',
+  '@tensorflow/tfjs-layers',
+  '@tensorflow/tfjs-converter',
+  '@tensorflow/tfjs-data',
+  '@tensorflow/tfjs-backend-cpu',
+  '@tensorflow/tfjs-backend-webgl',
+  '@tensorflow/tfjs-backend-wasm',
+] as const;
+const BRINGS_THE_OTHERS: readonly string[] = ENGINE_PACKAGES.slice(0, 3);
+
+/**
  * The project's @tensorflow/tfjs and @tensorflow/tfjs-core against SUPPORTED_TFJS: ok, or one
- * message naming the version found, where, the supported range and what to do.
+ * message naming every @tensorflow package of the engine's outside the range, the versions found,
+ * where, the supported range and the one command that upgrades them all.
  */
 export function checkProjectTfjs(projectDir: string): TfjsVersionCheck {
   const found = projectTfjs(projectDir);
-  const offending = found.find((pkg) => pkg.version === undefined || !isSupportedTfjs(pkg.version));
-  return offending ? { ok: false, found, offending, message: unsupportedTfjsMessage(offending) } : { ok: true, found };
+  const offending = found.find(isUnsupported);
+  if (!offending) return { ok: true, found };
+  const others = ENGINE_PACKAGES.filter((name) => !found.some((pkg) => pkg.name === name))
+    .map((name) => installedPackage(name, projectDir))
+    .filter((pkg): pkg is InstalledPackage => pkg !== undefined && isUnsupported(pkg) && sameSide(pkg, offending));
+  const all = [...found.filter(isUnsupported), ...others];
+  const upgrade = toUpgrade(all);
+  // One package whose upgrade brings the others (tfjs and its hoisted tfjs-core): its own message says it all.
+  const single = upgrade.length === 1 ? upgrade[0]! : undefined;
+  return { ok: false, found, offending, message: single ? unsupportedTfjsMessage(single) : unsupportedPackagesMessage(all) };
+}
+
+/**
+ * Which of the packages outside the range to name in the one command: those the others come with
+ * (tfjs, tfjs-node), and any other the project depends on itself or that none of those brings.
+ */
+function toUpgrade(pkgs: readonly InstalledPackage[]): InstalledPackage[] {
+  const direct = directDependencies(installDir(pkgs[0]!.manifest));
+  const bringers = pkgs.filter((p) => BRINGS_THE_OTHERS.includes(p.name));
+  return pkgs.filter((p) => BRINGS_THE_OTHERS.includes(p.name) || direct.has(p.name) || bringers.length === 0);
+}
+
+function isUnsupported(pkg: InstalledPackage): boolean {
+  return pkg.version === undefined || !isSupportedTfjs(pkg.version);
+}
+
+/** Both too old, or both too new (an unreadable one goes with either). */
+function sameSide(a: InstalledPackage, b: InstalledPackage): boolean {
+  if (a.version === undefined || b.version === undefined) return true;
+  return parseVersion(a.version)!.major >= SUPPORTED_TFJS.belowMajor === parseVersion(b.version)!.major >= SUPPORTED_TFJS.belowMajor;
+}
+
+/** Several packages outside the range, each named, in one message with one command (toUpgrade). */
+function unsupportedPackagesMessage(pkgs: readonly InstalledPackage[]): string {
+  const project = installDir(pkgs[0]!.manifest);
+  const upgrade = toUpgrade(pkgs);
+  const command = (range: string) => `npm install ${upgrade.map((p) => `${p.name}@${range}`).join(' ')}`;
+  const listed = pkgs.map(
+    (p) => `${p.name} ${p.version ?? `(no readable version: ${p.problem})`}${installDir(p.manifest) === project ? '' : ` (${path.dirname(p.manifest)})`}`,
+  );
+  const range = `TensorFlow.js ${SUPPORTED_TFJS_RANGE} (${supportedMajors()})`;
+  const tooNew = pkgs.some((p) => p.version !== undefined && parseVersion(p.version)!.major >= SUPPORTED_TFJS.belowMajor);
+  const majors = [...new Set(pkgs.map((p) => (p.version === undefined ? undefined : parseVersion(p.version)!.major)).filter((m) => m !== undefined && m < 3))];
+  const notes = [
+    ...(upgrade.length < pkgs.length ? [`the others come with ${upgrade.length > 1 ? 'these' : 'it'}`] : []),
+    ...(majors.length ? [`or \`${command(LAST_3X)}\`, the last 3.x, a smaller step from ${majors.map((m) => `${m}.x`).join(' and ')}`] : []),
+  ];
+  return (
+    `This project has ${listed.join(', ')} in ${path.join(project, 'node_modules')}, which tfjs-callback-debugger does not support: it supports ${range}. ` +
+    `${tooNew ? 'Install supported ones' : 'Upgrade them together'} with one command in ${project}: \`${command(RECOMMENDED_TFJS)}\`${notes.length ? ` (${notes.join('; ')})` : ''}.`
+  );
+}
+
+/** The names in the project's package.json dependencies of every kind (none when it has no readable one). */
+function directDependencies(project: string): Set<string> {
+  try {
+    const json = JSON.parse(readBoundedTextSync(path.join(project, 'package.json'), { maxBytes: READ_LIMITS.manifest, what: 'package.json' })) as Record<
+      string,
+      unknown
+    >;
+    const kinds = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
+    return new Set(kinds.flatMap((kind) => (json[kind] && typeof json[kind] === 'object' ? Object.keys(json[kind]) : [])));
+  } catch {
+    return new Set();
+  }
 }
 
 /** The TFJS_PACKAGES the project has, as its code resolves them. */

@@ -1,13 +1,17 @@
 /**
  * Source breakpoints (through source maps, with conditions, hit counts and logpoints) and how they
- * bind: at once when the file's script is parsed, else when it is about to run (an entry
- * breakpoint on the file's first position, or V8's before-source-mapped-script instrumentation),
- * so breakpoints set before launch hold from the first line.
+ * bind: at once where the file's script is parsed; else before a CommonJS module holding it is
+ * compiled (module-load.ts: the agent stops in Module.prototype._compile, where every require hook
+ * hands over its output), before a source-mapped ES module runs (V8's instrumentation pause), when
+ * the file starts (an entry breakpoint on its first position), or as V8 parses it; so breakpoints
+ * set before launch hold from the first line, in every module a transpiler loads.
  */
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
 import { fileUrl } from '../paths.js';
+import type { ModuleLoad } from '../debuggee/agent-protocol.js';
 import type { ScriptInfo, Sources } from '../sources/sources.js';
+import { loadScript, otherFileMessage } from './module-load.js';
 import { logpointCondition } from './expressions.js';
 import { parseHitCondition } from './hit-condition.js';
 import { AdapterHitCounts, v8Condition, whyNoCounter } from './hit-counts.js';
@@ -74,25 +78,50 @@ export class BreakpointManager {
   /** Writes a line about a breakpoint to the Debug Console (logpoints.ts gives it the logpoints' writer). */
   private notice: ((text: string, bp: SourceBreakpoint) => void) | undefined;
 
+  /** Binds one at a time: pauses, parsed scripts and the client's requests all bind. */
+  private chain: Promise<unknown> = Promise.resolve();
+  /** The waiting files the agent was last told of (module loads stop for them). */
+  private told = '';
+
   constructor(
     private readonly cdp: () => CdpConnection | undefined,
     private readonly sources: Sources,
     private readonly changed: (bp: SourceBreakpoint) => void,
+    /** The files whose breakpoints wait changed: the agent is told (its module-load stops). */
+    private readonly waitingChanged: () => Promise<void> = async () => {},
   ) {}
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn);
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  /** Files with breakpoints still to bind. */
+  waitingFiles(): string[] {
+    return [...this.byFile].filter(([, bps]) => bps.some(waiting)).map(([file]) => file);
+  }
+
+  /** The files a CommonJS module's compile stops for (debuggee/agent/module-loads.ts): none while the debugger is off. */
+  watchedLoads(): string[] {
+    return this.cdp() ? this.waitingFiles() : [];
+  }
 
   /**
    * Replaces the breakpoints of `file`. Before the debuggee connects they are kept and bound later.
    * One whose hit condition cannot be read stays unverified, with why, and is never bound.
    */
-  async set(file: string, specs: readonly SourceBreakpointSpec[]): Promise<SourceBreakpoint[]> {
-    for (const old of this.byFile.get(file) ?? []) await this.unbind(old);
-    const bps = specs.map((spec) => this.create(file, spec));
-    this.byFile.set(file, bps);
-    if (this.cdp()) {
-      await this.bindFile(file);
-      await this.syncInstrumentation();
-    }
-    return bps;
+  set(file: string, specs: readonly SourceBreakpointSpec[]): Promise<SourceBreakpoint[]> {
+    return this.serial(async () => {
+      for (const old of this.byFile.get(file) ?? []) await this.unbind(old);
+      const bps = specs.map((spec) => this.create(file, spec));
+      this.byFile.set(file, bps);
+      if (this.cdp()) {
+        await this.bindFile(file);
+        await this.syncInstrumentation();
+      }
+      return bps;
+    });
   }
 
   private create(file: string, spec: SourceBreakpointSpec): SourceBreakpoint {
@@ -116,9 +145,11 @@ export class BreakpointManager {
   }
 
   /** Binds everything known; called once the debugger is on. */
-  async bindAll(): Promise<void> {
-    for (const file of this.byFile.keys()) await this.bindFile(file);
-    await this.syncInstrumentation();
+  bindAll(): Promise<void> {
+    return this.serial(async () => {
+      for (const file of this.byFile.keys()) await this.bindFile(file);
+      await this.syncInstrumentation();
+    });
   }
 
   /**
@@ -128,7 +159,12 @@ export class BreakpointManager {
   private async syncInstrumentation(): Promise<void> {
     const cdp = this.cdp();
     if (!cdp) return;
-    const unbound = [...this.byFile.values()].some((bps) => bps.some(waiting));
+    const files = this.waitingFiles();
+    if (files.join('\n') !== this.told) {
+      this.told = files.join('\n');
+      await this.waitingChanged();
+    }
+    const unbound = files.length > 0;
     if (unbound && !this.instrumentationId) {
       const instrumentation = 'beforeScriptWithSourceMapExecution';
       this.instrumentationId = (await cdp.send('Debugger.setInstrumentationBreakpoint', { instrumentation })).breakpointId;
@@ -160,12 +196,60 @@ export class BreakpointManager {
     return this.entries.has(cdpId);
   }
 
-  /** At an entry or instrumentation pause: binds what waits for the scripts now parsed. */
-  async bindPending(script?: ScriptInfo): Promise<void> {
-    const files = new Set<string>(this.entries.values());
-    if (script) for (const f of script.sources ?? (script.file ? [script.file] : [])) files.add(f);
-    for (const file of files) if (this.byFile.get(file)?.some(waiting)) await this.bindFile(file);
-    await this.syncInstrumentation();
+  /** At V8's pause before a source-mapped ES module runs (`data`: the script). */
+  atInstrumentation(data: unknown): Promise<void> {
+    const scriptId = (data as { scriptId?: string } | undefined)?.scriptId;
+    return this.bindPending(scriptId ? this.sources.get(scriptId) : undefined);
+  }
+
+  /** At an entry or instrumentation pause, or as V8 parses a script: binds what waits for the scripts now parsed. */
+  bindPending(script?: ScriptInfo): Promise<void> {
+    return this.serial(async () => {
+      const files = new Set<string>(this.entries.values());
+      if (script) for (const f of script.sources ?? (script.file ? [script.file] : [])) files.add(f);
+      for (const file of files) if (this.byFile.get(file)?.some(waiting)) await this.bindFile(file);
+      await this.syncInstrumentation();
+    });
+  }
+
+  /**
+   * V8 parsed a script: breakpoints waiting for a file it holds bind now (a module no stop came
+   * before: they hold from its functions' next calls), or say why a file of their name ran instead.
+   */
+  async scriptParsed(script: ScriptInfo): Promise<void> {
+    const files = script.sources ?? (script.file ? [script.file] : []);
+    const waits = this.waitingFiles();
+    if (waits.length === 0) return;
+    if (files.some((f) => waits.includes(f))) return this.bindPending(script);
+    this.sayOtherFile(script);
+  }
+
+  /**
+   * At the agent's stop before a CommonJS module is compiled: its breakpoints are set by URL where
+   * its code's source map puts them, and V8 binds them as it parses the module, before it runs.
+   */
+  bindLoad(load: ModuleLoad): Promise<void> {
+    return this.serial(async () => {
+      const script = loadScript(this.sources, load, this.waitingFiles());
+      if (!script) return;
+      const files = this.sources.filesOf(script).filter((f) => this.byFile.get(f)?.some(waiting));
+      for (const file of files) await this.bindFile(file);
+      // Their entry breakpoints would only cost pauses (in a transpiled file, inside a helper).
+      await this.dropEntries([...this.entries].filter(([, f]) => files.includes(f)).map(([id]) => id));
+      await this.syncInstrumentation();
+    });
+  }
+
+  /** A waiting breakpoint's file never ran under its own name: one of its name did, whose map does not name it. */
+  private sayOtherFile(script: ScriptInfo): void {
+    for (const [file, bps] of this.byFile) {
+      const message = otherFileMessage(file, script, this.sources.filesOf(script));
+      if (!message) continue;
+      for (const bp of bps.filter(waiting)) {
+        bp.message = message;
+        this.changed(bp);
+      }
+    }
   }
 
   /**
@@ -208,7 +292,7 @@ export class BreakpointManager {
     const why = bps.some((bp) => bp.counted) && scripts.length > 0 ? await this.whyNoCounter(cdp) : undefined;
     if (scripts.length === 0) {
       if (bps.length > 0) await this.ensureEntry(cdp, file);
-      for (const bp of bps) if (!bp.verified) bp.message = 'Bound when the file is loaded.';
+      for (const bp of bps) if (!bp.verified && !bp.message) bp.message = 'Bound when the file is loaded.';
       return;
     }
     for (const bp of bps) {

@@ -130,9 +130,18 @@ export interface AgentConfig {
    * (`restoreInputs`). Off, an invocation's inputs are copied at its first stop instead.
    */
   keepInputs?: boolean;
+  /** Files whose source breakpoints wait to bind: a CommonJS module compiled for one stops first (agent/module-loads.ts). */
+  moduleLoads?: string[];
 }
 
-export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonFinite' | 'opNonFinite' | 'node' | 'nodeStep' | 'data';
+export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonFinite' | 'opNonFinite' | 'node' | 'nodeStep' | 'data' | 'moduleLoad';
+
+/** A CommonJS module about to be compiled: its file, its code's length and source map (not the code). */
+export interface ModuleLoad {
+  file: string;
+  length: number;
+  sourceMapURL?: string;
+}
 
 /** A step from a stop in a graph run: `over` stops after the next node; `into` also at the first line of a callback that starts first. */
 export type NodeStepKind = 'over' | 'into';
@@ -219,6 +228,8 @@ export interface LastBreak {
   undecided?: number[];
   /** For 'data': the tf.Variable assigned and what changed. */
   data?: DataBreakHit;
+  /** For 'moduleLoad': the module about to be compiled (never shown: the adapter binds and resumes). */
+  load?: ModuleLoad;
 }
 
 /**

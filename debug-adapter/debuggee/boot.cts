@@ -145,21 +145,31 @@ export function runsModel(args: readonly string[]): boolean {
 
 type RunMain = (this: unknown, main?: string) => unknown;
 
+/**
+ * Where the runMain this file's starts is kept, on its function: a preload loaded after this file
+ * (the CLI's, runtime/cli/program-preload.cts, in the process `tfjs-callbacks run` starts in a
+ * Debug Terminal) puts itself there, so that the session, the bridge and its hold come first, as
+ * they did when the CLI's preloads were --imports.
+ */
+const INNER_RUN_MAIN_KEY = Symbol.for('tfjs-callback-debugger.runMain.inner');
+
 function install(): void {
   const launch = !!process.env[SOCKET_ENV];
   if (!isMainThread || (!launch && !process.env[TERMINAL_SOCKET_ENV])) return;
   const modules = Module as unknown as { runMain: RunMain };
-  const runMain = modules.runMain;
+  const inner = { runMain: modules.runMain };
   let calls = 0;
-  modules.runMain = function (this: unknown, main = process.argv[1]) {
+  const runMain = function (this: unknown, main = process.argv[1]) {
     calls++;
     // A launch debugs what it starts; a terminal, the first program among what runMain starts.
     const program = launch ? main && path.resolve(main) : programToDebug(main, process.env);
-    if (!program) return runMain.call(this, main);
-    modules.runMain = runMain;
+    if (!program) return inner.runMain.call(this, main);
+    modules.runMain = inner.runMain;
     // Outside the promise: an error the program throws as it starts is an uncaught exception, as without us.
-    void debug(program, launch, calls > 1).then(() => process.nextTick(() => runMain.call(this, main)));
+    void debug(program, launch, calls > 1).then(() => process.nextTick(() => inner.runMain.call(this, main)));
   };
+  Object.defineProperty(runMain, INNER_RUN_MAIN_KEY, { value: inner });
+  modules.runMain = runMain;
 }
 
 /** Gets the program its session (boot-program.ts); a failure is said (and a terminal's program runs undebugged). */

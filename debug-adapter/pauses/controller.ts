@@ -74,7 +74,7 @@ export class Controller extends LiveDebuggee {
    */
   private debuggerOn: Promise<void> | undefined;
   private debuggerActive = false;
-  private readonly blackbox = new Blackbox();
+  private readonly blackbox = new Blackbox(this.scripts.sources);
   /** Settles when the debugger may come on (a launched program's preloads have run). */
   private debuggerGate: Promise<void> = Promise.resolve();
 
@@ -84,6 +84,7 @@ export class Controller extends LiveDebuggee {
       () => (this.debuggerActive ? this.cdp : undefined),
       this.scripts.sources,
       (bp) => this.emit('breakpoint', bp),
+      () => this.configureAgent(),
     );
     this.functionBreakpoints = new FunctionBreakpoints({
       agent: () => (this.cdp ? this.agentClient : undefined),
@@ -121,7 +122,7 @@ export class Controller extends LiveDebuggee {
     this.stopOnEntryFile = options.stopOnEntryFile;
     cdp.on('Debugger.scriptParsed', (e) => {
       const script = this.scripts.sources.add(e);
-      if (this.debuggerActive) void this.blackbox.script(cdp, this.scripts.skip, script);
+      if (this.debuggerActive) void Promise.all([this.blackbox.script(cdp, this.scripts.skip, script), this.breakpoints.scriptParsed(script)]).catch(() => {});
     });
     cdp.on('Debugger.paused', (e) => {
       this.pauseQueue = this.pauseQueue
@@ -272,7 +273,7 @@ export class Controller extends LiveDebuggee {
 
   private async configureAgent(): Promise<void> {
     if (!this.cdp) return;
-    const options = { watchGraph: this.watchGraph, debuggerActive: this.debuggerActive };
+    const options = { watchGraph: this.watchGraph, debuggerActive: this.debuggerActive, moduleLoads: this.breakpoints.watchedLoads() };
     await configureAgent(this.agent, agentConfig(this.filters, this.functionBreakpoints.forAgent(), options));
   }
 
@@ -287,11 +288,7 @@ export class Controller extends LiveDebuggee {
       await this.cdp!.send('Debugger.removeBreakpoint', { breakpointId: cdpId });
       return this.stopped(event, { reason, description });
     }
-    if (event.reason === 'instrumentation') {
-      const scriptId = (event.data as { scriptId?: string } | undefined)?.scriptId;
-      await this.breakpoints.bindPending(scriptId ? this.scripts.sources.get(scriptId) : undefined);
-      return this.resumeQuietly();
-    }
+    if (event.reason === 'instrumentation') return this.breakpoints.atInstrumentation(event.data).then(() => this.resumeQuietly());
     const entryHits = hit.filter((id) => this.breakpoints.isEntry(id));
     if (entryHits.length > 0 && hit.length === entryHits.length) return this.onEntry(event, entryHits);
     const user = this.breakpoints.hitsAt(hit);
@@ -331,6 +328,9 @@ export class Controller extends LiveDebuggee {
     // Summaries of the tensors (`details`) are read after the stop is shown (session.ts): a 2^20-element
     // input's first summary took 55 ms, on the path to the paused line.
     const { why, active } = await this.agent.call((agent) => ({ why: agent.lastBreak, active: agent.snapshot() }));
+    // Before a CommonJS module is compiled, for breakpoints waiting (debuggee/agent/module-loads.ts): never shown; a V8 step goes on.
+    if (why?.reason === 'moduleLoad' && why.load)
+      return this.breakpoints.bindLoad(why.load).then(async () => void ((await this.steps.afterException()) || (await this.resumeQuietly())));
     if (why?.reason === 'data' && why.data) return this.stopped(event, dataStop(why.data), { active, data: why.data });
     const atNode = nodeStop(why, (failed, where) => this.functionBreakpoints.conditionFailed(failed, where));
     if (atNode) return this.stopped(event, atNode.stop, { active, node: atNode.node });
@@ -371,9 +371,8 @@ export class Controller extends LiveDebuggee {
       ...(data ? { data } : {}),
       ...(op ? { op } : {}),
     };
-    // A step's breakpoints go once the stop is known: the questions above do not wait behind their
-    // removal (55 commands after a Step Into; V8 takes no break while paused), and whatever the
-    // stop leads to (a resume, more questions) is sent after it.
+    // A step's breakpoints go once the stop is known: the questions above do not wait behind their removal
+    // (55 commands after a Step Into; V8 takes no break while paused), and what follows is sent after it.
     this.steps.breakpoints.disarm();
     this.emit('stopped', this.paused);
   }

@@ -9,7 +9,7 @@ import picomatch from 'picomatch';
 import type { CdpConnection } from '../cdp/connection.js';
 import { escapeRegExp } from '../../runtime/escape-regexp.js';
 import { AGENT_SOURCE_URL } from '../debuggee/agent-protocol.js';
-import type { ScriptInfo } from '../sources/sources.js';
+import type { ScriptInfo, Sources } from '../sources/sources.js';
 
 /** What a launch skips when it names nothing: Node's internals and every installed package. */
 export const DEFAULT_SKIP_FILES: readonly string[] = ['<node_internals>/**', '**/node_modules/**'];
@@ -78,11 +78,16 @@ export class SkipFiles {
 /**
  * V8's blackbox as skipFiles says, so that steps and exception pauses pass over what is skipped:
  * patterns for the folders always skipped, the agent, Node's internals and every package when all
- * are skipped; each other skipped script by its range (set as it is parsed).
+ * are skipped; each other skipped script by its range (set as it is parsed). In the user's
+ * transpiled files, the compiler's lines (sources.ts `compiledLines`: what the source map leaves
+ * out, babel's helpers): V8 passes over a function wholly inside them (a re-export getter,
+ * babel's `_typeof`), the compiler's and not the user's, as it passes over a library's.
  */
 export class Blackbox {
-  /** Scripts blackboxed by their range (skipFiles globs no pattern says). */
+  /** Scripts blackboxed by their range (skipFiles globs no pattern says, or a compiler's lines). */
   private readonly ranged = new Set<string>();
+
+  constructor(private readonly sources?: Pick<Sources, 'compiledLines' | 'markHelpers'>) {}
 
   /** Sets the patterns, then each script's range: after the debugger comes on, or a file's skipping flips. */
   async apply(cdp: CdpConnection, skip: SkipFiles, scripts: readonly ScriptInfo[]): Promise<void> {
@@ -100,12 +105,27 @@ export class Blackbox {
     const byPattern = skip.alwaysSkipped.some((dir) => file.startsWith(dir)) || (skip.skipsAllPackages() && file.includes('/node_modules/'));
     if (byPattern) return;
     const skipped = skip.skips({ file });
-    if (!skipped && !this.ranged.has(script.scriptId)) return;
-    if (skipped) this.ranged.add(script.scriptId);
+    const compiled = skipped || script.predicted ? [] : await this.compiledLines(cdp, script);
+    if (!skipped && compiled.length === 0 && !this.ranged.has(script.scriptId)) return;
+    if (skipped || compiled.length > 0) this.ranged.add(script.scriptId);
     else this.ranged.delete(script.scriptId);
-    await cdp
-      .send('Debugger.setBlackboxedRanges', { scriptId: script.scriptId, positions: skipped ? [{ lineNumber: 0, columnNumber: 0 }] : [] })
-      .catch(() => {});
+    const positions = skipped
+      ? [{ lineNumber: 0, columnNumber: 0 }]
+      : compiled.flatMap(([first, end]) => [
+          { lineNumber: first, columnNumber: 0 },
+          { lineNumber: end, columnNumber: 0 },
+        ]);
+    await cdp.send('Debugger.setBlackboxedRanges', { scriptId: script.scriptId, positions }).catch(() => {});
+  }
+
+  /** A user's source-mapped script's compiled lines, its generated text read once to find babel's helpers. */
+  private async compiledLines(cdp: CdpConnection, script: ScriptInfo): Promise<[number, number][]> {
+    if (!this.sources || !script.map) return [];
+    if (!script.helperLines) {
+      const text = await cdp.send('Debugger.getScriptSource', { scriptId: script.scriptId }).catch(() => undefined);
+      if (text) this.sources.markHelpers(script, text.scriptSource);
+    }
+    return this.sources.compiledLines(script);
   }
 }
 

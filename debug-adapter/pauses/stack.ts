@@ -87,7 +87,7 @@ export async function buildStack(context: StackContext, paused: PausedState): Pr
         ? { file: script.file, line: callFrame.location.lineNumber + 1, column }
         : scripts.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, at);
     const file = original?.file;
-    const subtle = !file || library || isLibrary(file) || scripts.skip.skips({ file });
+    const subtle = !file || library || isLibrary(file) || scripts.skip.skips({ file }) || scripts.sources.compiled(callFrame.location);
     js.push({
       kind: 'js',
       name: callFrame.functionName || (callFrame.scopeChain[0]?.type === 'module' ? '<module>' : '(anonymous)'),
@@ -182,10 +182,16 @@ function opFrame(op: OpBirthSnapshot, js: readonly JsFrame[]): GraphFrame {
   };
 }
 
-/** Whether a paused frame is the user's own code (not the agent, the runtime, nor a file skipFiles skips). */
+/**
+ * Whether a paused frame is the user's own code: not the agent, the runtime, a file skipFiles
+ * skips, nor a line of a transpiled file that its source map leaves out (the compiler's: a
+ * re-export getter, babel's helpers, regenerator's `case` lines), which steps pass over as
+ * js-debug's smartStep does.
+ */
 export function isUserFrame(scripts: Pick<Scripts, 'sources' | 'skip'>, callFrame: Protocol.Debugger.CallFrame): boolean {
   const script = scripts.sources.get(callFrame.location.scriptId);
   if (!script || !isUserScript(scripts, script)) return false;
+  if (scripts.sources.compiled(callFrame.location)) return false;
   const original = scripts.sources.original(callFrame.location.scriptId, callFrame.location.lineNumber, callFrame.location.columnNumber ?? 0);
   return !original || !scripts.skip.skips({ file: original.file });
 }

@@ -33,6 +33,8 @@ export class StepBreakpoints {
     private readonly text: (scriptId: string) => Promise<string | undefined>,
     /** The line a location counts on: the user's source line where a source map says. */
     private readonly lineOf: (location: Location) => string | number,
+    /** Whether a location is the compiler's (a line its source map leaves out): never a step's stop. */
+    private readonly compiled: (location: Location) => boolean = () => false,
   ) {}
 
   /**
@@ -55,7 +57,11 @@ export class StepBreakpoints {
   async armFunction(functionLocation: Location, then: () => Promise<unknown>): Promise<void> {
     const cdp = this.cdp();
     if (!cdp) return;
-    await this.setAll(cdp, await this.functionLocations(functionLocation), then);
+    await this.setAll(
+      cdp,
+      (await this.functionLocations(functionLocation)).filter((l) => !this.compiled(l)),
+      then,
+    );
   }
 
   /** The function's own locations on one line (`onLine` says which line a location is on). */
@@ -148,7 +154,10 @@ export class StepBreakpoints {
           })),
         () => [],
       );
-      found = Promise.all([all, this.text(scriptId)]).then(([locations, text]) => (text === undefined ? locations : lineEntries(text, locations, this.lineOf)));
+      found = Promise.all([all, this.text(scriptId)]).then(([all, text]) => {
+        const locations = all.filter((l) => !this.compiled(l));
+        return text === undefined ? locations : lineEntries(text, locations, this.lineOf);
+      });
       this.locations.set(scriptId, found);
     }
     return found;

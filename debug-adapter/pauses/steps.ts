@@ -75,7 +75,9 @@ export class Steps {
     this.breakpoints = new StepBreakpoints(
       host.cdp,
       (scriptId) => host.scripts.text(scriptId),
-      (location) => this.sourceLine(location) ?? location.lineNumber,
+      // A transpiled module's end shows on its last line, but is a line of its own to a step, as a plain file's is.
+      (location) => (host.scripts.sources.atEnd(location) ? `end:${location.scriptId}` : (this.sourceLine(location) ?? location.lineNumber)),
+      (location) => host.scripts.sources.compiled(location),
     );
   }
 
@@ -223,7 +225,7 @@ export class Steps {
     return false;
   }
 
-  /** An exception not the user's: a V8 step under way goes on (V8 forgot it at this pause); true when it did. */
+  /** An exception not the user's, or a module load's stop: a V8 step under way goes on (V8 forgot it at this pause); true when it did. */
   async afterException(): Promise<boolean> {
     const step = this.stepping;
     if (step?.mode !== 'v8' || !this.isStep || step.tries >= MAX_STEP_RETRIES) return false;

@@ -6,8 +6,17 @@
  */
 import { READ_LIMITS, readBoundedTextSync } from '../../runtime/bounded-read.js';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, TraceMap, generatedPositionFor, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { helperLines } from './compiled-code.js';
+import {
+  decodedMappings,
+  GREATEST_LOWER_BOUND,
+  LEAST_UPPER_BOUND,
+  TraceMap,
+  generatedPositionFor,
+  originalPositionFor,
+  sourceContentFor,
+} from '@jridgewell/trace-mapping';
 import type { Protocol } from 'devtools-protocol';
 
 export interface ScriptInfo {
@@ -21,6 +30,10 @@ export interface ScriptInfo {
   map?: TraceMap | null;
   /** Original file paths the map covers, in the map's order. */
   sources?: string[];
+  /** Lines (0-based) that define a compiler's helper (compiled-code.ts), once its generated text was read. */
+  helperLines?: ReadonlySet<number>;
+  /** A CommonJS module not parsed yet, seen as it is compiled (breakpoints/module-load.ts): V8's script replaces it. */
+  readonly predicted?: boolean;
 }
 
 export interface OriginalPosition {
@@ -54,6 +67,8 @@ export class Sources {
   private readonly added: ((script: ScriptInfo) => void)[] = [];
   /** Original file → scripts whose maps (or which themselves) cover it. */
   private readonly byFile = new Map<string, Set<ScriptInfo>>();
+  /** Modules seen as they are compiled, by URL, until V8 parses them. */
+  private readonly predicted = new Map<string, ScriptInfo>();
 
   /** The script V8 parsed; kept, and told to the listeners, unless it shows nowhere (`keeps`). */
   add(event: Protocol.Debugger.ScriptParsedEvent): ScriptInfo {
@@ -66,6 +81,7 @@ export class Sources {
       ...(event.scriptLanguage === 'WebAssembly' ? { wasm: true } : {}),
     };
     if (!this.keeps(script)) return script;
+    this.replacePredicted(script);
     this.scripts.set(event.scriptId, script);
     if (file) {
       this.index(file, script);
@@ -86,6 +102,86 @@ export class Sources {
    */
   private keeps(script: ScriptInfo): boolean {
     return script.url !== this.ownUrl && (script.url !== '' || script.sourceMapURL !== undefined);
+  }
+
+  /**
+   * A CommonJS module about to be compiled from `file` (its code's source map, if any): indexed
+   * like a parsed script, so its breakpoints can be set by URL before V8 parses it.
+   */
+  predict(file: string, sourceMapURL: string | undefined): ScriptInfo {
+    const url = pathToFileURL(file).href;
+    const script: ScriptInfo = { scriptId: `predicted:${url}`, url, file, predicted: true, ...(sourceMapURL ? { sourceMapURL } : {}) };
+    this.predicted.set(url, script);
+    this.index(file, script);
+    this.mapOf(script);
+    return script;
+  }
+
+  /** V8 parsed the predicted module: its script takes the prediction's place (and its map, when the same). */
+  private replacePredicted(script: ScriptInfo): void {
+    const predicted = this.predicted.get(script.url);
+    if (!predicted) return;
+    this.predicted.delete(script.url);
+    for (const set of this.byFile.values()) set.delete(predicted);
+    if (predicted.map && predicted.sourceMapURL === script.sourceMapURL) {
+      script.map = predicted.map;
+      script.sources = predicted.sources;
+      for (const file of script.sources ?? []) this.index(file, script);
+    }
+  }
+
+  /**
+   * Whether a generated line of a source-mapped script is the compiler's: a line its map leaves out
+   * (TypeScript's `__importStar` and its re-export getters, babel's helpers in a CommonJS file),
+   * while each line of the user's code has its mappings; or a line defining a helper babel maps to
+   * the statement that asked for it (compiled-code.ts). False where the script has no map.
+   */
+  compiled({ scriptId, lineNumber }: { readonly scriptId: string; readonly lineNumber: number }): boolean {
+    const script = this.scripts.get(scriptId);
+    const map = script ? this.mapOf(script) : null;
+    if (!map) return false;
+    if (script!.helperLines?.has(lineNumber)) return true;
+    const lines = decodedMappings(map);
+    if (lineNumber >= lines.length) return false;
+    return !lines[lineNumber]!.some((segment) => segment.length >= 4);
+  }
+
+  /** Whether a position lies after a source-mapped script's last mapped line: its module's end. */
+  atEnd({ scriptId, lineNumber }: { readonly scriptId: string; readonly lineNumber: number }): boolean {
+    const script = this.scripts.get(scriptId);
+    const map = script ? this.mapOf(script) : null;
+    return !!map && lineNumber >= decodedMappings(map).length;
+  }
+
+  /** Finds the helper lines of a source-mapped script from its generated `text` (compiled-code.ts). */
+  markHelpers(script: ScriptInfo, text: string): void {
+    const map = this.mapOf(script);
+    if (!map) return;
+    const lines = decodedMappings(map);
+    const originals = new Map<string, string[] | undefined>();
+    const textOf = (file: string, line: number): string => {
+      if (!originals.has(file)) originals.set(file, this.text(file)?.split('\n'));
+      return originals.get(file)?.[line] ?? '';
+    };
+    script.helperLines = helperLines(text, (line) => {
+      const at = new Map<string, [string, number]>();
+      for (const s of lines[line] ?? []) if (s.length >= 4 && script.sources?.[s[1]!]) at.set(`${s[1]}:${s[2]}`, [script.sources[s[1]!]!, s[2]!]);
+      return [...at.values()].map(([file, l]) => textOf(file, l));
+    });
+  }
+
+  /** A source-mapped script's runs of compiled lines (`compiled`), as [first, end) CDP line numbers. */
+  compiledLines(script: ScriptInfo): [number, number][] {
+    const map = this.mapOf(script);
+    if (!map) return [];
+    const runs: [number, number][] = [];
+    for (const [line, segments] of decodedMappings(map).entries()) {
+      if (segments.some((segment) => segment.length >= 4) && !script.helperLines?.has(line)) continue;
+      const last = runs.at(-1);
+      if (last && last[1] === line) last[1] = line + 1;
+      else runs.push([line, line + 1]);
+    }
+    return runs;
   }
 
   /** How many scripts are kept. */
@@ -141,8 +237,25 @@ export class Sources {
         const pos = originalPositionFor(map, { line: lineNumber + 1, column: columnNumber, bias });
         if (pos.source && pos.line !== null) return { file: toFile(pos.source), line: pos.line, column: pos.column ?? 0 };
       }
+      const end = this.pastTheMap(script, map, lineNumber);
+      if (end) return end;
     }
     return script.file ? { file: script.file, line: lineNumber + 1, column: columnNumber } : undefined;
+  }
+
+  /**
+   * A position after a map's last mapped line (a transpiled module's end, where its function
+   * returns): the last position the map names, as the end of a plain file shows on its last line.
+   */
+  private pastTheMap(script: ScriptInfo, map: TraceMap, lineNumber: number): OriginalPosition | undefined {
+    if (!this.atEnd({ scriptId: script.scriptId, lineNumber })) return undefined;
+    const lines = decodedMappings(map);
+    for (let line = lines.length - 1; line >= 0; line--) {
+      const last = lines[line]!.findLast((segment) => segment.length >= 4);
+      const file = last && script.sources?.[last[1]!];
+      if (last && file) return { file, line: last[2]! + 1, column: last[3]! };
+    }
+    return undefined;
   }
 
   /**

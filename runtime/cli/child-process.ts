@@ -1,8 +1,9 @@
 /**
  * The CLI's work goes on in a child process:
  * - a program runs as `node program.js args` would run it (process.argv[1] is its path, require.main
- *   its module, its exit code the run's), preloaded with tsx, the runtime's loader and the CLI's
- *   report (program-report.ts);
+ *   its module, its exit code the run's), with the user's own preloads (`-r @babel/register`,
+ *   NODE_OPTIONS), after which the CLI's (program-preload.cts) loads the runtime's loader and the
+ *   CLI's report (program-report.ts); or as `<runner> program.js args` (--exec);
  * - where the native backend may load, the child's stderr is read without TensorFlow's startup
  *   lines (written from C++ to fd 2, runtime/tf-startup-logs.ts); otherwise it is the terminal's.
  * Stdin and stdout are shared, so a program's prompts and output are as they would be.
@@ -37,18 +38,32 @@ function nativeMayLoad(projectDir: string, env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * `node <preloads> program args`: the program's process, as a plain node run would have it. tsx
- * (~200 ms) only where TypeScript runs: a TypeScript program, or this runtime from its sources; a
- * JavaScript program is read by Node itself, as `node program.js` reads it.
+ * `node --require <the CLI's preload> <the user's preloads> program args`: the program's process,
+ * as a plain node run with the user's preloads would have it (program-preload.cts says why a
+ * `--require`). tsx (~200 ms) only for a TypeScript program with none of the user's preloads (with
+ * them, the preload adds tsx only where nothing of theirs compiles it); a JavaScript program is
+ * read by Node itself, as `node program.js` reads it. Under --exec: `node <the user's preloads>
+ * <runner> program args`, the CLI's preload in NODE_OPTIONS (programEnv).
  */
 export function programCommand(args: RunArgs): string[] {
-  const typescript = ext === '.ts' || /\.[cm]?tsx?$/.test(args.targetPath);
-  const preloads = [
-    ...(typescript ? [pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : []),
-    pathToFileURL(path.join(here, '..', 'loader', `register${ext}`)).href,
-    pathToFileURL(path.join(here, `program-report${ext}`)).href,
-  ];
-  return [...preloads.flatMap((p) => ['--import', p]), args.targetPath, ...args.programArgs];
+  const program = [...args.nodeOptions, ...(args.exec ? [args.exec] : []), args.targetPath, ...args.programArgs];
+  if (args.exec) return program;
+  const tsx = /\.[cm]?tsx?$/.test(args.targetPath) && args.nodeOptions.length === 0;
+  return [...cliPreloadOptions(), ...(tsx ? ['--import', pathToFileURL(require.resolve('tsx')).href] : []), ...program];
+}
+
+const require = createRequire(import.meta.url);
+
+/** The CLI's preload as Node options (from the sources, after tsx's CommonJS hooks: it is a .cts). */
+function cliPreloadOptions(): string[] {
+  const preload = path.join(here, `program-preload${ext === '.ts' ? '.cts' : '.cjs'}`);
+  return ext === '.ts' ? ['--require', require.resolve('tsx/cjs'), '--require', preload] : ['--require', preload];
+}
+
+/** NODE_OPTIONS with the CLI's preload after what it held, quoted where a path needs it, for every process a runner starts. */
+export function withCliPreload(existing: string | undefined): string {
+  const quoted = cliPreloadOptions().map((o) => (/[\s"'\\]/.test(o) ? `"${o.replace(/["\\]/g, '\\$&')}"` : o));
+  return [existing?.trim(), ...quoted].filter(Boolean).join(' ');
 }
 
 /** The program's environment: the run's settings for the preloads, the user's own unchanged. */
@@ -60,6 +75,7 @@ export function programEnv(args: RunArgs, projectDir: string, shareDir: string):
     ...(args.findNan ? { findNan: true } : {}),
     cliPid: process.pid,
     shareDir,
+    ...(args.exec ? { exec: true } : {}),
   };
   return {
     ...process.env,
@@ -68,6 +84,7 @@ export function programEnv(args: RunArgs, projectDir: string, shareDir: string):
     // The loader loads the runtime and chooses the backend before the program, and says which.
     TFJS_CALLBACKS_PRELOAD_RUNTIME: '1',
     ...(args.backend ? { TFJS_BACKEND: args.backend } : {}),
+    ...(args.exec ? { NODE_OPTIONS: withCliPreload(process.env.NODE_OPTIONS) } : {}),
   };
 }
 

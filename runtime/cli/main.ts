@@ -9,6 +9,9 @@
  *
  * Builds the native TensorFlow backend from a TensorFlow the user has (runtime/native/setup.ts).
  *
+ * tfjs-callbacks backend [--backend <name>]   (the whole report behind a run's one backend line)
+ * tfjs-callbacks --version
+ *
  * A program runs in a child process, as `node program.js args` would run it (child-process.ts); a
  * model runs here, or in a child whose stderr is filtered where the native backend may load.
  *
@@ -16,8 +19,10 @@
  * project (runtime/loader), and only then loads the runtime (run.ts), so that the runtime and the
  * project share the project's one copy of each @tensorflow package.
  */
-import { rmSync } from 'node:fs';
-import { parseCliArgs, parseSetupArgs, projectDirOf, USAGE, UsageError } from './args.js';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseBackendArgs, parseCliArgs, parseSetupArgs, projectDirOf, USAGE, UsageError } from './args.js';
 
 // A reader that closed the pipe (`tfjs-callbacks run prog.js | head -1`) ends nothing, as for `node prog.js`.
 for (const stream of [process.stdout, process.stderr]) {
@@ -28,9 +33,10 @@ for (const stream of [process.stdout, process.stderr]) {
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'setup-native') return setupNativeCommand(argv.slice(1));
+  if (argv[0] === 'backend') return backendCommand(argv.slice(1));
   const args = parseCliArgs(argv);
-  if (args === 'help') {
-    console.log(USAGE);
+  if (args === 'help' || args === 'version') {
+    console.log(args === 'help' ? USAGE : await ownVersion());
     return 0;
   }
   const projectDir = process.env.TFJS_CALLBACKS_PROJECT_DIR ?? projectDirOf(args);
@@ -51,6 +57,31 @@ async function main(argv: string[]): Promise<number> {
   await import('../loader/register.js');
   const { run } = await import('./run.js');
   return run(args);
+}
+
+/** This package's version, from its package.json (above dist/ or the sources). */
+async function ownVersion(): Promise<string> {
+  const { packageRoot } = await import('../loader/commonjs-resolution.js');
+  const manifest = path.join(packageRoot(path.dirname(fileURLToPath(import.meta.url))), 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+/** `backend`: the backend a run in this folder's project would get, and the whole why (a run prints one short line). */
+async function backendCommand(argv: string[]): Promise<number> {
+  const args = parseBackendArgs(argv);
+  if (args === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const projectDir = process.env.TFJS_CALLBACKS_PROJECT_DIR ?? process.cwd();
+  const unsupported = await unsupportedTfjs(projectDir);
+  if (unsupported) return unsupported;
+  process.env.TFJS_CALLBACKS_PROJECT_DIR ??= projectDir;
+  await import('../loader/register.js');
+  const { backendDetails, selectBackend } = await import('../backend.js');
+  const report = await selectBackend({ quiet: true, ...(args.backend ? { backend: args.backend } : {}) });
+  for (const line of backendDetails(report)) console.log(line);
+  return 0;
 }
 
 async function setupNativeCommand(argv: string[]): Promise<number> {

@@ -21,4 +21,15 @@ export interface ProgramRun {
    * leave their invocations, one JSON line each (process-share.ts), for the one summary and trace.
    */
   readonly shareDir: string;
+  /**
+   * --exec: a runner starts the program, perhaps in a process of its own (babel-node): the program's
+   * process is the first that starts the target, not the CLI's child, and its forks know it by PROGRAM_PID_ENV.
+   */
+  readonly exec?: boolean;
 }
+
+/**
+ * Under --exec, set by the program's process to its pid (program-report.ts): the processes it
+ * starts inherit it, and know they are the program's forks, not the program.
+ */
+export const PROGRAM_PID_ENV = 'TFJS_CALLBACKS_CLI_PROGRAM_PID';

@@ -1,5 +1,5 @@
 /**
- * Preloaded (`node --import`) into the process in which `tfjs-callbacks run` runs a program
+ * Loaded (program-preload.cts) into the process in which `tfjs-callbacks run` runs a program
  * (child-process.ts), after the runtime's loader has chosen the backend and said which, and into
  * the processes and worker threads the program starts from it. The program's own process prints
  * each callback invocation as it ends and, when it ends however it ends (the program's end,
@@ -17,7 +17,8 @@ import { addOpBirthObserver } from '../op-watch/op-watch.js';
 import { BirthReport } from './nan-report.js';
 import { finish } from './outcome.js';
 import { readShared, ShareWriter } from './process-share.js';
-import { PROGRAM_RUN_ENV, type ProgramRun } from './program-protocol.js';
+import { PROGRAM_PID_ENV, PROGRAM_RUN_ENV, type ProgramRun } from './program-protocol.js';
+import { isAlive } from '../process-alive.js';
 import { TraceRecorder } from './trace.js';
 import { UnsettledRunError, unsettledMessage } from './unsettled.js';
 
@@ -88,7 +89,7 @@ function reportProgram(run: ProgramRun): void {
   process.on('exit', (code) => report(code));
   let orphaned = false;
   reportOnSignals((code, signal) => report(code, orphaned ? `${signal} (the tfjs-callbacks process that ran it was gone)` : signal));
-  endWhenOrphaned(run.cliPid, () => {
+  endWhenOrphaned(run, () => {
     orphaned = true;
   });
 }
@@ -109,10 +110,13 @@ function reportOnSignals(report: (code: undefined, signal: NodeJS.Signals) => vo
   }
 }
 
-/** A CLI killed outright (SIGKILL) cannot pass a signal on: the program notices it is gone and ends as on a closed terminal. */
-function endWhenOrphaned(cliPid: number, onOrphaned: () => void): void {
+/**
+ * A CLI killed outright (SIGKILL) cannot pass a signal on: the program notices it is gone and ends
+ * as on a closed terminal. Under --exec its parent may be the runner's process: the CLI is looked for.
+ */
+function endWhenOrphaned(run: ProgramRun, onOrphaned: () => void): void {
   const timer = setInterval(() => {
-    if (process.ppid === cliPid) return;
+    if (run.exec ? isAlive(run.cliPid) : process.ppid === run.cliPid) return;
     clearInterval(timer);
     onOrphaned();
     process.kill(process.pid, 'SIGHUP');
@@ -141,9 +145,21 @@ function surviveClosedOutput(): void {
   }
 }
 
+/**
+ * Whether this process is the program's, which reports: the CLI's direct child; under --exec, the
+ * first process that starts the target (program-preload.cts), which its forks then know (PROGRAM_PID_ENV).
+ */
+function isProgramProcess(run: ProgramRun): boolean {
+  if (!isMainThread) return false;
+  if (!run.exec) return process.ppid === run.cliPid;
+  if (process.env[PROGRAM_PID_ENV]) return false;
+  process.env[PROGRAM_PID_ENV] = String(process.pid);
+  return true;
+}
+
 const run = readRun();
 if (run) {
   if (isMainThread) surviveClosedOutput();
-  if (isMainThread && process.ppid === run.cliPid) reportProgram(run);
+  if (isProgramProcess(run)) reportProgram(run);
   else shareProcess(run);
 }

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { BACKEND_CHOICES, describeBackend, type BackendReport } from '../../runtime/index.js';
+import { backendDetails } from '../../runtime/backend.js';
 import { tempDir } from '../fixtures/callback-models.js';
 import { linesStartingWith, repoRoot, runNode, runtimeEntryUrl, tsxImport, writeFile, type NodeResult } from '../fixtures/spawn.js';
 import { nativeLoads } from '../helpers/backends.js';
@@ -72,7 +73,11 @@ describe('auto selection without tfjs-node', () => {
     assert.deepEqual(outcome.sum, [4, 6]);
     const lines = linesStartingWith(run.stderr, REPORT_PREFIX);
     assert.equal(lines.length, 1, run.stderr);
-    assert.match(lines[0]!, /backend: wasm \(auto: .*skipped tensorflow: @tensorflow\/tfjs-node is not installed \(`tfjs-callbacks setup-native` builds it/);
+    assert.equal(lines[0], '[tfjs-callbacks] backend: wasm (auto: WebAssembly; why: `tfjs-callbacks backend`)', 'one short line, the details one command away');
+    assert.deepEqual(backendDetails(report), [
+      `backend: wasm (${report.reason})`,
+      'skipped tensorflow: @tensorflow/tfjs-node is not installed (`tfjs-callbacks setup-native` builds it from a TensorFlow you have)',
+    ]);
   });
 
   test('TFJS_BACKEND=auto is the same as no choice', () => {
@@ -222,7 +227,9 @@ tf.setBackend('cpu').then(() => { tf.tensor1d([1, 2]).dataSync(); console.log('d
       reason: 'auto: WebAssembly',
       skipped: [{ backend: 'tensorflow', why: '@tensorflow/tfjs-node is not installed' }],
     });
-    assert.equal(line, '[tfjs-callbacks] backend: wasm (auto: WebAssembly; skipped tensorflow: @tensorflow/tfjs-node is not installed)');
+    assert.equal(line, '[tfjs-callbacks] backend: wasm (auto: WebAssembly; why: `tfjs-callbacks backend`)');
+    const forced = { backend: 'cpu', requested: 'cpu', source: 'option', reason: 'requested: pure JavaScript', skipped: [] } as const;
+    assert.equal(describeBackend(forced), '[tfjs-callbacks] backend: cpu (requested: pure JavaScript)', 'nothing more to say: no pointer');
   });
 });
 

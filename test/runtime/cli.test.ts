@@ -56,7 +56,7 @@ describe('run examples/main.ts', () => {
 
   test('exits 0 and prints the backend line first', () => {
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
-    assert.ok(run.stdout.startsWith(`${BACKEND_LINE} wasm (auto:`), run.stdout.split('\n')[0]);
+    assert.equal(run.stdout.split('\n')[0], `${BACKEND_LINE} wasm (auto: WebAssembly; why: \`tfjs-callbacks backend\`)`, 'one short line');
     assert.equal(linesStartingWith(run.stdout, BACKEND_LINE).length, 1);
     assert.equal(linesStartingWith(run.stderr, BACKEND_LINE).length, 0, 'the programs’ own selectBackend() calls print nothing more');
   });
@@ -274,7 +274,7 @@ describe('options and usage', () => {
     {
       name: 'unknown command',
       args: ['frobnicate', 'examples/main.ts'],
-      message: "tfjs-callbacks: Unknown command 'frobnicate' (commands: run, setup-native).",
+      message: "tfjs-callbacks: Unknown command 'frobnicate' (commands: run, backend, setup-native).",
     },
     { name: 'missing target file', args: ['run', 'examples/no-such-program.ts'], message: 'tfjs-callbacks: examples/no-such-program.ts does not exist.' },
     { name: 'an unknown option before the program', args: ['run', '--bogus', 'examples/main.ts'], message: "tfjs-callbacks: Unknown option '--bogus'" },
@@ -360,5 +360,26 @@ describe('a program runs as node runs it', () => {
     const before = runCli(['run', '--backend', 'cpu', '--', program, '--trace', 'x']);
     assert.match(before.stdout, /^argv \["main\.cjs","--trace","x"\]$/m);
     assert.match(before.stdout, /^backend env cpu$/m);
+  });
+});
+
+describe('--version, and the backend line’s details one command away (issue 43)', () => {
+  test('--version and -v print the package version, exit 0 (they were "Unknown option")', () => {
+    const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const flag of ['--version', '-v']) {
+      const run = runCli([flag]);
+      assert.equal(run.status, 0, `${flag}: ${run.stderr}`);
+      assert.equal(run.stdout, `${version}\n`);
+    }
+    const after = runCli(['run', 'examples/log-huber.ts', '--backend', 'cpu', '--version']);
+    assert.equal(after.status, 0, 'after the program, --version is the program’s');
+  });
+
+  test('`backend` prints the whole report the run’s line points to: the reason and each backend passed over', () => {
+    const run = runCli(['backend']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^backend: wasm \(auto: WebAssembly with SIMD, 1 thread .*the \d+ kernels it lacks \(/m);
+    assert.match(run.stdout, /^skipped tensorflow: @tensorflow\/tfjs-node is not installed/m);
+    assert.equal(runCli(['backend', '--backend', 'cpu']).stdout, 'backend: cpu (requested: pure JavaScript)\n');
   });
 });

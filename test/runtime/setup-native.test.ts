@@ -122,7 +122,11 @@ describe('setup-native: a real build against the TensorFlow installed here', {
     assert.equal(auto.status, 0, auto.stderr);
     assert.match(
       auto.stdout,
-      /^\[tfjs-callbacks\] backend: tensorflow \(auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build \(TensorFlow 2\./m,
+      /^\[tfjs-callbacks\] backend: tensorflow \(auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build; why: `tfjs-callbacks backend`\)$/m,
+    );
+    assert.match(
+      runCli(['backend'], { env }).stdout,
+      /^backend: tensorflow \(auto: native TensorFlow from @tensorflow\/tfjs-node \(CPU\) in setup-native's build \(TensorFlow 2\./m,
     );
     assert.match(auto.stdout, /· backend tensorflow$/m);
     assert.doesNotMatch(auto.stderr, /cpu_feature_guard/, 'TensorFlow logs nothing at INFO by default');
@@ -137,8 +141,9 @@ describe('setup-native: a real build against the TensorFlow installed here', {
     const undo = runCli(['setup-native', '--undo'], { env });
     assert.equal(undo.status, 0);
     assert.match(undo.stdout, /^removed .*tfjs-node-4\.\d+\.\d+: auto no longer finds that native backend/);
-    const after = runCli(['run', program], { env });
-    assert.match(after.stdout, /backend: wasm \(auto: .*skipped tensorflow: @tensorflow\/tfjs-node is not installed \(`tfjs-callbacks setup-native` builds it/);
+    const after = runCli(['backend'], { env });
+    assert.match(after.stdout, /^backend: wasm \(auto: /m);
+    assert.match(after.stdout, /^skipped tensorflow: @tensorflow\/tfjs-node is not installed \(`tfjs-callbacks setup-native` builds it/m);
   });
 });
 
@@ -180,7 +185,9 @@ describe('setup-native in a project on another TF.js version', {
     const run = runCli(['run', main], { cwd: project.dir, env: { TFJS_CALLBACKS_NATIVE_DIR: cache } });
     assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
     assert.match(run.stdout, /^tfjs 3\.18\.0 on tensorflow: 2,3$/m);
-    assert.match(run.stdout, /@tensorflow\/tfjs-node in the project is installed without its native binding/);
     assert.doesNotMatch(`${run.stdout}${run.stderr}`, SECOND_ENGINE);
+    // The run's backend line is short; why the project's own tfjs-node was passed over is in its details.
+    const details = runCli(['backend'], { cwd: project.dir, env: { TFJS_CALLBACKS_NATIVE_DIR: cache } });
+    assert.match(details.stdout, /@tensorflow\/tfjs-node in the project is installed without its native binding/);
   });
 });

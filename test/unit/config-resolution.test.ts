@@ -10,8 +10,12 @@ import {
   resolveConfiguration,
   resolveSubstituted,
   runArguments,
+  launchRuntimeArgs,
+  runtimePreloads,
   type EditorContext,
 } from '../../extension/config-resolution.js';
+import { programCommand, withCliPreload } from '../../runtime/cli/child-process.js';
+import { parseCliArgs } from '../../runtime/cli/args.js';
 
 const workspace = mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-config-'));
 const modelDir = path.join(workspace, 'models', 'standardize');
@@ -157,5 +161,63 @@ describe('Run Graph arguments', () => {
     const r = configurationForFile(program, base);
     assert.ok('config' in r);
     assert.equal(r.config.name, 'Debug main.ts');
+  });
+});
+
+describe('Run Graph with the launch configuration’s preloads, and the CLI’s order (issue 43)', () => {
+  const babel = {
+    type: 'tfjs-callbacks',
+    request: 'launch',
+    program: '${workspaceFolder}/main.ts',
+    runtimeArgs: ['-r', '@babel/register', '--max-old-space-size=4096'],
+  };
+
+  test('the runtimeArgs of the launch whose program is the file; its Node preloads go before the program, the rest is said to be left out', () => {
+    const other = { ...babel, program: '${workspaceFolder}/other.ts', runtimeArgs: ['--import', './x.mjs'] };
+    const runtimeArgs = launchRuntimeArgs(program, [other, { type: 'node', request: 'launch', program: '${file}' }, babel], workspace);
+    assert.deepEqual(runtimeArgs, ['-r', '@babel/register', '--max-old-space-size=4096']);
+    const { preloads, ignored } = runtimePreloads(runtimeArgs);
+    assert.deepEqual(preloads, ['-r', '@babel/register']);
+    assert.deepEqual(ignored, ['--max-old-space-size=4096']);
+    assert.deepEqual(runArguments(program, '/t/trace.json', base, preloads), [
+      'run',
+      '-r',
+      '@babel/register',
+      program,
+      '--trace',
+      '/t/trace.json',
+      '--backend',
+      'auto',
+    ]);
+    assert.deepEqual(launchRuntimeArgs(program, [{ ...babel, program: '${file}' }], workspace), babel.runtimeArgs, '${file} is the file run');
+    assert.deepEqual(launchRuntimeArgs(program, [other], workspace), []);
+  });
+
+  test('the CLI takes Node’s preloads before the program, in order, and runs them after its own --require', () => {
+    writeFileSync(program, '');
+    const args = parseCliArgs(['run', '-r', 'a', '--import=b', '--backend', 'cpu', '--loader', 'c', '--require', 'd', program, '-r', 'x']);
+    assert.ok(typeof args === 'object');
+    assert.deepEqual(args.nodeOptions, ['--require=a', '--import=b', '--experimental-loader=c', '--require=d']);
+    assert.deepEqual(args.programArgs, ['-r', 'x'], 'after the program, -r is the program’s');
+    assert.equal(args.backend, 'cpu');
+    const command = programCommand(args);
+    assert.match(command[command.indexOf('--require=a') - 1]!, /program-preload\.c[jt]s$/, 'the CLI’s preload first, then the user’s');
+    assert.deepEqual(command.slice(command.indexOf('--require=a')), [
+      '--require=a',
+      '--import=b',
+      '--experimental-loader=c',
+      '--require=d',
+      program,
+      '-r',
+      'x',
+    ]);
+    assert.throws(() => parseCliArgs(['run', program, '--exec']), /--exec/);
+    assert.throws(() => parseCliArgs(['run', '-r']), /-r needs a module, as for node: -r @babel\/register/);
+  });
+
+  test('under --exec the CLI’s preload goes in NODE_OPTIONS, after the user’s, quoted where a path needs it', () => {
+    const options = withCliPreload('-r @babel/register');
+    assert.match(options, /^-r @babel\/register( --require \S+)* --require ("[^"]+"|\S+)program-preload\.c[jt]s"?$/);
+    assert.equal(withCliPreload(undefined).startsWith('--require'), true);
   });
 });

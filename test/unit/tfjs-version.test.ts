@@ -94,9 +94,18 @@ describe("a project's tfjs", () => {
     const dir = project('old-1', { '@tensorflow/tfjs': '1.7.4', '@tensorflow/tfjs-core': '1.7.4' });
     assert.equal(
       refused(dir),
-      `This project has @tensorflow/tfjs 1.7.4 (${path.join(dir, 'node_modules', '@tensorflow', 'tfjs')}), which tfjs-callback-debugger does not support: ` +
+      `This project has @tensorflow/tfjs 1.7.4, @tensorflow/tfjs-core 1.7.4 in ${path.join(dir, 'node_modules')}, which tfjs-callback-debugger does not support: ` +
         'it supports TensorFlow.js >=3.0.0 <5.0.0 (3.x and 4.x). ' +
-        `Upgrade it with \`npm install @tensorflow/tfjs@^4.22.0\` in ${dir} (or @tensorflow/tfjs@^3.21.0, the last 3.x, a smaller step from 1.x).`,
+        `Upgrade them together with one command in ${dir}: \`npm install @tensorflow/tfjs@^4.22.0 @tensorflow/tfjs-core@^4.22.0\` ` +
+        '(or `npm install @tensorflow/tfjs@^3.21.0 @tensorflow/tfjs-core@^3.21.0`, the last 3.x, a smaller step from 1.x).',
+      'both are in its package.json: the command upgrades both',
+    );
+    const single = project('old-1-alone', { '@tensorflow/tfjs': '1.7.4' });
+    assert.equal(
+      refused(single),
+      `This project has @tensorflow/tfjs 1.7.4 (${path.join(single, 'node_modules', '@tensorflow', 'tfjs')}), which tfjs-callback-debugger does not support: ` +
+        'it supports TensorFlow.js >=3.0.0 <5.0.0 (3.x and 4.x). ' +
+        `Upgrade it with \`npm install @tensorflow/tfjs@^4.22.0\` in ${single} (or @tensorflow/tfjs@^3.21.0, the last 3.x, a smaller step from 1.x).`,
     );
   });
 
@@ -123,8 +132,8 @@ describe("a project's tfjs", () => {
 
   test('a project with only tfjs-core (the engine) is checked by it, and told to install that package', () => {
     const message = refused(project('core-only', { '@tensorflow/tfjs-core': '2.8.6', '@tensorflow/tfjs-backend-cpu': '2.8.6' }));
-    assert.match(message, /^This project has @tensorflow\/tfjs-core 2\.8\.6 /);
-    assert.match(message, /`npm install @tensorflow\/tfjs-core@\^4\.22\.0`/);
+    assert.match(message, /^This project has @tensorflow\/tfjs-core 2\.8\.6, @tensorflow\/tfjs-backend-cpu 2\.8\.6 in /);
+    assert.match(message, /`npm install @tensorflow\/tfjs-core@\^4\.22\.0 @tensorflow\/tfjs-backend-cpu@\^4\.22\.0`/);
   });
 
   test('a tfjs in range over a core out of it (a mixed install) is refused for the core', () => {
@@ -198,5 +207,49 @@ describe('a backend package joining the engine', () => {
     );
     assert.equal(backendPackageProblem(WASM, '3.18.0', { projectDir: dir, runtimeDir: runtime, nodeVersion: '16.20.2' }), undefined, 'Node 16 has no fetch()');
     assert.equal(backendPackageProblem('@tensorflow/tfjs-node', '3.18.0', { projectDir: dir, runtimeDir: runtime }), undefined, 'not installed');
+  });
+});
+
+describe('several @tensorflow packages outside the range (issue 43)', () => {
+  /** `project` plus packages installed beside, as npm hoists a dependency's dependencies, not in package.json. */
+  function withHoisted(name: string, direct: Record<string, string>, hoisted: Record<string, string>): string {
+    const dir = project(name, direct);
+    for (const [pkg, version] of Object.entries(hoisted)) {
+      const pkgDir = path.join(dir, 'node_modules', ...pkg.split('/'));
+      fs.mkdirSync(pkgDir, { recursive: true });
+      fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify({ name: pkg, version }));
+    }
+    return dir;
+  }
+
+  test('tfjs 2.8.6 beside tfjs-node 2.8.6: one message naming each, one command for the two the others come with', () => {
+    const dir = withHoisted(
+      'abalone',
+      { '@tensorflow/tfjs': '2.8.6', '@tensorflow/tfjs-node': '2.8.6' },
+      { '@tensorflow/tfjs-core': '2.8.6', '@tensorflow/tfjs-layers': '2.8.6' },
+    );
+    const check = checkProjectTfjs(dir);
+    assert.equal(check.ok, false);
+    if (check.ok) return;
+    assert.equal(
+      check.message,
+      `This project has @tensorflow/tfjs 2.8.6, @tensorflow/tfjs-core 2.8.6, @tensorflow/tfjs-node 2.8.6, @tensorflow/tfjs-layers 2.8.6 in ${path.join(dir, 'node_modules')}, ` +
+        `which tfjs-callback-debugger does not support: it supports TensorFlow.js ${SUPPORTED_TFJS_RANGE} (3.x and 4.x). ` +
+        `Upgrade them together with one command in ${dir}: \`npm install @tensorflow/tfjs@^4.22.0 @tensorflow/tfjs-node@^4.22.0\` ` +
+        '(the others come with these; or `npm install @tensorflow/tfjs@^3.21.0 @tensorflow/tfjs-node@^3.21.0`, the last 3.x, a smaller step from 2.x).',
+    );
+  });
+
+  test('an old tfjs-core no package of the list brings: the command names it', () => {
+    const dir = withHoisted('third-party-core', { '@tensorflow/tfjs-core': '1.7.4' }, { '@tensorflow/tfjs-converter': '1.7.4' });
+    const check = checkProjectTfjs(dir);
+    assert.equal(check.ok, false);
+    if (check.ok) return;
+    assert.match(check.message, /one command in .*: `npm install @tensorflow\/tfjs-core@\^4\.22\.0 @tensorflow\/tfjs-converter@\^4\.22\.0` \(or /);
+  });
+
+  test('a supported tfjs beside an old tfjs-node is no refusal (auto passes over that tfjs-node, saying why)', () => {
+    const dir = withHoisted('new-tfjs-old-node', { '@tensorflow/tfjs': '4.22.0', '@tensorflow/tfjs-node': '2.8.6' }, { '@tensorflow/tfjs-core': '4.22.0' });
+    assert.equal(checkProjectTfjs(dir).ok, true);
   });
 });

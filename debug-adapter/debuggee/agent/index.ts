@@ -22,6 +22,7 @@ import { createMemory } from './memory.js';
 import { createNodeWatch, type NodeWatch } from './node-watch.js';
 import { createRunRecords, type RunRecords } from './run-records.js';
 import { createLogpoints } from './logpoints.js';
+import { watchModuleLoads } from './module-loads.js';
 import { createOpBirthStops, type OpBirthStops } from './op-births.js';
 import { createValueReads } from './values.js';
 
@@ -49,7 +50,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   const breakpoints = createFunctionBreakpoints(context, () => nodes.livePatterns());
   const nodes = createNodeWatch(context, known, () => breakpoints, runs);
   const ops = createOpBirthStops(context);
-  context.agent = assemble(context, { active, copies, known, nodes, runs, breakpoints, ops });
+  const loads = watchModuleLoads(g, (why) => context.breakWith(why));
+  context.agent = assemble(context, { active, copies, known, nodes, runs, breakpoints, ops, loads });
   context.state.observers = [...context.state.observers, createCallbackObserver(context, active, { known, breakpoints, nodes, copies })];
   if (initial) context.agent.configure(initial);
   // The program's tf.Variables by name wherever an expression is evaluated (Debug Console, watches,
@@ -68,11 +70,13 @@ interface Parts {
   readonly runs: RunRecords;
   readonly breakpoints: ReturnType<typeof createFunctionBreakpoints>;
   readonly ops: OpBirthStops;
+  /** Sets the files whose breakpoints wait (module-loads.ts). */
+  readonly loads: (files: readonly string[] | undefined) => void;
 }
 
 /** The agent object the adapter calls: its state and configuration here, each capability's methods from its module. */
 function assemble(context: AgentContext, parts: Parts): InstalledAgent {
-  const { active, copies, known, nodes, runs, breakpoints, ops } = parts;
+  const { active, copies, known, nodes, runs, breakpoints, ops, loads } = parts;
   const reads = createValueReads(context);
   const agent: InstalledAgent = {
     version: AGENT_VERSION,
@@ -88,6 +92,7 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
       known.setWanted([...agent.config.breakOnCallbacks, ...breakpoints.rules.map((r) => r.spec.name)]);
       nodes.refresh();
       ops.sync();
+      if ('moduleLoads' in config) loads(config.moduleLoads);
       return agent.config;
     },
     /** Records why, then stops in callbackBreak. */
