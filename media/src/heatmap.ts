@@ -52,42 +52,9 @@ export function renderHeatmap(m: Matrix, data: RegionData, options: HeatmapOptio
   canvas.style.width = `${cssW}px`;
   canvas.style.height = `${cssH}px`;
 
-  const pixels = document.createElement('canvas');
-  pixels.width = cols;
-  pixels.height = rows;
-  const pctx = pixels.getContext('2d')!;
-  const image = pctx.createImageData(cols, rows);
-  const out = image.data;
   const nan = parseColor(themeColor('--vscode-errorForeground', '#f14c4c')) ?? [241, 76, 76];
   const inf = parseColor(themeColor('--vscode-foreground', '#cccccc')) ?? [204, 204, 204];
-  let nans = 0;
-  let infs = 0;
-  const lo = range?.min ?? 0;
-  const span = range ? range.max - range.min : 0;
-  const k = span > 0 ? 255 / span : 0;
-  for (let i = 0; i < rows * cols; i++) {
-    const v = data.numeric[i]!;
-    const p = i * 4;
-    if (data.values[i] === undefined) {
-      out[p + 3] = 0; // nothing there (outside a wrapped 1-D tensor, or not fetched)
-      continue;
-    }
-    if (!Number.isFinite(v)) {
-      const mark = Number.isNaN(v) ? nan : inf;
-      if (mark === nan) nans++;
-      else infs++;
-      out[p] = mark[0];
-      out[p + 1] = mark[1];
-      out[p + 2] = mark[2];
-    } else {
-      const t = span > 0 ? Math.round((v - lo) * k) : 128;
-      out[p] = VIRIDIS[t * 3]!;
-      out[p + 1] = VIRIDIS[t * 3 + 1]!;
-      out[p + 2] = VIRIDIS[t * 3 + 2]!;
-    }
-    out[p + 3] = 255;
-  }
-  pctx.putImageData(image, 0, 0);
+  const { pixels, nans, infs } = paint(data, rows, cols, range, { nan, inf });
   const ctx = canvas.getContext('2d')!;
   ctx.imageSmoothingEnabled = false;
   ctx.drawImage(pixels, 0, 0, canvas.width, canvas.height);
@@ -120,6 +87,51 @@ export function renderHeatmap(m: Matrix, data: RegionData, options: HeatmapOptio
   if (infs > 0) caption.append(swatch(inf, '±Inf'));
   figure.append(canvas, caption);
   return figure;
+}
+
+/** The region's values as one pixel each: viridis over the finite range, NaN and ±Inf in their own colors; how many of each. */
+function paint(
+  data: RegionData,
+  rows: number,
+  cols: number,
+  range: { min: number; max: number } | undefined,
+  marks: { readonly nan: readonly number[]; readonly inf: readonly number[] },
+): { pixels: HTMLCanvasElement; nans: number; infs: number } {
+  const pixels = document.createElement('canvas');
+  pixels.width = cols;
+  pixels.height = rows;
+  const pctx = pixels.getContext('2d')!;
+  const image = pctx.createImageData(cols, rows);
+  const out = image.data;
+  const lo = range?.min ?? 0;
+  const span = range ? range.max - range.min : 0;
+  const k = span > 0 ? 255 / span : 0;
+  let nans = 0;
+  let infs = 0;
+  for (let i = 0; i < rows * cols; i++) {
+    const v = data.numeric[i]!;
+    const p = i * 4;
+    if (data.values[i] === undefined) {
+      out[p + 3] = 0; // nothing there (outside a wrapped 1-D tensor, or not fetched)
+      continue;
+    }
+    if (!Number.isFinite(v)) {
+      const mark = Number.isNaN(v) ? marks.nan : marks.inf;
+      if (Number.isNaN(v)) nans++;
+      else infs++;
+      out[p] = mark[0]!;
+      out[p + 1] = mark[1]!;
+      out[p + 2] = mark[2]!;
+    } else {
+      const t = span > 0 ? Math.round((v - lo) * k) : 128;
+      out[p] = VIRIDIS[t * 3]!;
+      out[p + 1] = VIRIDIS[t * 3 + 1]!;
+      out[p + 2] = VIRIDIS[t * 3 + 2]!;
+    }
+    out[p + 3] = 255;
+  }
+  pctx.putImageData(image, 0, 0);
+  return { pixels, nans, infs };
 }
 
 /** A key for a color the scale does not hold: its square and its name. */
