@@ -76,6 +76,9 @@ async function backendCommand(argv: string[]): Promise<number> {
   const projectDir = process.env.TFJS_CALLBACKS_PROJECT_DIR ?? process.cwd();
   const unsupported = await unsupportedTfjs(projectDir);
   if (unsupported) return unsupported;
+  // Where the native backend may load, the report comes from a child whose stderr is read without TensorFlow's startup lines, as a run's.
+  const { runChild, wantsFilteredStderr } = await import('./child-process.js');
+  if (wantsFilteredStderr(args.backend, projectDir)) return runChild([...process.execArgv, ...process.argv.slice(1)], process.env, true);
   process.env.TFJS_CALLBACKS_PROJECT_DIR ??= projectDir;
   await import('../loader/register.js');
   const { backendDetails, selectBackend } = await import('../backend.js');

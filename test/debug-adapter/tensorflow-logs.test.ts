@@ -66,5 +66,10 @@ describe("TensorFlow's startup lines on the native backend", {
     assert.equal(failing.status, 1, failing.stdout);
     assert.match(failing.stdout, /✗ .*tf-logs-program\.ts failed: Error: program: failed on purpose/);
     assert.deepEqual(startupLines(failing.stderr), [], failing.stderr);
+    // `tfjs-callbacks backend`, which loads the native backend to report on it, prints none either.
+    const report = runCli(['backend', '--backend', 'tensorflow'], { env: NATIVE });
+    assert.equal(report.status, 0, report.stderr);
+    assert.match(report.stdout, /^backend: tensorflow/m);
+    assert.deepEqual(startupLines(report.stderr), [], report.stderr);
   });
 });
