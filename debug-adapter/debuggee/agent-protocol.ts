@@ -327,6 +327,8 @@ export interface DebugAgent {
   slice(value: unknown, start: number, count: number): FlatValue[];
   /** From a node stop: stop again after the next node of the run (`into`: or in a callback that starts first). Cleared by the next stop. */
   stepNodes(kind: NodeStepKind): void;
+  /** The node step under way (its run has not reached the next node nor ended), if any. */
+  nodeStepping(): NodeStepKind | undefined;
   /** The paused node's live inputs and outputs (a node stop), or the op's at an op stop ('opNonFinite'), for variables and conditions. */
   nodeValues(side: Side): readonly unknown[] | undefined;
   /** A page of the paused node's (or op's) input or output values. */

@@ -42,6 +42,8 @@ interface StepUnderWay {
   origin?: StepOrigin;
   mode: StepMode;
   callerDepth?: number;
+  /** A Step Over from a node stop: the agent stops after the next node, which may run a callback. */
+  overNode?: boolean;
 }
 
 /** What a pause of a step under way leads to: on ('resume', 'resumed': already, 'step', 'stepIn', 'stepOut'), or its stop (undefined). */
@@ -94,7 +96,7 @@ export class Steps {
     if (paused?.node && kind !== 'out') {
       this.host.pauseEnded();
       this.host.agent()?.notify((agent, k) => agent.stepNodes(k), kind);
-      this.begin({ kind: 'out', tries: 0, mode: 'v8' });
+      this.begin({ kind: 'out', tries: 0, mode: 'v8', ...(kind === 'over' ? { overNode: true } : {}) });
       return this.send('out');
     }
     if (inGraphCallback) this.host.agent()?.notify((agent) => agent.stepNodes('over'));
@@ -239,7 +241,7 @@ export class Steps {
     const step = this.stepping;
     if (!step || !this.isStep) return false;
     await this.breakpoints.settled();
-    const goOn = await this.decide(step, event);
+    const goOn = (await this.inNodeStepped(step, event)) ? 'resume' : await this.decide(step, event);
     if (goOn === 'step') await this.send(step.kind === 'into' ? 'into' : 'out');
     else if (goOn === 'stepIn' || goOn === 'stepOut') await this.send(goOn === 'stepIn' ? 'into' : 'out');
     else if (goOn === 'resume')
@@ -248,6 +250,21 @@ export class Steps {
         .send('Debugger.resume', {})
         .catch(() => {});
     return goOn !== undefined;
+  }
+
+  /**
+   * Step Over from a node stop passes the next node's callback by: V8's step reaches its first line
+   * before the node ends, while the agent's node step, still under way, stops after that node.
+   */
+  private async inNodeStepped(step: StepUnderWay, event: Protocol.Debugger.PausedEvent): Promise<boolean> {
+    if (!step.overNode || !isUserFrame(this.host.scripts, event.callFrames[0]!)) return false;
+    const stepping = await this.host
+      .agent()
+      ?.call((agent) => agent.nodeStepping())
+      .catch(() => undefined);
+    if (stepping !== 'over') return false;
+    this.breakpoints.disarm();
+    return true;
   }
 
   /** What a pause of a step under way leads to (see GoOn). */

@@ -98,6 +98,23 @@ describe('node breakpoints', () => {
     }),
   );
 
+  test('step over from the node before a callback node passes the callback by and stops after that node', T, () =>
+    withSession(async (s) => {
+      await launchWith(s, [{ name: 'dense/Relu' }]);
+      await s.stopped();
+      await s.dc.nextRequest({ threadId: THREAD });
+      const stop = await s.stopped();
+      const top = await topFrame(s);
+      assert.equal(
+        `${stop.body.description} @ ${top.name}:${top.line}`,
+        `Paused after node scale (EagerPyFunc) @ dense-model › scale (EagerPyFunc):${lineOfNode('scale')}`,
+      );
+      await s.dc.continueRequest({ threadId: THREAD });
+      assert.equal((await s.terminated())?.body.exitCode, 0, s.output());
+      assert.equal(s.all('stopped').length, 2, s.summary());
+    }),
+  );
+
   test('a glob over node names with a condition on the Node scope stops only where it holds; a hit count counts matches', T, () =>
     withSession(async (s) => {
       await launchWith(s, [

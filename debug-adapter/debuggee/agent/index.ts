@@ -123,6 +123,7 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
     describe: reads.describe,
     slice: reads.slice,
     stepNodes: (kind) => nodes.step(kind),
+    nodeStepping: () => nodes.stepping,
     nodeValues: (side) => {
       const at = ops.paused ?? nodes.paused?.e;
       return at ? (side === 'inputs' ? at.inputs : at.outputs) : undefined;

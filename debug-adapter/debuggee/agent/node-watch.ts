@@ -81,7 +81,14 @@ function createNodeObserver(context: AgentContext, s: WatchState, { breakpoints,
       const config = context.agent.config;
       return s.metRules !== undefined || config.watchGraph === true || config.breakOnGraphNonFinite === true || s.stepKind !== undefined;
     },
-    onRunEnd: (graph: string) => runs.ended(graph),
+    onRunEnd: (graph: string) => {
+      // A node step ends with the run it was in: V8's step takes it on into the program's code.
+      if (s.stepKind !== undefined) {
+        s.stepKind = undefined;
+        sync();
+      }
+      runs.ended(graph);
+    },
     /** Whether this node's run stops: NaN/Inf in the graph, a node step, then the node breakpoints it met. */
     onNode(e: NodeExecution) {
       // Counted in `wants` just before; a runtime that did not ask is counted now.
