@@ -33,31 +33,45 @@ export class StepInTargets {
 
   /** The calls on the line `callFrame` is paused on, from its position on, first to last. */
   async list(cdp: CdpConnection, sources: Sources, callFrame: Protocol.Debugger.CallFrame): Promise<DebugProtocol.StepInTarget[]> {
-    const at = callFrame.location;
-    const here = sources.original(at.scriptId, at.lineNumber, at.columnNumber ?? 0);
-    if (!here) return [];
-    const text = sources.text(here.file)?.split('\n')[here.line - 1];
-    // The line's generated code runs from the paused position up to the first position of a later line.
-    const { locations } = await cdp
-      .send('Debugger.getPossibleBreakpoints', { start: at, end: { scriptId: at.scriptId, lineNumber: at.lineNumber + 1, columnNumber: 0 } })
-      .catch(() => ({ locations: [] as Protocol.Debugger.BreakLocation[] }));
-    const out: DebugProtocol.StepInTarget[] = [];
-    for (const location of locations) {
-      const original = sources.original(location.scriptId, location.lineNumber, location.columnNumber ?? 0);
-      if (!original || original.file !== here.file) continue;
-      if (original.line !== here.line) {
-        if (original.line > here.line) break;
-        continue;
-      }
-      if (location.type !== 'call') continue;
+    const calls = await callsOnLine(cdp, sources, callFrame.location);
+    const text = calls[0] ? sources.text(calls[0].original.file)?.split('\n')[calls[0].original.line - 1] : undefined;
+    return calls.map(({ location, original }) => {
       const id = this.nextId++;
       const label = calleeText(text, original.column);
-      const where = { scriptId: location.scriptId, lineNumber: location.lineNumber, columnNumber: location.columnNumber ?? 0 };
-      this.targets.set(id, { location: where, callee: label, callFrameId: callFrame.callFrameId });
-      out.push({ id, label, line: original.line, column: original.column + 1 });
-    }
-    return out;
+      this.targets.set(id, { location, callee: label, callFrameId: callFrame.callFrameId });
+      return { id, label, line: original.line, column: original.column + 1 };
+    });
   }
+}
+
+/** A call on a line: its position in the generated code and in the user's source. */
+interface LineCall {
+  readonly location: Protocol.Debugger.Location;
+  readonly original: { readonly file: string; readonly line: number; readonly column: number };
+}
+
+/**
+ * The calls V8 lists on the source line of `at`, from `at` on (`Debugger.getPossibleBreakpoints`,
+ * type 'call', over the line's generated code, which runs up to the first position of a later line).
+ */
+export async function callsOnLine(cdp: CdpConnection, sources: Sources, at: Protocol.Debugger.Location): Promise<LineCall[]> {
+  const here = sources.original(at.scriptId, at.lineNumber, at.columnNumber ?? 0);
+  if (!here) return [];
+  const { locations } = await cdp
+    .send('Debugger.getPossibleBreakpoints', { start: at, end: { scriptId: at.scriptId, lineNumber: at.lineNumber + 1, columnNumber: 0 } })
+    .catch(() => ({ locations: [] as Protocol.Debugger.BreakLocation[] }));
+  const out: LineCall[] = [];
+  for (const location of locations) {
+    const original = sources.original(location.scriptId, location.lineNumber, location.columnNumber ?? 0);
+    if (!original || original.file !== here.file) continue;
+    if (original.line !== here.line) {
+      if (original.line > here.line) break;
+      continue;
+    }
+    if (location.type !== 'call') continue;
+    out.push({ location: { scriptId: location.scriptId, lineNumber: location.lineNumber, columnNumber: location.columnNumber ?? 0 }, original });
+  }
+  return out;
 }
 
 /** The callee at `column` of a source line: `combine`, `x.map`, `tf.tidy` (what precedes the call's `(`). */

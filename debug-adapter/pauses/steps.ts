@@ -12,7 +12,7 @@ import type { Scripts } from '../sources/scripts.js';
 import { isAgentFile, isUserFrame, isUserScript } from './stack.js';
 import type { PausedState, StopReason } from './pause-state.js';
 import { sameLocation, StepBreakpoints } from './step-breakpoints.js';
-import { calleeFunction, reached, type StepTarget } from './step-in-targets.js';
+import { calleeFunction, callsOnLine, reached, type StepTarget } from './step-in-targets.js';
 
 /** How many extra steps to take to get out of library code before stopping anyway. */
 const MAX_STEP_RETRIES = 60;
@@ -160,7 +160,19 @@ export class Steps {
     const toCaller = frames.slice(at + 1).some((f) => isUserFrame(this.host.scripts, f) && f.functionLocation);
     if (kind === 'over') return at === 0 && !atReturn ? 'v8' : toCaller ? 'caller' : 'armed';
     if (kind === 'out') return toCaller ? 'caller' : atReturn ? 'armed' : 'out';
+    // Into from a line that calls nothing more and is not the frame's last: V8's own step, which
+    // goes to the next line (or into a getter of the program's) without arming every script.
+    if (at === 0 && !atReturn && (await this.callsNothingMore(from.location))) return 'v8';
     return 'armed';
+  }
+
+  /** Whether the rest of the paused line calls nothing and does not wait (an `await` resumes elsewhere first). */
+  private async callsNothingMore(location: Protocol.Debugger.Location): Promise<boolean> {
+    const sources = this.host.scripts.sources;
+    const here = sources.original(location.scriptId, location.lineNumber, location.columnNumber ?? 0);
+    const text = here ? sources.text(here.file)?.split('\n')[here.line - 1] : undefined;
+    if (text === undefined || /\b(await|yield)\b/.test(text)) return false;
+    return (await callsOnLine(this.host.cdp()!, sources, location)).length === 0;
   }
 
   /**

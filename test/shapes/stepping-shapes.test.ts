@@ -43,9 +43,9 @@ interface Stepper {
 async function from(
   marker: string,
   body: (st: Stepper) => Promise<void>,
-  options: { args?: string[]; skipFiles?: string[]; functionBreakpoint?: string } = {},
+  options: { args?: string[]; skipFiles?: string[]; functionBreakpoint?: string; env?: Record<string, string> } = {},
 ): Promise<void> {
-  const s = await Session.start();
+  const s = await Session.start(options.env);
   try {
     const line = at(marker);
     await s.launch({ program, cwd: project.dir, args: options.args ?? [], ...(options.skipFiles ? { skipFiles: options.skipFiles } : {}) }, async (dc) => {
@@ -117,6 +117,21 @@ describe('steps in a custom layer trained with model.fit', () => {
       assertInProgram(top, frames, at('@tidy-first'));
     }),
   );
+
+  test("Step Into on a line of a tf.tidy body that calls nothing is V8's own step: the next line, no breakpoint armed", T, () => {
+    const log = path.join(root, 'cdp-no-call.log');
+    return from(
+      '@tidy-no-call',
+      async (st) => {
+        const before = cdpCommands(log, 'Debugger.setBreakpoint"');
+        const { top, frames } = await st.step('stepIn');
+        assertInProgram(top, frames, at('@tidy-last'));
+        assert.equal(cdpCommands(log, 'Debugger.setBreakpoint"'), before, 'the step set breakpoints');
+        assert.equal(cdpCommands(log, 'Debugger.stepInto"') > 0, true, "the step was not V8's stepInto");
+      },
+      { env: { TFJS_CALLBACKS_CDP_LOG: log } },
+    );
+  });
 
   test("Step Over at the end of a tf.tidy body returns into call(), then to the next batch's call()", T, () =>
     from('@tidy-last', async (st) => {
@@ -219,3 +234,9 @@ describe('skipFiles', () => {
     }
   });
 });
+
+/** How many CDP commands the adapter sent whose text holds `method` (TFJS_CALLBACKS_CDP_LOG's file). */
+function cdpCommands(log: string, method: string): number {
+  const text = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
+  return text.split('\n').filter((line) => / > /.test(line) && line.includes(`"method":"${method}`)).length;
+}
