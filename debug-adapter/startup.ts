@@ -12,6 +12,7 @@ import { connectAttached, connectLaunched } from './connect.js';
 import type { Controller } from './pauses/controller.js';
 import { startDebuggee, type Debuggee } from './debuggee/launcher.js';
 import { TERMINAL_BRIDGE_EVENT, terminalExitCode, terminalTargetOf, type TerminalBridgeEventBody, type TerminalTarget } from './debuggee/terminal-protocol.js';
+import { StderrTail } from './debuggee/stderr-tail.js';
 import { mark } from './debuggee/timeline.js';
 import { hasDebuggerStatement } from './sources/debugger-statements.js';
 import { NODE_INFO_REQUEST, TENSOR_BYTES_REQUEST, TENSOR_DATA_REQUEST } from './extension-protocol.js';
@@ -76,6 +77,7 @@ export class Startup {
   async launch(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
     let answered = false;
     let handshakeDone = () => {};
+    let exitedEarly: Promise<{ code: number; said: string | undefined }> | undefined;
     try {
       const unsupported = launchUnsupported();
       if (unsupported) throw new ConfigurationError(unsupported);
@@ -93,7 +95,13 @@ export class Startup {
       const debuggee = startDebuggee(plan, this.program.listener.socketPath);
       this.program.debuggee = debuggee;
       mark('adapter: debuggee spawned');
-      this.forwardOutput(debuggee);
+      const stderrTail = new StderrTail();
+      this.forwardOutput(debuggee, stderrTail);
+      // Its last stderr bytes may come after the exit.
+      exitedEarly = debuggee.exited.then(async (code) => {
+        await Promise.race([closed(debuggee.process.stderr), delay(250)]);
+        return { code, said: stderrTail.reason() };
+      });
       void debuggee.exited.then(async (code) => {
         // What the program wrote just before it exited may still be in the pipes, and its last
         // logpoint lines in its bridge's socket (written where they ran, with no pause): they go first.
@@ -121,7 +129,7 @@ export class Startup {
       });
     } catch (err) {
       this.program.debuggee?.kill();
-      const message = `Cannot launch: ${(err as Error).message}`;
+      const message = `Cannot launch: ${(err as Error).message}${answered ? '' : await whatItSaid(exitedEarly)}`;
       // After the answer the failure goes where VS Code shows it as a notification ('important').
       if (answered) this.client.sendEvent(new OutputEvent(`${message}\n`, 'important'));
       else this.client.sendErrorResponse(response, { id: 1001, format: message, showUser: true });
@@ -133,11 +141,13 @@ export class Startup {
   }
 
   /** The program's stdout and stderr, into the Debug Console. */
-  private forwardOutput(debuggee: Debuggee): void {
+  private forwardOutput(debuggee: Debuggee, stderrTail: StderrTail): void {
     debuggee.process.stdout?.on('data', (d: Buffer) => this.client.sendEvent(new OutputEvent(d.toString(), 'stdout')));
     const toConsole = (text: string): void => {
       const program = withoutInspectorLines(text);
-      if (program) this.client.sendEvent(new OutputEvent(program, 'stderr'));
+      if (!program) return;
+      stderrTail.add(program);
+      this.client.sendEvent(new OutputEvent(program, 'stderr'));
     };
     const stderr = debuggee.process.stderr!; // piped (launcher.ts)
     if (debuggee.dropsTfStartupLines) filterTfStartupLines(stderr, toConsole);
@@ -224,4 +234,11 @@ function closed(stream: NodeJS.ReadableStream | null): Promise<void> {
  */
 export function withoutInspectorLines(text: string): string {
   return text.replace(/(^|\n)(Waiting for the debugger to disconnect\.\.\.|Debugger attached\.)\r?\n/g, '$1');
+}
+
+/** A program that ended before its bridge connected: its exit code and what it said last (StderrTail). */
+async function whatItSaid(exited: Promise<{ code: number; said: string | undefined }> | undefined): Promise<string> {
+  const early = exited && (await Promise.race([exited, delay(600).then(() => undefined)]));
+  if (!early) return '';
+  return ` (exit code ${early.code})${early.said ? `. It said: ${early.said}` : ''}`;
 }

@@ -87,7 +87,8 @@ function kernelBytes(): Uint8Array {
 /** Each file of the sample by its path in the sample folder. */
 export function sampleFiles(): Record<string, string | Uint8Array> {
   return {
-    'package.json': `${JSON.stringify({ name: SAMPLE_FOLDER, private: true, type: 'module' }, null, 2)}\n`,
+    // TypeScript pinned to 5: what ts-node (if the user adds it) can load; 7, npm's latest, it cannot.
+    'package.json': `${JSON.stringify({ name: SAMPLE_FOLDER, private: true, type: 'module', devDependencies: { typescript: '~5.9.3' } }, null, 2)}\n`,
     'main.ts': MAIN,
     'model/callbacks.ts': CALLBACKS,
     'model/model.json': `${JSON.stringify(MODEL)}\n`,

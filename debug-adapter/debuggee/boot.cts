@@ -23,6 +23,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
+import { explainTsNodeFailure } from '../../runtime/ts-node-check.cjs';
 
 // Copies, checked against the ES modules that own them (this file cannot require those on every Node).
 /** A launch's debuggee: the adapter's bridge socket (bridge-protocol.ts). */
@@ -156,6 +157,7 @@ const INNER_RUN_MAIN_KEY = Symbol.for('tfjs-callback-debugger.runMain.inner');
 function install(): void {
   const launch = !!process.env[SOCKET_ENV];
   if (!isMainThread || (!launch && !process.env[TERMINAL_SOCKET_ENV])) return;
+  explainTsNodeFailure();
   const modules = Module as unknown as { runMain: RunMain };
   const inner = { runMain: modules.runMain };
   let calls = 0;

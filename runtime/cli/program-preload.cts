@@ -17,6 +17,7 @@ import Module from 'node:module';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { explainTsNodeFailure } from '../ts-node-check.cjs';
 
 // Copies, checked against the ES modules that own them (this file cannot require those on every Node).
 const PROGRAM_RUN_ENV: typeof import('./program-protocol.js', { with: { 'resolution-mode': 'import' }}).PROGRAM_RUN_ENV = 'TFJS_CALLBACKS_CLI_RUN';
@@ -74,6 +75,7 @@ const INNER_RUN_MAIN_KEY = Symbol.for('tfjs-callback-debugger.runMain.inner');
 function install(): void {
   const text = process.env[PROGRAM_RUN_ENV];
   if (!text) return;
+  explainTsNodeFailure();
   const run = JSON.parse(text) as { targetPath: string; exec?: boolean };
   const modules = Module as unknown as { runMain: RunMain };
   const holder = ((modules.runMain as unknown as Record<symbol, { runMain: RunMain } | undefined>)[INNER_RUN_MAIN_KEY] ?? modules) as { runMain: RunMain };

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { loadsTsx, preloadsIn, splitNodeOptions } from '../../debug-adapter/debuggee/boot-program.js';
-import { cleanEnv } from '../fixtures/spawn.js';
+import { cleanEnv, runCli } from '../fixtures/spawn.js';
 import { describeFrames, Session, THREAD, useDebugAdapter } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';
 import { npmInstall, TFJS_VERSION } from '../helpers/projects.js';
@@ -326,6 +326,74 @@ describe('a launch runs its program through runtimeArgs and NODE_OPTIONS preload
   test('runtimeArgs ["--import", "./setup.mjs"]', T, () =>
     launched(ownMjsCase(['node', '--import', './setup.mjs', 'prog.mjs']), { runtimeArgs: ['--import', './setup.mjs'] }),
   );
+});
+
+/** ts-node with TypeScript as `npm install ts-node typescript` brings it now (7, which ts-node cannot load). */
+function tsNode7Project(): string {
+  return project('ts-node-7', (dir) => {
+    writeFiles(dir, {
+      'package.json': manifest('ts-node-7-project', 'ts-node prog.ts'),
+      'prog.ts': "const answer: number = 42;\nconsole.log('answer', answer);\n",
+    });
+    npmInstall(dir, ['ts-node', 'typescript@7']);
+  });
+}
+
+/** What the debugger and the CLI add to the failed run's stderr: why, and what to install. */
+const TS7_WHY =
+  /^tfjs-callbacks: ts-node cannot run on TypeScript 7\.\d+\.\d+ \(.*node_modules\/typescript\), which has no JavaScript compiler API\.\n {2}Fix: npm install --save-dev typescript@5\.9 /;
+
+describe('ts-node on TypeScript 7: the run fails as it does plainly, and says why first', () => {
+  const plainly = () => {
+    const dir = tsNode7Project();
+    const plain = runPlain({ dir, command: ['npm', 'run', '--silent', 'train'], program: 'prog.ts', marker: '', expression: '', value: '', stdout: /^/ });
+    assert.notEqual(plain.code, 0, 'ts-node fails on TypeScript 7 plainly');
+    assert.match(plain.stderr, /reading 'fileExists'/);
+    assert.doesNotMatch(plain.stderr, /tfjs-callbacks/);
+    return { dir, plain };
+  };
+
+  test('in the Debug Terminal (npm run train): no session, the same exit code and stderr after the two lines', T, async () => {
+    const { dir, plain } = plainly();
+    const ext = await FakeExtension.start();
+    try {
+      const run = runInTerminal('npm', ['run', '--silent', 'train'], ext.env(NPM_QUIET), dir);
+      assert.equal(await run.exited, plain.code, run.stderr());
+      assert.equal(ext.sessions.length, 0);
+      assert.match(run.stderr(), TS7_WHY);
+      assert.equal(samePids(run.stderr().replace(TS7_WHY, '').replace(/^.*\n/, '')), samePids(plain.stderr));
+    } finally {
+      await ext.dispose();
+    }
+  });
+
+  test('in a launch with runtimeArgs ["-r", "ts-node/register"]: the launch error says why, the Debug Console too', T, async () => {
+    const { dir } = plainly();
+    const s = await Session.start();
+    try {
+      await assert.rejects(
+        s.launch({ program: path.join(dir, 'prog.ts'), cwd: dir, backend: 'cpu', runtimeArgs: ['-r', 'ts-node/register'] }),
+        (err: Error) => {
+          assert.match(
+            err.message,
+            /^Cannot launch: the program exited before its debugger bridge connected \(exit code 1\)\. It said: tfjs-callbacks: ts-node cannot run on TypeScript 7\.\d+\.\d+ \(.*\), which has no JavaScript compiler API\. Fix: npm install --save-dev typescript@5\.9 /,
+          );
+          return true;
+        },
+      );
+      assert.match(s.output('stderr'), TS7_WHY);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('under the CLI (run -r ts-node/register prog.ts): the same', T, () => {
+    const { dir } = plainly();
+    const run = runCli(['run', '-r', 'ts-node/register', 'prog.ts'], { cwd: dir, env: { TFJS_BACKEND: 'cpu' } });
+    assert.equal(run.status, 1, run.stderr);
+    assert.match(run.stderr, TS7_WHY);
+    assert.equal(run.stderr.match(/tfjs-callbacks: ts-node cannot run/g)?.length, 1, 'said once');
+  });
 });
 
 describe('when tsx runs the program', () => {
