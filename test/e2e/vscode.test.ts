@@ -1411,7 +1411,8 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 1_2
     await graph.locator('g.item[data-node="dense/MatMul"]').waitFor({ timeout: 30_000 });
     // Step 13's launch.json names this model: a launch.json without it, so F5 has only the view to go by.
     const launchJson = path.join(workspace, '.vscode', 'launch.json');
-    if (existsSync(launchJson)) rmSync(launchJson);
+    const kept = existsSync(launchJson) ? readFileSync(launchJson, 'utf8') : undefined;
+    if (kept !== undefined) rmSync(launchJson);
     // Focus inside the view, as a click on it gives: VS Code then has no active text editor.
     await graph.locator('svg.graph').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('F5');
@@ -1423,5 +1424,6 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 1_2
     assert.equal(await refusal.count(), 0, 'no "Open a TS/JS graph program" refusal');
     await shot('f5-on-graph-view');
     await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
+    if (kept !== undefined) writeFileSync(launchJson, kept); // for the steps after this one
   });
 });
