@@ -31,6 +31,8 @@ export interface DebugConfig {
 export interface EditorContext {
   /** The file in the active editor, if any. */
   readonly activeFile?: string;
+  /** The model.json the Graph View shows while it is the active tab (no text editor is active then): F5 there debugs it. */
+  readonly viewedModel?: string;
   readonly workspaceFolder?: string;
   readonly trusted: boolean;
   /** The `tfjsCallbacks.backend` setting. */
@@ -93,9 +95,10 @@ export function configurationForFile(file: string, context: EditorContext): Reso
 export function resolveConfiguration(config: DebugConfig, context: EditorContext): Resolution {
   if (!context.trusted) return { error: UNTRUSTED_MESSAGE };
   const empty = !config.type && !config.request && !config.name;
+  const file = context.activeFile ?? context.viewedModel;
   if (empty) {
-    if (!context.activeFile) return { error: 'Open a TS/JS graph program or a model.json, or add a "tfjs-callbacks" launch configuration.' };
-    return configurationForFile(context.activeFile, context);
+    if (!file) return { error: 'Open a TS/JS graph program or a model.json, or add a "tfjs-callbacks" launch configuration.' };
+    return configurationForFile(file, context);
   }
   if (config.type !== DEBUG_TYPE) return { config };
   const request = config.request ?? 'launch';
@@ -107,8 +110,8 @@ export function resolveConfiguration(config: DebugConfig, context: EditorContext
   }
   if (request !== 'launch') return { error: `Unknown request "${request}": use "launch" or "attach".` };
   if (!config.program && !config.model) {
-    if (context.activeFile) {
-      const fromFile = configurationForFile(context.activeFile, context);
+    if (file) {
+      const fromFile = configurationForFile(file, context);
       if ('config' in fromFile) {
         return { config: { ...fromFile.config, ...stripUndefined(config), program: fromFile.config.program, model: fromFile.config.model } };
       }
@@ -166,15 +169,32 @@ export function runArguments(file: string, traceFile: string, context: EditorCon
  * what F5 would (issue 43: a babel program ran under F5 and failed under Run Graph).
  */
 export function launchRuntimeArgs(file: string, configurations: readonly DebugConfig[], workspaceFolder: string | undefined): string[] {
-  const substitute = (text: string) =>
-    text.replace(/\$\{(workspaceFolder|workspaceRoot|file)\}/g, (_, name: string) => (name === 'file' ? file : (workspaceFolder ?? '')));
-  for (const config of configurations) {
-    if (config.type !== DEBUG_TYPE || config.request !== 'launch' || typeof config.program !== 'string') continue;
-    const program = path.resolve(workspaceFolder ?? path.dirname(file), substitute(config.program));
-    const runtimeArgs = config.runtimeArgs;
-    if (program === path.resolve(file) && Array.isArray(runtimeArgs)) return runtimeArgs.filter((a): a is string => typeof a === 'string').map(substitute);
-  }
-  return [];
+  const config = launchConfigurationFor(file, configurations, workspaceFolder, 'program');
+  const runtimeArgs = config?.runtimeArgs;
+  if (!Array.isArray(runtimeArgs)) return [];
+  return runtimeArgs.filter((a): a is string => typeof a === 'string').map((a) => substituteFile(a, file, workspaceFolder));
+}
+
+/**
+ * The workspace's first launch configuration of ours whose `program` (or `model`) is `file` once
+ * `${workspaceFolder}` and `${file}` are put in: F5 on the Graph View starts it, so its `inputs`
+ * and settings apply.
+ */
+export function launchConfigurationFor(
+  file: string,
+  configurations: readonly DebugConfig[],
+  workspaceFolder: string | undefined,
+  key: 'program' | 'model',
+): DebugConfig | undefined {
+  return configurations.find((config) => {
+    const target = config[key];
+    if (config.type !== DEBUG_TYPE || config.request !== 'launch' || typeof target !== 'string') return false;
+    return path.resolve(workspaceFolder ?? path.dirname(file), substituteFile(target, file, workspaceFolder)) === path.resolve(file);
+  });
+}
+
+function substituteFile(text: string, file: string, workspaceFolder: string | undefined): string {
+  return text.replace(/\$\{(workspaceFolder|workspaceRoot|file)\}/g, (_, name: string) => (name === 'file' ? file : (workspaceFolder ?? '')));
 }
 
 /** Node's options the CLI takes before the program. */

@@ -11,7 +11,8 @@ import type * as Adapter from '../debug-adapter/main.js';
 import { extensionPaths } from './paths.js';
 import { mark } from '../debug-adapter/debuggee/timeline.js';
 
-export function registerDebugWiring(context: vscode.ExtensionContext): void {
+/** `viewedModel`: the model.json the Graph View shows while it is the active tab, for F5 there with no launch.json. */
+export function registerDebugWiring(context: vscode.ExtensionContext, viewedModel: () => string | undefined): void {
   const paths = extensionPaths(context);
   let adapter: Promise<typeof Adapter> | undefined;
   // The adapter is an ES module (dist/debug-adapter/main.js, also run as a program by other
@@ -30,7 +31,7 @@ export function registerDebugWiring(context: vscode.ExtensionContext): void {
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
       resolveDebugConfiguration(folder, config) {
         mark('extension: resolve configuration');
-        const resolution = resolveConfiguration(config as DebugConfig, editorContext(folder));
+        const resolution = resolveConfiguration(config as DebugConfig, editorContext(folder, viewedModel()));
         if ('error' in resolution) {
           void vscode.window.showErrorMessage(resolution.error);
           return undefined;

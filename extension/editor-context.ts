@@ -7,7 +7,8 @@ export function backendSetting(folder?: vscode.WorkspaceFolder): Backend {
   return vscode.workspace.getConfiguration('tfjsCallbacks', folder).get<Backend>('backend', 'auto');
 }
 
-export function editorContext(folder?: vscode.WorkspaceFolder): EditorContext {
+/** `viewedModel`: the model the Graph View shows while it is the active tab (graph-panel.ts viewedModel). */
+export function editorContext(folder?: vscode.WorkspaceFolder, viewedModel?: string): EditorContext {
   const settings = vscode.workspace.getConfiguration('tfjsCallbacks', folder);
   const active = vscode.window.activeTextEditor?.document;
   const workspaceFolder =
@@ -17,6 +18,7 @@ export function editorContext(folder?: vscode.WorkspaceFolder): EditorContext {
   const callbacksModule = settings.get<string>('callbacksModule') || undefined;
   return {
     ...(active && active.uri.scheme === 'file' ? { activeFile: active.uri.fsPath } : {}),
+    ...(viewedModel ? { viewedModel } : {}),
     ...(workspaceFolder ? { workspaceFolder } : {}),
     trusted: vscode.workspace.isTrusted,
     backend: backendSetting(folder),

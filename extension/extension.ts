@@ -15,7 +15,7 @@ import {
   type ToggleSkipFileResponseBody,
 } from '../debug-adapter/extension-protocol.js';
 import { writeCliShims } from './cli-shims.js';
-import { DEBUG_TYPE, UNTRUSTED_MESSAGE, configurationForFile } from './config-resolution.js';
+import { DEBUG_TYPE, UNTRUSTED_MESSAGE, configurationForFile, launchConfigurationFor, type DebugConfig } from './config-resolution.js';
 import { registerDebugWiring } from './debug-wiring.js';
 import { registerDebugTerminal } from './debug-terminal.js';
 import { editorContext } from './editor-context.js';
@@ -32,7 +32,9 @@ import { registerWalkthrough } from './walkthrough.js';
 export function activate(context: vscode.ExtensionContext): void {
   mark('extension: activated');
   putCliOnPath(context);
-  registerDebugWiring(context);
+  // F5 with the Graph View focused debugs its model (made below; VS Code asks after activation).
+  let graphView: GraphPanel | undefined;
+  registerDebugWiring(context, () => graphView?.viewedModel());
   registerDebugTerminal(context);
   const runner = new GraphRunner(context);
   const status = new BackendStatus(context);
@@ -47,12 +49,16 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const command = (id: string, run: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, run));
   command('tfjsCallbacks.runGraph', (uri?: vscode.Uri) => runner.run(uri));
-  /** Debug Graph on a file (asked for when not given), with `extra` launch attributes. */
+  /** Debug Graph on a file (the Graph View's model when it is the active tab; asked for when neither), with `extra` launch attributes. */
   const debugGraph = async (uri: vscode.Uri | undefined, extra: Record<string, unknown> = {}) => {
     if (!vscode.workspace.isTrusted) return void vscode.window.showErrorMessage(UNTRUSTED_MESSAGE);
-    const target = await runner.pickTarget(uri);
+    const viewed = uri ? undefined : graphView?.viewedModel();
+    const target = viewed ?? (await runner.pickTarget(uri));
     if (!target) return;
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(target));
+    // F5 on the Graph View (package.json keybindings): the model's own launch configuration, with its inputs, when there is one.
+    const launch = viewed && Object.keys(extra).length === 0 ? modelLaunch(viewed, folder) : undefined;
+    if (launch) return void (await vscode.debug.startDebugging(folder, launch));
     const resolution = configurationForFile(target, editorContext(folder));
     if ('error' in resolution) return void vscode.window.showErrorMessage(resolution.error);
     await vscode.debug.startDebugging(folder, { ...resolution.config, ...extra } as vscode.DebugConfiguration);
@@ -61,8 +67,9 @@ export function activate(context: vscode.ExtensionContext): void {
   registerFindNan(context, debugGraph, (show) => status.whenShown(show));
   registerIgnoreOpBirth(context, DEBUG_TYPE);
   command('tfjsCallbacks.openInspector', () => inspector.show());
-  const graphView = new GraphPanel(context, inspector);
-  command('tfjsCallbacks.openGraphView', (uri?: vscode.Uri) => graphView.open(uri instanceof vscode.Uri ? uri : undefined));
+  const graphPanel = new GraphPanel(context, inspector);
+  graphView = graphPanel;
+  command('tfjsCallbacks.openGraphView', (uri?: vscode.Uri) => graphPanel.open(uri instanceof vscode.Uri ? uri : undefined));
   command('tfjsCallbacks.selectBackend', () => status.select());
   const native = new NativeSetup(context);
   command('tfjsCallbacks.setupNative', () => native.run());
@@ -73,6 +80,12 @@ export function activate(context: vscode.ExtensionContext): void {
 }
 
 export function deactivate(): void {}
+
+/** The name of the workspace's launch configuration of ours for `model`, if any. */
+function modelLaunch(model: string, folder: vscode.WorkspaceFolder | undefined): string | undefined {
+  const configurations = vscode.workspace.getConfiguration('launch', folder?.uri).get<DebugConfig[]>('configurations', []);
+  return launchConfigurationFor(model, configurations, folder?.uri.fsPath, 'model')?.name;
+}
 
 /**
  * A debug session's backend: the bar's "→ backend" was the last Run Graph's, so it goes as the

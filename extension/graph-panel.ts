@@ -77,6 +77,11 @@ export class GraphPanel {
     this.sessions.setWatching(true);
   }
 
+  /** The model.json shown while the view is the active tab (a webview: VS Code then has no active text editor). */
+  viewedModel(): string | undefined {
+    return this.panel?.active && this.model ? this.model.uri.fsPath : undefined;
+  }
+
   /**
    * Statuses of the current run (from `graphRun`), posted to the view; `reset` starts a new run.
    * Kept so a reloaded view gets them again.

@@ -2,11 +2,12 @@
  * This stop's stack and scopes as the client sees them: the stack built once per stop (stack.ts),
  * frame ids handed out as frames are shown, and each frame's scopes (values/variables.ts).
  */
-import { Handles, Source, Thread } from '@vscode/debugadapter';
+import { Source, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Controller } from './controller.js';
 import { buildStack, type StackFrameEntry } from './stack.js';
 import type { VariableStore } from '../values/variables.js';
+import { StopHandles } from '../values/stop-handles.js';
 
 /** The program's one thread, as DAP counts threads. */
 export const THREAD_ID = 1;
@@ -16,7 +17,8 @@ export function threads(): DebugProtocol.Thread[] {
 }
 
 export class StackView {
-  private readonly frames = new Handles<StackFrameEntry>();
+  /** Numbered on across stops: an earlier stop's frame id never names one of this stop's frames. */
+  private readonly frames = new StopHandles<StackFrameEntry>();
   private stack: StackFrameEntry[] | undefined;
 
   constructor(

@@ -3,7 +3,6 @@
  * what its children are), the page sizes, and the rows every part of the store writes alike. The
  * store (variables.ts) hands its parts a VariableContext; they never import it.
  */
-import type { Handles } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from '../cdp/agent-client.js';
@@ -11,6 +10,7 @@ import type { CdpConnection } from '../cdp/connection.js';
 import type { ActiveSnapshot, DataBreakHit, FlatValue, NodeSnapshot, Side, ValueInfo, OpBirthSnapshot } from '../debuggee/agent-protocol.js';
 import { elementName } from './evaluate-names.js';
 import type { MemoryReferences } from './memory.js';
+import type { StopHandles } from './stop-handles.js';
 
 export const PAGE = 100;
 /**
@@ -49,7 +49,7 @@ export const TENSOR_CLASSES = new Set(['Tensor', 'Variable', 'NdArray']);
 
 /** What the store's parts make variables with: its references, memory references, the debuggee, and its own conversion. */
 export interface VariableContext {
-  readonly handles: Handles<Ref>;
+  readonly handles: StopHandles<Ref>;
   readonly memory: MemoryReferences;
   readonly agent: AgentClient;
   readonly cdp: CdpConnection;

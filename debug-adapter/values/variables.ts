@@ -5,13 +5,13 @@
  * (tensor-variables.ts); objects expand by their properties, arrays as js-debug previews them.
  * The references and the rows they share: variable-refs.ts.
  */
-import { Handles } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
 import type { AgentClient } from '../cdp/agent-client.js';
 import type { ActiveSnapshot, DataBreakHit, NodeSnapshot, OpBirthSnapshot } from '../debuggee/agent-protocol.js';
 import { MemoryReferences } from './memory.js';
+import { StopHandles } from './stop-handles.js';
 import { stopGroup } from '../cdp/object-groups.js';
 import { dataScopeVariables } from '../breakpoints/data.js';
 import { memberName, scopeName } from './evaluate-names.js';
@@ -31,7 +31,7 @@ export interface RemoteValues {
 }
 
 export class VariableStore {
-  private readonly handles = new Handles<Ref>();
+  private readonly handles = new StopHandles<Ref>();
   /** `memoryReference`s of tensor variables (readMemory, memory.ts); they outlive the stop's handles. */
   readonly memory = new MemoryReferences();
 
@@ -39,7 +39,7 @@ export class VariableStore {
 
   /** Forget everything: references do not outlive a stop (nor do the remote objects behind them: object-groups.ts). */
   reset(): void {
-    this.handles.reset();
+    this.handles.reset(); // numbered on: an earlier stop's reference never names one of the next stop's values
     this.memory.stopEnded();
   }
 
@@ -117,6 +117,8 @@ export class VariableStore {
 
   async variables(reference: number, start?: number, count?: number): Promise<DebugProtocol.Variable[]> {
     const ref = this.handles.get(reference);
+    if (!ref && this.handles.stale(reference))
+      throw new Error(`variablesReference ${reference} is of an earlier stop: the program ran on since; expand the value in this stop's Variables`);
     if (!ref) return [];
     switch (ref.kind) {
       case 'scope':

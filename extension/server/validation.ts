@@ -12,9 +12,11 @@ import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserve
 import { mark } from '../../debug-adapter/debuggee/timeline.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { READ_LIMITS, readBoundedText } from '../../runtime/bounded-read.js';
+import { CALLBACKS_MODULE_NAMES, callbacksModuleSetting } from '../../runtime/graph-model/model-path.js';
 import { locateCallbacksModule, readCallbacksModule } from './callbacks-module.js';
 import { lastRunFileDiagnostics, lastRunProgramDiagnostics } from './last-run.js';
 import { checkModel, isModelJson } from './model-checks.js';
+import { ModelFolders } from './model-folders.js';
 import { pathKey, uriToPath } from './positions.js';
 import { type AnalysisDepth, matchTrace, type ProgramAnalysis, SCRIPT_LANGUAGES, type ProgramAnalyzer } from './program-analysis.js';
 import type { Settings } from './settings.js';
@@ -27,6 +29,8 @@ export class Validator {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Documents that currently have diagnostics published, so they can be cleared. */
   private readonly published = new Set<string>();
+  /** The folders open models are bound from, watched: a callbacks module made or removed from a shell re-validates them. */
+  private readonly modelFolders = new ModelFolders((uri) => this.schedule(uri, DEPENDENTS_DELAY_MS));
 
   constructor(
     private readonly connection: Connection,
@@ -57,12 +61,14 @@ export class Validator {
   }
 
   closed(uri: string): void {
+    this.modelFolders.unwatch(uri);
     clearTimeout(this.timers.get(uri));
     this.timers.delete(uri);
     if (this.published.delete(uri)) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
   dispose(): void {
+    this.modelFolders.dispose();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }
@@ -118,6 +124,11 @@ export class Validator {
     if (!modelFile) return [];
     const { callbacksModule } = await this.settings.forUri(doc.uri);
     const folder = this.settings.folderOf(modelFile);
+    const configured = callbacksModuleSetting(modelFile, callbacksModule, folder);
+    // What the binding is found by (as locateCallbacksModule looks): the setting's file, else each
+    // conventional name beside the model; not for a model closed while its setting was asked.
+    if (this.documents.get(doc.uri))
+      this.modelFolders.watch(doc.uri, configured ? [configured] : CALLBACKS_MODULE_NAMES.map((name) => path.join(path.dirname(modelFile), name)));
     const located = locateCallbacksModule(modelFile, callbacksModule, folder);
     const module = 'file' in located ? await readCallbacksModule(located.file, located.via, (file) => this.textOf(file)) : undefined;
     if (module?.unreadable) this.connection.console.warn(`[tfjs-callbacks] ${module.unreadable}`);

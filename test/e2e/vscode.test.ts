@@ -16,7 +16,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -1368,4 +1368,62 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 1_2
       await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
     },
   );
+
+  step(
+    '21. a model.json\'s "no binding" warning goes when callbacks.js is written from outside the editor, comes back when it is renamed away, goes when renamed back',
+    async () => {
+      // Written by the test process as a shell or a generator would: the editor never opens it.
+      const dir = path.join(workspace, 'outside-made');
+      mkdirSync(dir, { recursive: true });
+      cpSync(path.join(root, 'test', 'fixtures', 'lsp', 'models', 'none', 'model.json'), path.join(dir, 'model.json'));
+      await runCommand('View: Close All Editors');
+      await open('outside-made/model.json');
+      await page.keyboard.press('Control+Shift+M');
+      const warnings = page.locator('.markers-panel .monaco-list-row', { hasText: "Callback node 'lonely'" });
+      await warnings.first().waitFor({ timeout: 30_000 });
+      await shot('no-binding-before-callbacks-js');
+      const callbacks = path.join(dir, 'callbacks.js');
+      const cleared = async (what: string) => {
+        await warnings
+          .first()
+          .waitFor({ state: 'detached', timeout: 20_000 })
+          .catch(() => assert.fail(`the "no binding" warning stayed after ${what}`));
+      };
+      writeFileSync(callbacks, 'exports.lonely = (x) => x;\n');
+      await cleared('callbacks.js was created');
+      await shot('no-binding-cleared-by-outside-file');
+      const aside = path.join(dir, 'callbacks-old.js');
+      renameSync(callbacks, aside);
+      await warnings.first().waitFor({ timeout: 20_000 });
+      renameSync(aside, callbacks);
+      await cleared('callbacks.js was renamed back');
+      rmSync(callbacks);
+      await warnings.first().waitFor({ timeout: 20_000 });
+      await shot('no-binding-back-after-delete');
+    },
+  );
+
+  step('22. F5 with the Graph View focused and no launch.json for its model: no debugger picker, a session on the model it shows', async () => {
+    await runCommand('View: Close All Editors');
+    await open('dense-model/model.json');
+    await runCommand('TF.js Callbacks: Open Graph View');
+    const graph = await webviewWith('svg.graph');
+    await graph.locator('g.item[data-node="dense/MatMul"]').waitFor({ timeout: 30_000 });
+    // Step 13's launch.json names this model: a launch.json without it, so F5 has only the view to go by.
+    const launchJson = path.join(workspace, '.vscode', 'launch.json');
+    const kept = existsSync(launchJson) ? readFileSync(launchJson, 'utf8') : undefined;
+    if (kept !== undefined) rmSync(launchJson);
+    // Focus inside the view, as a click on it gives: VS Code then has no active text editor.
+    await graph.locator('svg.graph').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('F5');
+    await runCommand('Debug Console: Focus on Debug Console View');
+    const ran = page.locator('.repl .monaco-list-row', { hasText: 'dense-model › scale' });
+    await ran.first().waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('.quick-input-widget .quick-input-title', { hasText: /Select debugger/i }).count(), 0, 'no debugger picker');
+    const refusal = page.locator('.notification-toast', { hasText: 'Open a TS/JS graph program or a model.json' });
+    assert.equal(await refusal.count(), 0, 'no "Open a TS/JS graph program" refusal');
+    await shot('f5-on-graph-view');
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
+    if (kept !== undefined) writeFileSync(launchJson, kept); // for the steps after this one
+  });
 });

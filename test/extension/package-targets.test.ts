@@ -1,7 +1,7 @@
 /**
  * One .vsix per platform, each with its own esbuild binary: tsx compiles a user's TypeScript with
  * esbuild, whose API runs the native binary of @esbuild/<platform> (scripts/lib/package-targets.ts).
- * The five are packaged as `npm run package` does: this machine's target from the working tree
+ * The five are packaged as `npm run package:all` does: this machine's target from the working tree
  * (the e2e's package), the four others from a copy with their binary fetched from npm (a few
  * seconds each once the copy is made). Each is unpacked: its manifest names its target, its binary
  * is there, of its platform and esbuild's version, and nothing else differs. Entries and size per

@@ -176,6 +176,35 @@ describe('no callbacks module', { timeout: WAIT_MS }, () => {
     }
   });
 
+  test('a callbacks.js created, renamed and deleted from a shell beside a model outside the workspace: the server sees each itself, with no watched-files event (issue 43)', async () => {
+    const { dir, cleanup } = tempDir('lsp-own-watch-');
+    const { dir: workspace, cleanup: cleanupWorkspace } = tempDir('lsp-own-watch-ws-');
+    try {
+      const model = path.join(dir, 'model.json');
+      fs.copyFileSync(lspFixture('models', 'none', 'model.json'), model);
+      // A client that sends no didChangeWatchedFiles, and a model outside its one workspace folder.
+      const client = await start({ workspaceFolder: workspace });
+      const uri = await client.open(model);
+      assert.equal((await client.diagnostics(uri)).length, 1, 'no callbacks module yet: one warning');
+      const callbacks = path.join(dir, 'callbacks.js');
+      const aside = path.join(dir, 'callbacks-old.js');
+      const after = async (change: () => void): Promise<string[]> => {
+        const mark = client.mark();
+        change();
+        return messages(await client.diagnostics(uri, { after: mark }));
+      };
+      assert.deepEqual(await after(() => fs.writeFileSync(callbacks, 'exports.lonely = (x) => x;\n')), [], 'created: bound');
+      const renamed = await after(() => fs.renameSync(callbacks, aside));
+      assert.match(renamed[0] ?? '', /has no binding: no callbacks module found/, 'renamed away: the warning is back');
+      assert.deepEqual(await after(() => fs.renameSync(aside, callbacks)), [], 'renamed back: bound');
+      const deleted = await after(() => fs.rmSync(callbacks));
+      assert.match(deleted[0] ?? '', /has no binding: no callbacks module found/, 'deleted: the warning is back');
+    } finally {
+      cleanup();
+      cleanupWorkspace();
+    }
+  });
+
   test('a JSON file not named model.json is left alone; so is invalid JSON', async () => {
     const client = await start();
     const text = fs.readFileSync(lspFixture('models', 'none', 'model.json'), 'utf8');

@@ -11,6 +11,7 @@ import {
   resolveSubstituted,
   runArguments,
   launchRuntimeArgs,
+  launchConfigurationFor,
   runtimePreloads,
   type EditorContext,
 } from '../../extension/config-resolution.js';
@@ -60,6 +61,35 @@ describe('F5 with no launch.json', () => {
     const r = resolveConfiguration({}, base);
     assert.ok('error' in r);
     assert.match(r.error, /Open a TS\/JS graph program or a model\.json/);
+  });
+
+  test('with the Graph View focused (no text editor active): a launch of the model it shows, also when the picker chose our debugger (issue 43)', () => {
+    mkdirSync(modelDir, { recursive: true });
+    writeFileSync(path.join(modelDir, 'callbacks.ts'), 'export const py = (x: unknown) => x;\n');
+    const model = path.join(modelDir, 'model.json');
+    const r = resolveConfiguration({}, { ...base, viewedModel: model });
+    assert.ok('config' in r, 'error' in r ? r.error : '');
+    assert.equal(r.config.model, model);
+    assert.equal(r.config.callbacks, path.join(modelDir, 'callbacks.ts'));
+    const picked = resolveConfiguration({ type: 'tfjs-callbacks', request: 'launch', name: 'Debug' }, { ...base, viewedModel: model });
+    assert.ok('config' in picked);
+    assert.equal(picked.config.model, model);
+    // A text editor that is active wins: the view is then not the focused tab.
+    const active = resolveConfiguration({}, { ...base, activeFile: program, viewedModel: model });
+    assert.ok('config' in active);
+    assert.equal(active.config.program, program);
+  });
+
+  test('the Graph View’s model: its own launch configuration is found by its substituted "model"', () => {
+    const model = path.join(modelDir, 'model.json');
+    const configurations = [
+      { type: 'tfjs-callbacks', request: 'launch', name: 'Program', program: '${workspaceFolder}/main.ts' },
+      { type: 'node', request: 'launch', name: 'Not ours', model: '${workspaceFolder}/models/standardize/model.json' },
+      { type: 'tfjs-callbacks', request: 'launch', name: 'Standardize', model: '${workspaceFolder}/models/standardize/model.json', inputs: 'in.json' },
+    ];
+    assert.equal(launchConfigurationFor(model, configurations, workspace, 'model')?.name, 'Standardize');
+    assert.equal(launchConfigurationFor(path.join(workspace, 'other', 'model.json'), configurations, workspace, 'model'), undefined);
+    assert.equal(launchConfigurationFor(program, configurations, workspace, 'program')?.name, 'Program');
   });
 
   test('on another kind of file: an error naming it', () => {
