@@ -51,7 +51,7 @@ export async function connectLaunched(
     });
   });
   const { filters, debuggerNow, stopOnEntryFile } = options;
-  await controller.connect(cdp, { filters, debuggerNow, ...(stopOnEntryFile ? { stopOnEntryFile } : {}) });
+  await controller.connect(cdp, { filters, debuggerNow, viaBridge: true, ...(stopOnEntryFile ? { stopOnEntryFile } : {}) });
   await options.configure();
   await options.beforeRun;
   mark('adapter: go');

@@ -47,6 +47,7 @@ const CDP_LOG = process.env.TFJS_CALLBACKS_CDP_LOG;
 export class CdpConnection {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private readonly commandObservers: ((method: string, params: unknown) => void)[] = [];
   private readonly events = new EventEmitter();
   private closed = false;
 
@@ -85,6 +86,7 @@ export class CdpConnection {
   /** For methods outside the protocol's typings (the bridge's own `Bridge.go`). */
   sendRaw(method: string, params?: unknown): Promise<unknown> {
     if (this.closed) return Promise.reject(new CdpError(method, 'closed', this.closeReason));
+    for (const observe of this.commandObservers) observe(method, params);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const seconds = this.timeoutMs / 1000;
@@ -100,6 +102,11 @@ export class CdpConnection {
       if (CDP_LOG) appendFileSync(CDP_LOG, `${Date.now()} > ${line.slice(0, 300)}\n`);
       this.transport.send(line);
     });
+  }
+
+  /** `observe` sees each command before it is written (what it sends first goes first). */
+  onCommand(observe: (method: string, params: unknown) => void): void {
+    this.commandObservers.push(observe);
   }
 
   on<E extends keyof Events>(event: E, listener: (...params: Events[E]) => void): this {

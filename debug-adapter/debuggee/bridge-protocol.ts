@@ -24,7 +24,17 @@ export const BRIDGE_METHODS = {
    * adapter needs no answer; the bridge waits for the write, bridge.ts `flushAtExit`).
    */
   flushed: 'Bridge.flushed',
+  /**
+   * adapter → bridge: scripts not to relay, by hash (BridgeQuietScriptsParams): what V8 compiles
+   * for a breakpoint condition at each hit (cdp/condition-scripts.ts).
+   */
+  quietScripts: 'Bridge.quietScripts',
 } as const;
+
+/** The params of BRIDGE_METHODS.quietScripts: more `Debugger.scriptParsed` hashes (of scripts with no URL) to drop. */
+export interface BridgeQuietScriptsParams {
+  readonly hashes: readonly string[];
+}
 
 /**
  * What the exiting program calls the logpoint binding with: the bridge's worker, which relays the

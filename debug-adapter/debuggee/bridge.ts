@@ -54,8 +54,11 @@ let running = false;
 socket.on('connect', () => (connected = true));
 const send = (message) => socket.write(JSON.stringify(message) + '\\n');
 const flushed = new Int32Array(workerData.flushed);
+// Scripts V8 compiles for breakpoint conditions, one per hit: not relayed (BRIDGE_METHODS.quietScripts).
+const quietHashes = new Set();
 session.on('inspectorNotification', (message) => {
   const params = message.params;
+  if (message.method === 'Debugger.scriptParsed' && params.url === '' && quietHashes.has(params.hash)) return;
   if (message.method !== 'Runtime.bindingCalled' || !params || params.payload !== ${JSON.stringify(EXIT_FLUSH_PAYLOAD)}) return send(message);
   // The program exits: everything before this is in the socket once this write is done.
   socket.write(JSON.stringify({ method: ${JSON.stringify(BRIDGE_METHODS.flushed)}, params: {} }) + '\\n', () => {
@@ -87,6 +90,11 @@ socket.on('data', (chunk) => {
     if (message.method === ${JSON.stringify(BRIDGE_METHODS.debuggerReady)}) {
       Atomics.store(debuggerOn, 0, 1);
       Atomics.notify(debuggerOn, 0);
+      send({ id: message.id, result: {} });
+      continue;
+    }
+    if (message.method === ${JSON.stringify(BRIDGE_METHODS.quietScripts)}) {
+      for (const hash of (message.params && message.params.hashes) || []) quietHashes.add(hash);
       send({ id: message.id, result: {} });
       continue;
     }

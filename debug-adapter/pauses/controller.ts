@@ -14,6 +14,7 @@ import { listenForLogpoints, type LogpointLocation, logpointLines } from '../bre
 import { nodeStop } from '../breakpoints/node.js';
 import { opBirthStop } from '../breakpoints/op-births.js';
 import { BreakpointManager, type SourceBreakpoint, type SourceBreakpointSpec } from '../breakpoints/source.js';
+import { ConditionScripts } from '../cdp/condition-scripts.js';
 import type { CdpConnection } from '../cdp/connection.js';
 import { type ActiveSnapshot, type GraphRunRecord, KNOWN_BINDING, type KnownNotice } from '../debuggee/agent-protocol.js';
 import { mark } from '../debuggee/timeline.js';
@@ -26,10 +27,6 @@ import { LiveDebuggee } from './live-debuggee.js';
 import { Blackbox, SkipFiles } from './skip-files.js';
 import type { StepTarget } from './step-in-targets.js';
 import { Steps } from './steps.js';
-
-export type { FunctionBreakpointSpec } from '../breakpoints/function.js';
-export type { DebuggeeConnection } from './live-debuggee.js';
-export type { PausedState, Stop, StopReason } from './pause-state.js';
 
 export declare interface Controller {
   on(event: 'stopped', listener: (state: PausedState) => void): this;
@@ -44,6 +41,8 @@ export declare interface Controller {
   /** The backend a launched program's preloads chose (its bridge says it when held). */
   on(event: 'backendChosen', listener: (backend: string) => void): this;
 }
+
+type ConnectOptions = { filters: FilterConfig; debuggerNow: boolean; stopOnEntryFile?: string; injectAgent?: string; viaBridge?: boolean };
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only types the events' on() overloads
 export class Controller extends LiveDebuggee {
@@ -110,10 +109,11 @@ export class Controller extends LiveDebuggee {
   /**
    * Wires CDP and prepares the debuggee before it runs: the agent's configuration, and the
    * debugger with its breakpoints when something needs it from the start (`debuggerNow`, source
-   * breakpoints, stop on entry).
+   * breakpoints, stop on entry). `viaBridge`: through a launched program's bridge (debuggee/bridge.ts).
    */
-  async connect(cdp: CdpConnection, options: { filters: FilterConfig; debuggerNow: boolean; stopOnEntryFile?: string; injectAgent?: string }): Promise<void> {
+  async connect(cdp: CdpConnection, options: ConnectOptions): Promise<void> {
     this.open(cdp);
+    const conditionScripts = new ConditionScripts(cdp, options.viaBridge === true);
     // A dead debuggee has no stop to show: stack and scopes answer empty, not from stale frames.
     cdp.onClose(() => {
       this.paused = undefined;
@@ -121,6 +121,7 @@ export class Controller extends LiveDebuggee {
     this.filters = options.filters;
     this.stopOnEntryFile = options.stopOnEntryFile;
     cdp.on('Debugger.scriptParsed', (e) => {
+      if (conditionScripts.has(e)) return;
       const script = this.scripts.sources.add(e);
       if (this.debuggerActive) void Promise.all([this.blackbox.script(cdp, this.scripts.skip, script), this.breakpoints.scriptParsed(script)]).catch(() => {});
     });

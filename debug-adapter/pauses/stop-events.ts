@@ -5,7 +5,8 @@
  */
 import { Event, StoppedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { Controller, PausedState } from './controller.js';
+import type { Controller } from './controller.js';
+import type { PausedState } from './pause-state.js';
 import { dataValueExpression } from '../breakpoints/data.js';
 import { mark } from '../debuggee/timeline.js';
 import {

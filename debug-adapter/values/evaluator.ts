@@ -6,7 +6,7 @@
 import type { Protocol } from 'devtools-protocol';
 import { withCallbackNames } from './callback-scope.js';
 import { withNodeNames } from './node-scope.js';
-import type { DebuggeeConnection } from '../pauses/controller.js';
+import type { DebuggeeConnection } from '../pauses/live-debuggee.js';
 import { evaluationError, evaluationTimeoutMs } from './evaluation.js';
 import { stopGroup } from '../cdp/object-groups.js';
 import type { PausedState } from '../pauses/pause-state.js';
