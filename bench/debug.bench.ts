@@ -277,6 +277,11 @@ async function debuggedRun(file: string, run: DebuggedRun): Promise<{ loop: numb
   });
 }
 
+/** The 1-based line of `file` that holds `marker`. */
+function markerLine(file: string, marker: string): number {
+  return readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(marker)) + 1;
+}
+
 /** Medians of the loop over ROUNDS alternating runs of each variant (drift hits all alike). */
 async function loopMedians(
   variants: readonly (() => Promise<{ loop: number; stops?: number }>)[],
@@ -346,10 +351,7 @@ export async function functionBreakpointBench(print: (line: string) => void): Pr
  */
 export async function hotCallbackBench(print: (line: string) => void): Promise<void> {
   const file = program('hot-callback.mjs');
-  const line =
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .findIndex((l) => l.includes('BENCH-UNHIT-IN-CALLBACK')) + 1;
+  const line = markerLine(file, 'BENCH-UNHIT-IN-CALLBACK');
   const [plain, v8, ours, oursNone] = await loopMedians([
     async () => ({ loop: loopMs((await plainRunWithOutput(file)).stdout) }),
     () => v8AloneRun(file, line),
@@ -374,10 +376,7 @@ export async function hotCallbackBench(print: (line: string) => void): Promise<v
  */
 export async function hotConditionBench(print: (line: string) => void): Promise<void> {
   const file = program('data-map.mjs');
-  const line =
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .findIndex((l) => l.includes('BENCH-CONDITION')) + 1;
+  const line = markerLine(file, 'BENCH-CONDITION');
   const [plain, v8, ours] = await loopMedians(
     [
       async () => ({ loop: loopMs((await plainRunWithOutput(file)).stdout) }),
@@ -402,10 +401,7 @@ export async function hotConditionBench(print: (line: string) => void): Promise<
  */
 export async function logpointBench(print: (line: string) => void): Promise<void> {
   const file = program('hot-callback.mjs');
-  const line =
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .findIndex((l) => l.includes('BENCH-LOGPOINT')) + 1;
+  const line = markerLine(file, 'BENCH-LOGPOINT');
   let logged = 0;
   const [none, logpoint] = await loopMedians([
     () => debuggedRun(file, {}),
