@@ -279,7 +279,11 @@ async function debuggedRun(file: string, run: DebuggedRun): Promise<{ loop: numb
 
 /** The 1-based line of `file` that holds `marker`. */
 function markerLine(file: string, marker: string): number {
-  return readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(marker)) + 1;
+  return (
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes(marker)) + 1
+  );
 }
 
 /** Medians of the loop over ROUNDS alternating runs of each variant (drift hits all alike). */
