@@ -110,6 +110,22 @@ function tsNodeProject(): UserProject {
 }
 
 /**
+ * The ts-node project's program and module, compiled by another register hook (esbuild's, swc's).
+ * swc-node keeps its source maps in memory, where no debugger sees them, unless tsconfig asks for
+ * them inline (`inlineSourceMap`, as docs/launch-json.md says).
+ */
+function registerProject(name: string, dependencies: Record<string, string>): UserProject {
+  return project(name, (dir) => {
+    const p = makeUserProject(dir, { dependencies: { ...dependencies, '@tensorflow/tfjs': TFJS_VERSION } });
+    const ts = tsNodeProject();
+    for (const file of ['scale.ts', 'prog.ts']) p.write(file, fs.readFileSync(path.join(ts.dir, file), 'utf8'));
+    const config = JSON.parse(fs.readFileSync(path.join(ts.dir, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
+    p.write('tsconfig.json', JSON.stringify({ compilerOptions: { ...config.compilerOptions, inlineSourceMap: true } }));
+    return p;
+  });
+}
+
+/**
  * A build's output: src/*.ts compiled by tsc beforehand to dist/*.js with external maps
  * (dist/x.js.map, naming ../src/x.ts), the program run as `node dist/train.js`. `withMaps` false:
  * the same build without maps, where a breakpoint in src/ cannot bind.
@@ -215,6 +231,29 @@ describe('breakpoints bind in every module a transpiler loads', () => {
       await s.close();
     }
   });
+});
+
+describe('register hooks of other compilers: a second module’s lines bind before it runs', () => {
+  const cases: [string, Record<string, string>, string[]][] = [
+    ['esbuild-register', { 'esbuild-register': '^3', esbuild: '^0.25' }, ['-r', 'esbuild-register']],
+    ['@swc-node/register', { '@swc-node/register': '^1', '@swc/core': '^1', typescript: '~5.9.0' }, ['-r', '@swc-node/register']],
+  ];
+  for (const [name, dependencies, runtimeArgs] of cases)
+    test(`${name}: top-level and function lines of scale.ts`, T, async () => {
+      const p = registerProject(name.replace(/[@/]/g, '_'), dependencies);
+      const scale = path.join(p.dir, 'scale.ts');
+      const s = await launch(p, 'prog.ts', runtimeArgs, 'scale.ts', ['@factor', '@scale']);
+      try {
+        await stopsAt(s, scale, '@factor');
+        await s.dc.continueRequest({ threadId: THREAD });
+        await stopsAt(s, scale, '@scale');
+        await s.dc.continueRequest({ threadId: THREAD });
+        assert.equal(((await s.terminated()) as DebugProtocol.ExitedEvent | undefined)?.body.exitCode, 0, s.output());
+        assert.match(s.output('stdout'), /^loss /m);
+      } finally {
+        await s.close();
+      }
+    });
 });
 
 describe('a module load’s stop is never seen', () => {
