@@ -217,21 +217,24 @@ describe('breakpoints bind in every module a transpiler loads', () => {
     }
   });
 
-  test('ts-node/register: a second module’s top-level and function lines', T, async () => {
-    const p = tsNodeProject();
-    const scale = path.join(p.dir, 'scale.ts');
-    const s = await launch(p, 'prog.ts', ['-r', 'ts-node/register'], 'scale.ts', ['@factor', '@scale']);
-    try {
-      await stopsAt(s, scale, '@factor');
-      await s.dc.continueRequest({ threadId: THREAD });
-      await stopsAt(s, scale, '@scale');
-      await s.dc.continueRequest({ threadId: THREAD });
-      assert.equal(((await s.terminated()) as DebugProtocol.ExitedEvent | undefined)?.body.exitCode, 0, s.output());
-    } finally {
-      await s.close();
-    }
-  });
+  test('ts-node/register: a second module’s top-level and function lines', T, () => scaleStops(tsNodeProject(), ['-r', 'ts-node/register']));
 });
+
+/** prog.ts under `runtimeArgs` stops at scale.ts's top-level line, then in its function, and ends well. */
+async function scaleStops(p: UserProject, runtimeArgs: string[]): Promise<void> {
+  const scale = path.join(p.dir, 'scale.ts');
+  const s = await launch(p, 'prog.ts', runtimeArgs, 'scale.ts', ['@factor', '@scale']);
+  try {
+    await stopsAt(s, scale, '@factor');
+    await s.dc.continueRequest({ threadId: THREAD });
+    await stopsAt(s, scale, '@scale');
+    await s.dc.continueRequest({ threadId: THREAD });
+    assert.equal(((await s.terminated()) as DebugProtocol.ExitedEvent | undefined)?.body.exitCode, 0, s.output());
+    assert.match(s.output('stdout'), /^loss /m);
+  } finally {
+    await s.close();
+  }
+}
 
 describe('register hooks of other compilers: a second module’s lines bind before it runs', () => {
   const cases: [string, Record<string, string>, string[]][] = [
@@ -239,21 +242,7 @@ describe('register hooks of other compilers: a second module’s lines bind befo
     ['@swc-node/register', { '@swc-node/register': '^1', '@swc/core': '^1', typescript: '~5.9.0' }, ['-r', '@swc-node/register']],
   ];
   for (const [name, dependencies, runtimeArgs] of cases)
-    test(`${name}: top-level and function lines of scale.ts`, T, async () => {
-      const p = registerProject(name.replace(/[@/]/g, '_'), dependencies);
-      const scale = path.join(p.dir, 'scale.ts');
-      const s = await launch(p, 'prog.ts', runtimeArgs, 'scale.ts', ['@factor', '@scale']);
-      try {
-        await stopsAt(s, scale, '@factor');
-        await s.dc.continueRequest({ threadId: THREAD });
-        await stopsAt(s, scale, '@scale');
-        await s.dc.continueRequest({ threadId: THREAD });
-        assert.equal(((await s.terminated()) as DebugProtocol.ExitedEvent | undefined)?.body.exitCode, 0, s.output());
-        assert.match(s.output('stdout'), /^loss /m);
-      } finally {
-        await s.close();
-      }
-    });
+    test(`${name}: top-level and function lines of scale.ts`, T, () => scaleStops(registerProject(name.replace(/[@/]/g, '_'), dependencies), runtimeArgs));
 });
 
 describe('a module load’s stop is never seen', () => {
