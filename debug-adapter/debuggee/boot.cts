@@ -23,7 +23,6 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
-import { explainTsNodeFailure } from '../../runtime/ts-node-check.cjs';
 
 // Copies, checked against the ES modules that own them (this file cannot require those on every Node).
 /** A launch's debuggee: the adapter's bridge socket (bridge-protocol.ts). */
@@ -157,7 +156,10 @@ const INNER_RUN_MAIN_KEY = Symbol.for('tfjs-callback-debugger.runMain.inner');
 function install(): void {
   const launch = !!process.env[SOCKET_ENV];
   if (!isMainThread || (!launch && !process.env[TERMINAL_SOCKET_ENV])) return;
-  explainTsNodeFailure();
+  // Every process here pays for this file alone: the ts-node check loads only where ts-node is named.
+  if (`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''} ${process.argv[1] ?? ''}`.includes('ts-node')) {
+    (require('../../runtime/ts-node-check.cjs') as typeof import('../../runtime/ts-node-check.cjs')).explainTsNodeFailure();
+  }
   const modules = Module as unknown as { runMain: RunMain };
   const inner = { runMain: modules.runMain };
   let calls = 0;
