@@ -31,6 +31,13 @@ export function capabilities(): DebugProtocol.Capabilities {
         description: "A callback's outputs do not match Tout: stop before the error is raised.",
         default: true,
       },
+      {
+        filter: 'callbackErrors',
+        label: 'Errors thrown in callbacks',
+        description:
+          "Stop at the throw inside a callback (pyFunction, numpyFunction, pyFunc, a model's callback node) when the error leaves it, before the runtime raises CallbackError.",
+        default: true,
+      },
       { filter: 'nonFinite', label: 'NaN/Inf in a callback output', default: false },
       {
         filter: 'graphNonFinite',
@@ -48,7 +55,12 @@ export function capabilities(): DebugProtocol.Capabilities {
         conditionDescription:
           "Stop only where this holds, e.g. op === 'Log' && layer === 'head' (op, layer, pass, kind, cause, epoch, batch, file, line, inputs, outputs, attrs)",
       },
-      { filter: 'uncaught', label: 'Uncaught exceptions', default: false },
+      {
+        filter: 'uncaught',
+        label: 'Uncaught exceptions',
+        description: 'Stop at an exception nothing catches, and (as Errors thrown in callbacks does) at one that leaves a callback.',
+        default: false,
+      },
       { filter: 'caught', label: 'Caught exceptions', default: false },
     ],
   };

@@ -3,22 +3,27 @@
  * the runtime catches every callback's error (to raise TensorFlow's CallbackError), and Node's
  * module runner catches a program's top-level error, so V8's "uncaught" pauses never fire for
  * a callback that throws; blackbox patterns do not mute caught exceptions that Node's own
- * internals throw (see PROTOCOL.md, "Exception pauses", for what was measured). So with either
- * filter on V8 pauses on every exception ('all'), and this decides, from the frames:
+ * internals throw (see PROTOCOL.md, "Exception pauses", for what was measured). So with any of
+ * these filters on V8 pauses on every exception ('all'), and this decides, from the frames:
  *
  * - *Caught exceptions*: a throw whose top frame is the user's code (not the runtime, the loader,
  *   tsx, node_modules, Node's internals or the adapter's own files), or an exception V8 knows is
  *   uncaught, with user code on the stack;
- * - *Uncaught exceptions*: an exception V8 knows is uncaught, with user code on the stack, or one
- *   thrown by (or under) the user's code in a callback that nothing between the throw and the
- *   callback's frame catches: it escapes the callback, and the program gets the runtime's
- *   CallbackError. Whether a frame catches is read from its source (sources/js-scan.ts).
+ * - *Errors thrown in callbacks* (on by default): an exception thrown by (or under) the user's code
+ *   in a callback that nothing between the throw and the callback's frame catches: it escapes the
+ *   callback, and the program gets the runtime's CallbackError. Whether a frame catches is read
+ *   from its source (sources/js-scan.ts);
+ * - *Uncaught exceptions*: an exception V8 knows is uncaught, with user code on the stack, and one
+ *   that escapes a callback as above (before this filter had a box of its own, the callback's error
+ *   was what Uncaught stopped on: a program that catches nothing dies of it).
  *
- * Everything else resumes at once.
+ * Everything else resumes at once; a pause with no runtime invocation on its stack (no callback
+ * under way) resumes without asking the agent which callbacks are under way.
  */
 import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from '../cdp/agent-client.js';
 import { displayName } from '../values/callback-display.js';
+import { nonFiniteOutputsText } from '../../runtime/non-finite-text.js';
 import type { ActiveSnapshot, LastBreak, NodeSnapshot } from '../debuggee/agent-protocol.js';
 import { inTryWithCatch, isAsyncFunction, offsetOf } from '../sources/js-scan.js';
 import type { Stop } from '../pauses/pause-state.js';
@@ -34,6 +39,13 @@ export interface ExceptionContext {
 export interface ExceptionFilters {
   readonly caught: boolean;
   readonly uncaught: boolean;
+  /** "Errors thrown in callbacks": an exception escaping a callback. */
+  readonly callbackErrors: boolean;
+}
+
+/** Whether V8 must pause on every exception for these filters (the adapter decides each pause). */
+export function pausesOnExceptions(filters: ExceptionFilters): boolean {
+  return filters.caught || filters.uncaught || filters.callbackErrors;
 }
 
 /** The `data` of an exception pause: the thrown value as a remote object, and V8's prediction. */
@@ -53,11 +65,13 @@ export function agentExceptionStop(why: LastBreak | undefined, active: readonly 
   if (why?.reason === 'graphNonFinite' && why.origin) {
     const { origin } = why;
     const description = `NaN/Inf in the graph: ${origin.message}`;
+    // The widget's second line: how many of each, in which of the node's outputs.
+    const counts = why.node ? nonFiniteOutputsText(why.node.outputs) : '';
     const stop: Stop = {
       reason: 'exception',
       description,
       text: `${origin.graph} › ${origin.node} (${origin.op})`,
-      exception: { id: 'GraphNonFinite', description },
+      exception: { id: 'GraphNonFinite', description: counts ? `${description}\nnode \`${origin.node}\`: ${counts}` : description },
     };
     return { stop, ...(why.node ? { node: why.node } : {}) };
   }
@@ -72,7 +86,8 @@ export function agentExceptionStop(why: LastBreak | undefined, active: readonly 
     return { stop: { reason: 'exception', description, text: `Tout mismatch in ${where}`, exception: { id: 'ToutMismatch', description, details: full } } };
   }
   if (why?.reason === 'nonFinite') {
-    const description = `NaN/Inf in an output of ${name}`;
+    const counts = why.nonFinite ? nonFiniteOutputsText(why.nonFinite) : '';
+    const description = `NaN/Inf in an output of ${name}${counts ? `: ${counts}` : ''}`;
     return { stop: { reason: 'exception', description, text: where, exception: { id: 'NonFinite', description } } };
   }
   return undefined;
@@ -95,10 +110,10 @@ export async function exceptionStop(
     breakMode,
     ...(data.description && data.description !== thrown ? { details: data.description } : {}),
   });
-  if (data.uncaught) {
+  if (data.uncaught && (filters.uncaught || filters.caught)) {
     return { stop: { reason: 'exception', description: `Paused on uncaught exception: ${thrown}`, text: thrown, exception: exception('unhandled') } };
   }
-  if (filters.uncaught) {
+  if ((filters.uncaught || filters.callbackErrors) && frames.slice(userFrame).some((f) => isInvocationFrame(context.scripts, f))) {
     const escaping = await escapingCallback(context, frames, userFrame);
     if (escaping) {
       const name = displayName(escaping.callback);
@@ -113,6 +128,17 @@ export async function exceptionStop(
   }
   return undefined;
 }
+
+/**
+ * A frame of the runtime's invokeCallback (runtime/invocation/invoke.js, in the launcher's copy or
+ * a project's own): a callback is under way only below one. Cheaper than asking the agent.
+ */
+function isInvocationFrame(scripts: Pick<Scripts, 'sources'>, frame: Protocol.Debugger.CallFrame): boolean {
+  const file = scripts.sources.get(frame.location.scriptId)?.file;
+  return !!file && INVOKE_FILE.test(file);
+}
+
+const INVOKE_FILE = /[\\/]runtime[\\/]invocation[\\/]invoke\.[cm]?[jt]s$/;
 
 function thrownText(data: ExceptionData): string {
   if (data.description) return data.description.split('\n')[0]!;

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { type LastBreak, OP_CONDITION_NAMES, type OpBirthIgnore, type OpBirthSnapshot } from '../debuggee/agent-protocol.js';
 import type { Stop } from '../pauses/pause-state.js';
+import { nonFiniteOutputsText } from '../../runtime/non-finite-text.js';
 
 /** The op frame's name: `Log (forward, layer head)`, `RealDiv (backward of Sqrt, layer sqrt_1)`, `tf.tensor2d (data)`. */
 export function opFrameName(op: OpBirthSnapshot): string {
@@ -23,7 +24,10 @@ export function opBirthStop(why: LastBreak | undefined): { stop: Stop; op: OpBir
   if (why?.reason !== 'opNonFinite' || !why.op) return undefined;
   const op = why.op;
   const description = `NaN/Inf in any op: ${op.message}${op.conditionError ? ` (${op.conditionError}: it stops at every birth until the condition is fixed)` : ''}`;
-  return { stop: { reason: 'exception', description, text: opFrameName(op), exception: { id: 'OpNonFinite', description } }, op };
+  // The widget's second line: how many of each, in which of the op's outputs.
+  const counts = nonFiniteOutputsText(op.outputs);
+  const widget = counts ? `${description}\n${op.cause === 'data' ? `\`${op.op}\`` : `op \`${op.op}\``}: ${counts}` : description;
+  return { stop: { reason: 'exception', description, text: opFrameName(op), exception: { id: 'OpNonFinite', description: widget } }, op };
 }
 
 /** Why a condition for the filter is refused (it does not compile), or undefined. */

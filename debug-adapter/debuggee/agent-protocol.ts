@@ -6,6 +6,7 @@
  * value shapes (agent-values.ts, agent-nodes.ts: given here too).
  */
 
+import type { NonFiniteOutOf } from '../../runtime/non-finite-text.js';
 import type { ToutMismatch } from '../../runtime/tout-verdict.js';
 import type { GraphNonFiniteOrigin, GraphRunRecord, NodeSnapshot } from './agent-nodes.js';
 import type { OpBirthIgnore, OpBirthSnapshot } from './agent-ops.js';
@@ -132,6 +133,11 @@ export interface AgentConfig {
   keepInputs?: boolean;
   /** Files whose source breakpoints wait to bind: a CommonJS module compiled for one stops first (agent/module-loads.ts). */
   moduleLoads?: string[];
+  /**
+   * Ask for the V8 debugger (`ensureDebugger`) as a callback starts: "Errors thrown in callbacks"
+   * is on while the debugger is off, and V8 must be pausing on exceptions before the callback throws.
+   */
+  debuggerBeforeCallbacks?: boolean;
 }
 
 export type BreakReason = 'callback' | 'toutMismatch' | 'nonFinite' | 'graphNonFinite' | 'opNonFinite' | 'node' | 'nodeStep' | 'data' | 'moduleLoad';
@@ -226,6 +232,8 @@ export interface LastBreak {
    * `decideConditions` and the source's names.
    */
   undecided?: number[];
+  /** For 'nonFinite': each output's NaN/±Inf counts (null for one that is not a tensor). */
+  nonFinite?: (NonFiniteOutOf | null)[];
   /** For 'data': the tf.Variable assigned and what changed. */
   data?: DataBreakHit;
   /** For 'moduleLoad': the module about to be compiled (never shown: the adapter binds and resumes). */

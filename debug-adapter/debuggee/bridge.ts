@@ -242,6 +242,7 @@ function runUndebugged(agent: ReturnType<typeof installAgent>): void {
     breakOnOpNonFinite: false,
     watchGraph: false,
     keepInputs: false,
+    debuggerBeforeCallbacks: false,
   });
   agent.watchVariables([]);
 }

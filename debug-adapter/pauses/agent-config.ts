@@ -19,7 +19,7 @@ export async function injectAgent(cdp: CdpConnection, source: string): Promise<v
 export function agentConfig(
   filters: FilterConfig,
   functionBreakpoints: FunctionBreakpointRule[],
-  options: { watchGraph: boolean; debuggerActive: boolean; moduleLoads: string[] },
+  options: { watchGraph: boolean; debuggerActive: boolean; debuggerBeforeCallbacks: boolean; moduleLoads: string[] },
 ): AgentConfig {
   return {
     breakOnCallbacks: [...filters.breakOnCallbacks],
@@ -34,6 +34,8 @@ export function agentConfig(
     watchGraph: options.watchGraph,
     // Restart Frame (restart-frame.ts) puts back inputs a callback wrote: copies kept while the debugger is on.
     keepInputs: options.debuggerActive,
+    // Errors thrown in callbacks with the debugger off: it comes on before the first callback runs.
+    debuggerBeforeCallbacks: options.debuggerBeforeCallbacks,
     // Files whose source breakpoints wait: a CommonJS module compiled for one stops first (module-loads.ts).
     moduleLoads: options.moduleLoads,
   };

@@ -8,7 +8,7 @@ import type { Protocol } from 'devtools-protocol';
 import { AgentMissingError } from '../cdp/agent-client.js';
 import type { FunctionBreakpointStatus } from '../breakpoints/callback-names.js';
 import { dataStop } from '../breakpoints/data.js';
-import { agentExceptionStop, type ExceptionFilters, exceptionStop } from '../breakpoints/exceptions.js';
+import { agentExceptionStop, type ExceptionFilters, exceptionStop, pausesOnExceptions } from '../breakpoints/exceptions.js';
 import { FunctionBreakpoints, type FunctionBreakpointSpec } from '../breakpoints/function.js';
 import { listenForLogpoints, type LogpointLocation, logpointLines } from '../breakpoints/logpoints.js';
 import { nodeStop } from '../breakpoints/node.js';
@@ -55,7 +55,7 @@ export class Controller extends LiveDebuggee {
   private callStop: { cdpId: string; description: string; reason: StopReason } | undefined;
   /** Whether the graph view watches runs (the agent keeps each run's node statuses). */
   private watchGraph = false;
-  private exceptionFilters: ExceptionFilters = { caught: false, uncaught: false };
+  private exceptionFilters: ExceptionFilters = { caught: false, uncaught: false, callbackErrors: false };
   private filters: FilterConfig = {
     breakOnCallbacks: [],
     breakOnToutMismatch: true,
@@ -186,6 +186,7 @@ export class Controller extends LiveDebuggee {
       this.debuggerActive = true;
       // Stepping skips the runtime's and libraries' frames; pauses on exceptions there are ignored.
       await this.blackbox.apply(cdp, this.scripts.skip, this.scripts.sources.all());
+      if (pausesOnExceptions(this.exceptionFilters)) await cdp.send('Debugger.setPauseOnExceptions', { state: 'all' });
       this.agentBreakpointId = await setAgentBreakpoint(cdp, this.agent);
       await this.configureAgent();
       await this.breakpoints.bindAll();
@@ -229,13 +230,12 @@ export class Controller extends LiveDebuggee {
     await this.configureAgent();
   }
 
-  /** Exception filters: with either on, V8 pauses on every exception and breakpoints/exceptions.ts decides. */
+  /** Exception filters: V8 pauses on every exception, breakpoints/exceptions.ts decides (callback errors alone: from a callback's start, `debuggerBeforeCallbacks`). */
   async setPauseOnExceptions(filters: ExceptionFilters): Promise<void> {
     this.exceptionFilters = filters;
-    const state = filters.caught || filters.uncaught ? 'all' : 'none';
-    if (!this.cdp || (state === 'none' && !this.debuggerActive)) return;
-    await this.enableDebugger();
-    await this.cdp.send('Debugger.setPauseOnExceptions', { state });
+    if (this.cdp && (filters.caught || filters.uncaught)) await this.enableDebugger();
+    else if (this.debuggerOn) await this.debuggerOn;
+    if (this.debuggerActive) await this.cdp?.send('Debugger.setPauseOnExceptions', { state: pausesOnExceptions(filters) ? 'all' : 'none' });
   }
 
   async resume(): Promise<void> {
@@ -274,7 +274,8 @@ export class Controller extends LiveDebuggee {
 
   private async configureAgent(): Promise<void> {
     if (!this.cdp) return;
-    const options = { watchGraph: this.watchGraph, debuggerActive: this.debuggerActive, moduleLoads: this.breakpoints.watchedLoads() };
+    const debuggerBeforeCallbacks = this.exceptionFilters.callbackErrors && !this.debuggerActive;
+    const options = { watchGraph: this.watchGraph, debuggerActive: this.debuggerActive, debuggerBeforeCallbacks, moduleLoads: this.breakpoints.watchedLoads() };
     await configureAgent(this.agent, agentConfig(this.filters, this.functionBreakpoints.forAgent(), options));
   }
 

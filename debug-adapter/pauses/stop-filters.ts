@@ -62,9 +62,15 @@ export class StopFilters {
     if (!this.controller.closed) await this.controller.setFilters(this.effective());
   }
 
+  /** The boxes applied: V8's pauses on exceptions first, then the agent's configuration (which says whether it asks for the debugger as a callback starts). */
   async apply(): Promise<void> {
+    const filters = this.exceptionFilters;
+    // A client that never set the boxes gets their defaults (capabilities.ts): Errors thrown in callbacks on.
+    await this.controller.setPauseOnExceptions({
+      caught: !!filters?.includes('caught'),
+      uncaught: !!filters?.includes('uncaught'),
+      callbackErrors: filters ? filters.includes('callbackErrors') : true,
+    });
     await this.controller.setFilters(this.effective());
-    const filters = this.exceptionFilters ?? [];
-    await this.controller.setPauseOnExceptions({ caught: filters.includes('caught'), uncaught: filters.includes('uncaught') });
   }
 }

@@ -30,7 +30,11 @@ export async function callbackVariables(c: VariableContext, active: ActiveSnapsh
   }
   if (active.Tin.length > 0) out.push(text('Tin', `[${active.Tin.join(', ')}]`, 'Tin'));
   out.push(text('Tout', `[${active.Tout.join(', ')}]`, 'Tout'));
-  if (remote?.outputs) out.push(await c.toVariable(outputsName(active), remote.outputs, outputsName(active)));
+  // Each output a row of its own (`outputs[0]`: the tensor, one expand from its values), as each input is.
+  const outName = outputsName(active);
+  if (remote?.outputs?.kind === 'list')
+    for (const [i, value] of remote.outputs.values.entries()) out.push(await c.toVariable(`${outName}[${i}]`, value, `${outName}[${i}]`));
+  else if (remote?.outputs) out.push(await c.toVariable(outName, remote.outputs.value, outName));
   const mismatches = active.toutCheck?.mismatches ?? [];
   const indexed = mismatches.some((m) => m.index !== undefined);
   for (const m of mismatches) {
@@ -140,19 +144,24 @@ function scopeVariable(c: VariableContext, name: string, shown: ScopeValue, id: 
   }
 }
 
+/** What a returned invocation gives back: its outputs one by one, or (a Tout mismatch before conversion) the value it returned. */
+type RemoteOutputs = { kind: 'list'; values: Protocol.Runtime.RemoteObject[] } | { kind: 'value'; value: Protocol.Runtime.RemoteObject };
+
 /** The inputs at `indexes` and (when it returned) the outputs, as remote objects: two round trips. */
 async function remoteValues(
   c: VariableContext,
   id: number,
   indexes: number[],
   outputs: boolean,
-): Promise<{ inputs: Map<number, Protocol.Runtime.RemoteObject>; outputs?: Protocol.Runtime.RemoteObject }> {
+): Promise<{ inputs: Map<number, Protocol.Runtime.RemoteObject>; outputs?: RemoteOutputs }> {
+  // [the inputs wanted…, then each output and their count, or the returned value and -1]
   const list = await c.agent.callRemote(
     (agent, invocation, wanted, withOutputs) => {
       const live = agent.live(invocation);
       if (!live) return [];
       const values: unknown[] = wanted.map((i) => live.args[i]);
-      if (withOutputs) values.push(live.outputs?.length ? live.outputs : live.returned);
+      if (withOutputs && live.outputs?.length) values.push(...live.outputs, live.outputs.length);
+      else if (withOutputs) values.push(live.returned, -1);
       return values;
     },
     id,
@@ -162,6 +171,9 @@ async function remoteValues(
   const items = list.objectId ? (await c.cdp.send('Runtime.getProperties', { objectId: list.objectId, ownProperties: true })).result : [];
   const at = new Map(items.filter((p) => /^\d+$/.test(p.name) && p.value).map((p) => [Number(p.name), p.value!]));
   const inputs = new Map(indexes.flatMap((input, i) => (at.has(i) ? [[input, at.get(i)!] as const] : [])));
-  const output = at.get(indexes.length);
-  return { inputs, ...(outputs && output ? { outputs: output } : {}) };
+  if (!outputs || at.size <= indexes.length) return { inputs };
+  const count = at.get(at.size - 1)?.value as number;
+  if (count < 0) return { inputs, outputs: { kind: 'value', value: at.get(indexes.length)! } };
+  const values = Array.from({ length: count }, (_, i) => at.get(indexes.length + i)!).filter(Boolean);
+  return { inputs, outputs: { kind: 'list', values } };
 }

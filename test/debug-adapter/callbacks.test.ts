@@ -110,12 +110,20 @@ describe('NaN/Inf in a callback output', () => {
       assert.equal(stop.body.reason, 'exception');
       assert.match(stop.body.description ?? '', /NaN|Inf/);
       assert.match(stop.body.description ?? '', /log_of/);
+      // How many, in which output, out of how many: in the description the exception widget shows.
+      assert.equal(stop.body.description, 'NaN/Inf in an output of log_of: output 0 has 1 NaN of 3 elements');
       const info = (await s.dc.exceptionInfoRequest({ threadId: THREAD })).body;
-      assert.match(info.description ?? '', /NaN/);
+      assert.equal(info.description, 'NaN/Inf in an output of log_of: output 0 has 1 NaN of 3 elements');
       const frames = await s.stack();
       const cb = await s.scope(frames[0]!.id, 'Callback');
-      const outputs = await s.variables(cb.get('outputs').variablesReference);
-      assert.match(outputs.get('0').value, /^Tensor float32\[3\] .*\(1 NaN\)/, 'the output tensor shows the NaN');
+      // The output is a row of its own: the tensor, one expand from its values (as the input x is).
+      assert.ok(!cb.has('outputs'), cb.list.map((v) => v.name).join(', '));
+      const output = cb.get('outputs[0]');
+      assert.match(output.value, /^Tensor float32\[3\] .*\(1 NaN\)/, 'the output tensor shows the NaN');
+      assert.equal(output.evaluateName, 'outputs[0]');
+      const tensor = await s.variables(output.variablesReference);
+      assert.ok(tensor.has('values'), tensor.list.map((v) => v.name).join(', '));
+      assert.equal((await s.evaluate('outputs[0].shape', frames[0]!.id, 'watch')).result, '(1) [3]', 'its evaluateName evaluates');
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
       assert.match(s.output('stdout'), /log_of NaN,0,0\.69/);

@@ -37,6 +37,8 @@ describe('NaN/Inf in the graph', () => {
       const info = await s.dc.exceptionInfoRequest({ threadId: THREAD });
       assert.equal(info.body.exceptionId, 'GraphNonFinite');
       assert.match(info.body.description ?? '', /node `log` \(Log\)/);
+      // The widget says how many, in which output, out of how many elements.
+      assert.match(info.body.description ?? '', /\nnode `log`: output 0 has 1 −Inf of 2 elements$/);
       // The node is the top frame, with its Node scope: the zero in, the -Inf out.
       const [top] = await s.stack();
       assert.equal(top?.name, 'log-then-callback › log (Log)');
@@ -57,6 +59,8 @@ describe('NaN/Inf in the graph', () => {
       );
       const stop = await s.stopped();
       assert.match(stop.body.description ?? '', /^NaN\/Inf in any op: first Inf: op `Log` \(forward, model `log-then-callback`\)/);
+      const info = await s.dc.exceptionInfoRequest({ threadId: THREAD });
+      assert.match(info.body.description ?? '', /\nop `Log`: output 0 has 1 −Inf of 2 elements$/);
       const top = firstUserFrame(await s.stack());
       assert.equal(top?.name, 'Log (forward)');
       const scope = await s.scope(top!.id, 'Op');

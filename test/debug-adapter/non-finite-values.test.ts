@@ -40,7 +40,7 @@ describe('non-finite values on the wire', () => {
       // The Variables view pages the same values: JS's own words for them, not "null" or "[object Object]".
       const frames = await s.stack();
       const cb = await s.scope(frames[0]!.id, 'Callback');
-      const tensor = await s.variables((await s.variables(cb.get('outputs').variablesReference)).get('0').variablesReference);
+      const tensor = await s.variables(cb.get('outputs[0]').variablesReference);
       const values = await s.variables(tensor.get('values').variablesReference, 0, 6);
       assert.deepEqual(
         [0, 1, 2, 3, 4].map((i) => values.get(`[${i}]`).value),

@@ -509,6 +509,8 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 1_2
     const summary = (await toast.innerText()).trim();
     log(`  notification: ${summary}`);
     assert.match(summary, /Run Graph ✗ graph\.ts: 3 callback invocations of 3 callbacks · 1 Tout mismatch · 0 errors · .* · backend cpu/);
+    // A failed run is an error notification (its icon), not a warning.
+    assert.equal(await toast.locator('.notification-list-item-icon.codicon-error').count(), 1, 'the ✗ toast has the error icon');
     // The "TF.js Callbacks" output channel shows the trace.
     const output = page.locator('.part.panel .view-lines', { hasText: 'callback invocations' });
     await output.waitFor({ timeout: 10_000 });
@@ -842,10 +844,14 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 1_2
     await runCommand('Notifications: Clear All Notifications');
   });
 
-  step("11. 'Uncaught exceptions' stops at the throw inside the callback, not in the runtime", async () => {
+  step("11. 'Errors thrown in callbacks', checked by default, stops at the throw inside the callback, not in the runtime", async () => {
     await runCommand('View: Show Run and Debug');
+    const filter = page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'Errors thrown in callbacks' });
+    await filter.waitFor({ timeout: 10_000 });
+    assert.equal(await filter.locator('input[type=checkbox]').isChecked(), true, 'the box is checked by default');
     const uncaught = page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'Uncaught exceptions' }).locator('input[type=checkbox]');
-    await uncaught.check();
+    assert.equal(await uncaught.isChecked(), false, 'Uncaught exceptions is not what stops here');
+    await shot('callback-errors-filter');
     await open('esm-project/throws.ts');
     await runCommand('View: Focus Active Editor Group');
     await f5OnTypeScript();
@@ -857,10 +863,9 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 1_2
     const widget = page.locator('.exception-widget');
     await widget.waitFor({ timeout: 10_000 });
     assert.match((await widget.innerText()).replace(/\s+/g, ' '), /RangeError: checked_log: input below 100/);
-    await shot('uncaught-exception-in-callback');
+    await shot('callback-error-stop');
     await page.keyboard.press('Shift+F5');
     await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 15_000 });
-    await uncaught.uncheck();
   });
 
   step('12. a misspelled breakOnCallbacks name is said in the Debug Console, with the callback it likely meant', async () => {
@@ -1341,6 +1346,7 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 1_2
       const said = (await widget.innerText()).replace(/\s+/g, ' ');
       log(`  exception widget: ${said}`);
       assert.match(said, /first Inf: op `Log` \(forward, epoch 1 batch 1\) at (esm-project\/)?loss\.ts:\d+:\d+, input 0 has 2 zeros/);
+      assert.match(said, /op `Log`: output 0 has 2 −Inf of 4 elements/, 'how many, in which output, out of how many');
       await variableRows()
         .filter({ hasText: /pass\s*=\s*forward/ })
         .first()

@@ -1,6 +1,7 @@
 /**
  * What Run Graph's message says after a run (extension/run-announcement.ts), from the trace the real
- * CLI writes: the CLI's own summary line, NaN/Inf outputs counted and never under a ✓.
+ * CLI writes: the CLI's own summary line, NaN/Inf outputs counted and never under a ✓; a failed
+ * run (✗) an error toast, NaN/Inf (⚠) a warning, a clean run (✓) information.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -44,4 +45,13 @@ test('a clean run: ✓, with the same counts as the CLI’s line', () => {
   assert.match(line, /^✓ /);
   const said = runAnnouncement('clean.mts', 0, trace);
   assert.deepEqual(said, { severity: 'info', text: `Run Graph ✓ clean.mts: ${line.slice(2)}` });
+});
+
+test('a failed run: ✗, shown as an error, not a warning', () => {
+  const traceFile = path.join(root, 'throw-program.ts.trace.json');
+  const result = runCli(['run', fixture('throw-program.ts'), '--backend', 'cpu', '--trace', traceFile]);
+  assert.equal(result.status, 1, result.stdout + result.stderr);
+  const said = runAnnouncement('throw-program.ts', 1, JSON.parse(fs.readFileSync(traceFile, 'utf8')) as TraceFile);
+  assert.equal(said.severity, 'error');
+  assert.match(said.text, /^Run Graph ✗ throw-program\.ts: .* — numpy_function callback 'pyfunc_0' raised: RangeError: checked_log: input 1 is below 100/);
 });

@@ -5,6 +5,7 @@
  * costs 115–220 µs per hit, this costs nothing).
  */
 import type { CallbackInvocation, CallbackObserver, CallbackStart, LiveInvocation as RuntimeLive } from '../../../runtime/events.js';
+import type { NonFiniteOutOf } from '../../../runtime/non-finite-text.js';
 import { answersTo } from './callback-answers.js';
 import type { AgentContext, Entry } from './context.js';
 import type { FunctionBreakpoints } from './function-breakpoints.js';
@@ -55,15 +56,19 @@ function frameOfEvents(start: CallbackStart, live: RuntimeLive): EventsFrame {
   };
 }
 
-/** Whether a callback's outputs hold NaN or ±Inf. */
-function nonFinite(context: AgentContext, live: RuntimeLive): boolean {
+/** Each output's NaN/±Inf counts (null for what is not a numeric tensor), when some output holds NaN or ±Inf. */
+function nonFinite(context: AgentContext, live: RuntimeLive): (NonFiniteOutOf | null)[] | undefined {
   const tools = context.state.tools;
-  if (!tools) return false;
-  return (live.outputs ?? []).some((t) => {
-    if (!isTensor(t) || t.isDisposed || t.dtype === 'string') return false;
+  if (!tools) return undefined;
+  let any = false;
+  const counts = (live.outputs ?? []).map((t): NonFiniteOutOf | null => {
+    if (!isTensor(t) || t.isDisposed || t.dtype === 'string') return null;
     const s = context.untraced(() => tools.summarizeTensor(t as never));
-    return (s.nanCount ?? 0) > 0 || (s.infCount ?? 0) > 0;
+    if ((s.nanCount ?? 0) > 0 || (s.infCount ?? 0) > 0) any = true;
+    const { dtype, size, nanCount, infCount, negInfCount, exact, counted } = s;
+    return { dtype, size, nanCount, infCount, ...(negInfCount !== undefined ? { negInfCount } : {}), exact, counted };
   });
+  return any ? counts : undefined;
 }
 
 /** The observer the agent adds to the runtime's; `active` holds the invocations under way, outermost first. */
@@ -79,6 +84,8 @@ export function createCallbackObserver(context: AgentContext, active: Entry[], p
   /** An invocation started: a stop there is decided now (break on it, its function breakpoints, a node step into it). */
   const started = (entry: Entry) => {
     const { agent } = context;
+    // Errors thrown in callbacks: V8 pauses on exceptions once the debugger is on (the adapter sets it then).
+    if (agent.config.debuggerBeforeCallbacks) agent.ensureDebugger?.();
     if (agent.config.keepInputs) copies.save(entry, false);
     active.push(entry);
     if (nodes.stepping === 'into') {
@@ -98,7 +105,10 @@ export function createCallbackObserver(context: AgentContext, active: Entry[], p
     const index = last >= 0 && active[last] === entry ? last : active.indexOf(entry);
     try {
       if (agent.config.breakOnToutMismatch && entry.state === 'toutMismatch') agent.signal('toutMismatch', entry);
-      else if (agent.config.breakOnNonFinite && entry.state === 'returned' && nonFinite(context, entry)) agent.signal('nonFinite', entry);
+      else if (agent.config.breakOnNonFinite && entry.state === 'returned') {
+        const counts = nonFinite(context, entry);
+        if (counts) agent.signal('nonFinite', entry, { nonFinite: counts });
+      }
     } finally {
       if (index === active.length - 1) active.pop();
       else if (index >= 0) active.splice(index, 1);
