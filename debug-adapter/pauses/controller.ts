@@ -23,7 +23,7 @@ import { withSourceNames } from '../sources/parameter-names.js';
 import { SKIPPED_ALWAYS } from '../sources/scripts.js';
 import { agentConfig, configureAgent, injectAgent, setAgentBreakpoint } from './agent-config.js';
 import type { PausedState, Stop, StopReason } from './pause-state.js';
-import { LiveDebuggee } from './live-debuggee.js';
+import { type ConnectOptions, LiveDebuggee } from './live-debuggee.js';
 import { Blackbox, SkipFiles } from './skip-files.js';
 import type { StepTarget } from './step-in-targets.js';
 import { Steps } from './steps.js';
@@ -41,8 +41,6 @@ export declare interface Controller {
   /** The backend a launched program's preloads chose (its bridge says it when held). */
   on(event: 'backendChosen', listener: (backend: string) => void): this;
 }
-
-type ConnectOptions = { filters: FilterConfig; debuggerNow: boolean; stopOnEntryFile?: string; injectAgent?: string; viaBridge?: boolean };
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface above only types the events' on() overloads
 export class Controller extends LiveDebuggee {

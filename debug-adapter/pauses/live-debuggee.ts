@@ -8,6 +8,10 @@ import { AgentClient } from '../cdp/agent-client.js';
 import type { CdpConnection } from '../cdp/connection.js';
 import { BRIDGE_METHODS } from '../debuggee/bridge-protocol.js';
 import { Scripts } from '../sources/scripts.js';
+import type { FilterConfig } from '../launch-config.js';
+
+/** What the controller connects with: the filters, whether the debugger comes on at once, and how the debuggee is reached. */
+export type ConnectOptions = { filters: FilterConfig; debuggerNow: boolean; stopOnEntryFile?: string; injectAgent?: string; viaBridge?: boolean };
 
 /** The live debuggee, for the collaborators that read it (stack, variables, evaluation). */
 export interface DebuggeeConnection {

@@ -57,6 +57,7 @@ const NOT_SHIPPED: Readonly<Record<string, string>> = {
   'utf-8-validate': "ws's optional native helper",
   'source-map-support': "TypeScript's optional helper (bundled into the server)",
   xor4096: "seedrandom's AMD branch, never taken under Node",
+  'typescript/package.json': "the user's project's TypeScript, read by the ts-node check (runtime/ts-node-check.cts)",
 };
 
 let files: string[];
