@@ -58,10 +58,10 @@ export function activate(context: vscode.ExtensionContext): void {
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(target));
     // F5 on the Graph View (package.json keybindings): the model's own launch configuration, with its inputs, when there is one.
     const launch = viewed && Object.keys(extra).length === 0 ? modelLaunch(viewed, folder) : undefined;
-    if (launch) return void (await vscode.debug.startDebugging(folder, launch));
+    if (launch) return startDebugging(folder, launch);
     const resolution = configurationForFile(target, editorContext(folder));
     if ('error' in resolution) return void vscode.window.showErrorMessage(resolution.error);
-    await vscode.debug.startDebugging(folder, { ...resolution.config, ...extra } as vscode.DebugConfiguration);
+    await startDebugging(folder, { ...resolution.config, ...extra } as vscode.DebugConfiguration);
   };
   command('tfjsCallbacks.debugGraph', (uri?: vscode.Uri) => debugGraph(uri instanceof vscode.Uri ? uri : undefined));
   registerFindNan(context, debugGraph, (show) => status.whenShown(show));
@@ -82,9 +82,19 @@ export function activate(context: vscode.ExtensionContext): void {
 export function deactivate(): void {}
 
 /** The name of the workspace's launch configuration of ours for `model`, if any. */
-function modelLaunch(model: string, folder: vscode.WorkspaceFolder | undefined): string | undefined {
+function modelLaunch(model: string, folder: vscode.WorkspaceFolder | undefined): vscode.DebugConfiguration | undefined {
   const configurations = vscode.workspace.getConfiguration('launch', folder?.uri).get<DebugConfig[]>('configurations', []);
-  return launchConfigurationFor(model, configurations, folder?.uri.fsPath, 'model')?.name;
+  // The configuration itself, not its name: a launch.json just changed may no longer have the name VS Code looks up.
+  return launchConfigurationFor(model, configurations, folder?.uri.fsPath, 'model') as vscode.DebugConfiguration | undefined;
+}
+
+/** Starts a session; a start VS Code refuses is said (it would otherwise be only in the extension host's log). */
+async function startDebugging(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): Promise<void> {
+  try {
+    await vscode.debug.startDebugging(folder, config);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Debug Graph could not start "${config.name}": ${(err as Error).message ?? String(err)}`);
+  }
 }
 
 /**

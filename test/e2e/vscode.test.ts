@@ -1419,6 +1419,9 @@ describe('the extension in a real VS Code (code-server 4.100.3)', { timeout: 1_2
     const launchJson = path.join(workspace, '.vscode', 'launch.json');
     const kept = existsSync(launchJson) ? readFileSync(launchJson, 'utf8') : undefined;
     if (kept !== undefined) rmSync(launchJson);
+    // VS Code reads launch.json again when its watcher says so: F5 waits until the Run view offers to create one.
+    await runCommand('View: Show Run and Debug');
+    await page.locator('.welcome-view-content', { hasText: 'create a launch.json file' }).first().waitFor({ timeout: 30_000 });
     // Focus inside the view, as a click on it gives: VS Code then has no active text editor.
     await graph.locator('svg.graph').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('F5');
