@@ -13,7 +13,7 @@ import { layoutGraph, type Layout } from './layout.js';
 import { PanZoom } from './pan-zoom.js';
 import { renderLayout, setStatus } from './render.js';
 import { ancestorsOf, buildScopes, nodeId, type Scope, type ScopeTree, scopeId, scopeStatus } from './scopes.js';
-import { svg } from './svg.js';
+import { svg } from '../svg.js';
 import { initialExpansion, MAX_BOXES, openScopes, type VisibleGraph, visibleGraph } from './visible.js';
 
 /** What survives the panel being hidden and shown again (the panel re-sends the graph and statuses). */

@@ -6,7 +6,7 @@
 import type { NodeStatus } from '../graph-protocol.js';
 import { labelsOf, shortenMiddle, type Box, type Layout } from './layout.js';
 import type { Scope } from './scopes.js';
-import { svg } from './svg.js';
+import { svg } from '../svg.js';
 
 export const STATUS_CLASSES: readonly string[] = ['status-not-run', 'status-given', 'status-ran', 'status-nan', 'status-paused'];
 
