@@ -6,7 +6,7 @@
 import { selectBackend, tf, tfFunction, type Tensor } from '../runtime/index.js';
 import { formatComparison, measurePair } from './harness.js';
 
-/** 10 × (Sinh, Multiply, Add, Tanh, Square), as in shared/notes/tfjs-tracing.md §5. */
+/** 10 × (Sinh, Multiply, Add, Tanh, Square): fifty kernels, elementwise. */
 function fiftyKernels(a: Tensor, b: Tensor): (x: Tensor) => Tensor {
   return (x) => {
     let y = x;

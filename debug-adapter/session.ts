@@ -1,6 +1,6 @@
 /**
- * The only place that speaks DAP: each request asks the controller (CDP) or the stores, then
- * responds; each controller event becomes one DAP event. Nothing here knows tensors. The work of
+ * Where DAP requests arrive and DAP events leave (other modules build DAP bodies; none sends):
+ * each request asks the controller (CDP) or the stores, then responds; each controller event becomes one DAP event. Nothing here knows tensors. The work of
  * each area lives in its own module; this class wires each DAP request to it:
  * - start-up and end (startup.ts, program.ts), stop filters (pauses/stop-filters.ts);
  * - stops and their extras (pauses/stop-events.ts), other controller events (pauses/controller-events.ts);

@@ -1,12 +1,13 @@
 // The house's sizes: files per folder, the longest files and functions of product code (runtime/,
-// debug-adapter/, extension/, media/src/). test/unit/house-sizes.test.ts holds them to the limits
+// debug-adapter/, extension/, media/src/, ts-plugin/: .ts, .cts, .mts and plain .js/.cjs), and the
+// test and bench files long enough to split. test/unit/house-sizes.test.ts holds them to the limits
 // below; run it to see where the house stands: npx tsx scripts/house-sizes.ts
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-export const PRODUCT_FOLDERS = ['runtime', 'debug-adapter', 'extension', 'media/src'] as const;
+export const PRODUCT_FOLDERS = ['runtime', 'debug-adapter', 'extension', 'media/src', 'ts-plugin'] as const;
 /** Lines a product file may have. */
 export const FILE_LINES_LIMIT = 400;
 /** Lines a function may span (its signature to its closing brace). */
@@ -24,9 +25,23 @@ export function productFiles(root: string): string[] {
     readdirSync(join(root, folder)).flatMap((name) => {
       const path = join(folder, name);
       if (statSync(join(root, path)).isDirectory()) return name === 'node_modules' || name === 'dist' ? [] : walk(path);
-      return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+      return /\.[cm]?[tj]sx?$/.test(name) && !/\.d\.[cm]?ts$/.test(name) ? [path] : [];
     });
   return PRODUCT_FOLDERS.flatMap((folder) => walk(folder)).sort();
+}
+
+/** Test and bench files past this many lines are listed by the script: candidates for a split. */
+export const TEST_FILE_LINES_REPORTED = 600;
+
+/** test/ and bench/ TypeScript files by their lines. */
+export function testFileSizes(root: string): Measured[] {
+  const walk = (folder: string): string[] =>
+    readdirSync(join(root, folder)).flatMap((name) => {
+      const path = join(folder, name);
+      if (statSync(join(root, path)).isDirectory()) return name === 'node_modules' ? [] : walk(path);
+      return /\.[cm]?tsx?$/.test(name) ? [path] : [];
+    });
+  return ['test', 'bench'].flatMap((folder) => walk(folder)).map((where) => ({ where, lines: readFileSync(join(root, where), 'utf8').split('\n').length }));
 }
 
 export function fileSizes(root: string): Measured[] {
@@ -68,4 +83,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const f of top(fileSizes(root), 8)) console.log(`  ${String(f.lines).padStart(4)} ${f.where}`);
   console.log(`longest functions (limit ${FUNCTION_LINES_LIMIT}):`);
   for (const f of top(functionSizes(root), 8)) console.log(`  ${String(f.lines).padStart(4)} ${f.where}`);
+  const long = top(testFileSizes(root), 100).filter((f) => f.lines > TEST_FILE_LINES_REPORTED);
+  console.log(`test and bench files over ${TEST_FILE_LINES_REPORTED} lines (reported, not held to a limit): ${long.length}`);
+  for (const f of long) console.log(`  ${String(f.lines).padStart(4)} ${f.where}`);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs code-server 4.100.3 (VS Code 1.100.3 as a server, from the npm registry) for the
 # end-to-end tests, idempotently, into a cache folder outside node_modules, with the workarounds
-# this network needs (see ../shared/notes/real-vscode-e2e.md):
+# an offline machine (npm registry only) needs:
 #   - kerberos builds from source: needs libkrb5-dev;
 #   - @vscode/ripgrep downloads rg from GitHub: we hand it Debian's rg in its download cache;
 #   - node-pty runs `npx node-gyp`: needs npm_config_yes=true; as root, --unsafe-perm.

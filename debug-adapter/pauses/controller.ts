@@ -325,7 +325,7 @@ export class Controller extends LiveDebuggee {
 
   /** A stop the agent decided (breakpoints/: data, node, exception filters, function breakpoints). */
   private async onAgentBreak(event: Protocol.Debugger.PausedEvent): Promise<void> {
-    // Summaries of the tensors (`details`) are read after the stop is shown (session.ts): a 2^20-element
+    // Summaries of the tensors (`details`) are read after the stop is shown (stop-events.ts): a 2^20-element
     // input's first summary took 55 ms, on the path to the paused line.
     const { why, active } = await this.agent.call((agent) => ({ why: agent.lastBreak, active: agent.snapshot() }));
     // Before a CommonJS module is compiled, for breakpoints waiting (debuggee/agent/module-loads.ts): never shown; a V8 step goes on.
@@ -377,7 +377,7 @@ export class Controller extends LiveDebuggee {
     this.emit('stopped', this.paused);
   }
 
-  /** The invocations under way (their summaries come after the stop is shown: session.ts). */
+  /** The invocations under way (their summaries come after the stop is shown: stop-events.ts). */
   private async invocations(): Promise<Pick<PausedState, 'active' | 'node' | 'data' | 'op'>> {
     try {
       return { active: await this.agent.call((agent) => agent.snapshot()) };

@@ -100,7 +100,9 @@ const NODE_PRELOADS: Readonly<Record<string, string>> = {
 function nodePreloadAt(argv: readonly string[], i: number): { option: string; used: number } | undefined {
   const arg = argv[i]!;
   const eq = arg.indexOf('=');
-  const flag = NODE_PRELOADS[eq > 0 ? arg.slice(0, eq) : arg];
+  const name = eq > 0 ? arg.slice(0, eq) : arg;
+  // Own keys only: a program named `constructor` or `toString` is a program, not a preload.
+  const flag = Object.hasOwn(NODE_PRELOADS, name) ? NODE_PRELOADS[name] : undefined;
   if (!flag) return undefined;
   if (eq > 0) return { option: `${flag}=${arg.slice(eq + 1)}`, used: 1 };
   const value = argv[i + 1];

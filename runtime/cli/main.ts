@@ -31,9 +31,22 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/**
+ * The subcommands besides `run`, by name; each gets the arguments after its name and returns the
+ * exit code. Anything else is `run`'s (with or without the word `run`: parseCliArgs).
+ */
+const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
+  'setup-native': setupNativeCommand,
+  backend: backendCommand,
+};
+
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'setup-native') return setupNativeCommand(argv.slice(1));
-  if (argv[0] === 'backend') return backendCommand(argv.slice(1));
+  const command = Object.hasOwn(COMMANDS, argv[0] ?? '') ? COMMANDS[argv[0]!] : undefined;
+  return command ? command(argv.slice(1)) : runCommand(argv);
+}
+
+/** `run` (the default): a program in a child process, or a model here. */
+async function runCommand(argv: string[]): Promise<number> {
   const args = parseCliArgs(argv);
   if (args === 'help' || args === 'version') {
     console.log(args === 'help' ? USAGE : await ownVersion());

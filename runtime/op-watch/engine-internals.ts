@@ -1,7 +1,6 @@
 /**
  * The parts of tfjs-core's Engine the op watch shadows and reads, typed structurally: they are
- * plain prototype methods and fields in every 3.x and 4.x build, but private in its typings
- * (../../../shared/notes/tfjs-tracing.md, "Engine internals").
+ * plain prototype methods and fields in every 3.x and 4.x build, but private in its typings.
  */
 import type { Tensor } from '../tf.js';
 

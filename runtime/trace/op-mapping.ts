@@ -1,6 +1,6 @@
 /**
  * TF.js kernels as TensorFlow ops that both TensorFlow and tfjs-converter's op mappers run the same
- * way (facts measured for tfjs 4.22: shared/notes/tfjs-tracing.md §4). A kernel's attrs are often
+ * way (measured for tfjs 4.22 against tfjs-converter 4.22's op mappers). A kernel's attrs are often
  * the converter's *inputs* (Mean's axis, Reshape's shape): those become int32 Const inputs. A kernel
  * with no TensorFlow op of its semantics is written as the TensorFlow ops that compute it (Prelu,
  * the fused kernels tfjs-layers runs). Every node is checked against TensorFlow's op definition

@@ -2,7 +2,9 @@
  * Kernel-level tracing: while a traced function runs, the engine's runKernel, runKernelFunc,
  * makeTensor, readSync and read are shadowed by own properties of the one engine (restored in
  * `finally`), so every op call is seen; what they see goes to the trace's record (trace-recorder.ts).
- * Facts this relies on (tfjs 4.22): shared/notes/tfjs-tracing.md.
+ * What this relies on (tfjs 4.22): every op reaches the engine as kernels (runKernel, runKernelFunc),
+ * every tensor made from data through makeTensor, every host read through readSync or read, and
+ * tfjs-core and tfjs-layers call them all on the one engine object.
  *
  * Recorded: the outermost kernel calls (nested ones are a kernel's own business), customGrad
  * forward kernels inline, wrapper calls as one callback node each. Refused at the user's line:

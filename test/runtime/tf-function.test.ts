@@ -1,7 +1,8 @@
 /**
  * tfFunction (tf.function's counterpart): kernel-level traces replayed exactly, retraced per input
  * signature, callbacks as one node run on every call, refusals at the user's line, no leaks. On
- * every real backend; the cases (a)-(e) are those of shared/notes/tfjs-tracing.md.
+ * every real backend; (a)-(e): a pure function replayed, captured tensors and variables, a number
+ * operand, composite ops and retracing, tf.tidy and tf.scalar inside.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';

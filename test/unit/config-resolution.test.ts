@@ -243,6 +243,12 @@ describe('Run Graph with the launch configuration’s preloads, and the CLI’s 
     ]);
     assert.throws(() => parseCliArgs(['run', program, '--exec']), /--exec/);
     assert.throws(() => parseCliArgs(['run', '-r']), /-r needs a module, as for node: -r @babel\/register/);
+    // A word that is a key of every object's prototype is no preload flag.
+    assert.throws(
+      () => parseCliArgs(['run', 'constructor']),
+      (err: Error) => !/needs a module/.test(err.message),
+    );
+    assert.doesNotThrow(() => parseCliArgs(['run', '-r', 'a', program, 'toString']));
   });
 
   test('under --exec the CLI’s preload goes in NODE_OPTIONS, after the user’s, quoted where a path needs it', () => {

@@ -6,7 +6,7 @@
  *
  * Its API is `DebugAgent` (../agent-protocol.ts), under the global AGENT_KEY; the adapter calls it
  * through agent-client.ts. A launch's bridge imports these modules; a program the adapter attaches
- * to gets them as one script (scripts/build.mjs bundles ../agent-entry.ts), so they import no
+ * to gets them as one script (scripts/build.mjs bundles ./injected.ts), so they import no
  * runtime code (types only) and only leaf modules of the adapter's.
  */
 import { AGENT_KEY, AGENT_VERSION, type AgentConfig, OP_BIRTH_GRAPH, opBirthNode } from '../agent-protocol.js';
