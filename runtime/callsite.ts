@@ -46,19 +46,19 @@ export function firstUserFrame(stack: string): CallSite | undefined {
     const match = FRAME.exec(line.trim());
     if (!match) continue;
     const file = match[1]!.startsWith('file://') ? fileURLToPath(match[1]!) : match[1]!;
-    if (isInternal(file)) continue;
+    if (isLibraryFile(file)) continue;
     return { file, line: Number(match[2]), column: Number(match[3]) };
   }
   return undefined;
 }
 
-function isInternal(file: string): boolean {
-  return (
-    file.startsWith(RUNTIME_DIR + path.sep) ||
-    file.startsWith(RUNTIME_SOURCE_DIR + path.sep) ||
-    file.includes(`${path.sep}node_modules${path.sep}`) ||
-    TFJS_SOURCE.test(file)
-  );
+/**
+ * The one rule for what is not the user's code: the runtime's own files (built or source; the
+ * adapter passes where they are in the debuggee), anything under node_modules, and TF.js's
+ * source-mapped sources. Call sites, the trace's errors and the adapter's call stack all use it.
+ */
+export function isLibraryFile(file: string, runtimeDirs: readonly string[] = [RUNTIME_DIR, RUNTIME_SOURCE_DIR]): boolean {
+  return runtimeDirs.some((dir) => file.startsWith(dir + path.sep)) || file.includes(`${path.sep}node_modules${path.sep}`) || TFJS_SOURCE.test(file);
 }
 
 export function formatCallSite(site: CallSite | undefined, relativeTo = process.cwd()): string {

@@ -17,6 +17,7 @@ import type { Scripts } from '../sources/scripts.js';
 import type { ScriptInfo } from '../sources/sources.js';
 import { offsetOf, positionOf, returnStatementStart } from '../sources/js-scan.js';
 import { adapterPaths } from '../paths.js';
+import { isLibraryFile } from '../../runtime/callsite.js';
 
 export interface SourceRef {
   /** None for Node's own modules (`node:internal/...`): named, with no file to open. */
@@ -207,10 +208,9 @@ export function isAgentFile(file: string, dirs: readonly string[] = adapterPaths
   return dirs.some((dir) => file.startsWith(dir + path.sep));
 }
 
-/** The runtime (built or source) and anything under node_modules. */
+/** The runtime (built or source), anything under node_modules, TF.js's own sources: the runtime's rule (callsite.ts). */
 export function isLibrary(file: string | undefined, dirs: readonly string[] = [adapterPaths.runtimeDir, adapterPaths.runtimeSourceDir]): boolean {
-  if (!file) return false;
-  return dirs.some((dir) => file.startsWith(dir + path.sep)) || file.includes(`${path.sep}node_modules${path.sep}`);
+  return !!file && isLibraryFile(file, dirs);
 }
 
 /**

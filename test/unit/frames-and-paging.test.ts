@@ -20,6 +20,9 @@ describe('frame filtering', () => {
     assert.equal(isLibrary('/opt/ext/runtime-extras/x.ts', runtime), false, 'a prefix of a folder name is not the folder');
     assert.equal(isLibrary('/home/me/node_modules_backup/x.ts', runtime), false);
     assert.equal(isLibrary(undefined, runtime), false);
+    // TF.js's own sources, source-mapped outside node_modules (tsx): the runtime's rule, callsite.ts.
+    assert.equal(isLibrary('/home/me/proj/tfjs-core/src/ops/add.ts', runtime), true);
+    assert.equal(isLibrary('/home/me/proj/tfjs-layers/src/engine/training.ts', runtime), true);
   });
   test("the adapter's debuggee files (bridge, agent, the hit-condition grammar) are its own", () => {
     const dirs = ['debuggee', 'breakpoints'].map((dir) => path.join('/opt/ext/dist/debug-adapter', dir));
