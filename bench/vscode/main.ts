@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { processesMentioning, startWorkbench, type Workbench } from './code-server.js';
+import { processesMentioning, startWorkbench, type Workbench } from '../../scripts/lib/workbench.js';
 import { arm, collect, type Condition, describe, installProbes, nextExpandTarget, type Trigger } from './probes.js';
 import { BIG_INPUT, BUSY, CONFIG_JS, CONFIG_OURS, INTERACTIVE, lineOf, type Programs, writeWorkspace } from './programs.js';
 import { emptyFirstSamples, type FirstSamples, firstInWindow, firstResults, INSPECTOR_TARGET } from './first-in-window.js';

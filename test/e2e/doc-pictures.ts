@@ -1,6 +1,6 @@
 /**
  * The documentation's pictures, taken by the end-to-end suite from the real code-server at the step
- * where the pictured thing is on screen (test/e2e/vscode.test.ts calls docPicture there), so a run
+ * where the pictured thing is on screen (test/e2e/steps/ call docPicture there), so a run
  * of the suite brings them up to date. They go to docs/images/<name>.png; test/docs/links.test.ts
  * fails when one the docs show is missing.
  */

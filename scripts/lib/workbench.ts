@@ -1,15 +1,15 @@
 /**
- * One fresh code-server with the .vsix installed, and Chromium on it: the plumbing of
- * test/e2e/vscode.test.ts (same installer, same flags, same settings), kept here so the bench
- * does not depend on the test file. Everything it starts is killed by process group in `close`.
+ * One fresh code-server with the .vsix installed, and Chromium on it: what the end-to-end test
+ * (test/e2e/harness.ts) and `npm run bench:vscode` both start, one copy. Everything it starts is
+ * killed by process group in `close`.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { VSCE_PACKAGE_ARGS } from '../../scripts/lib/vsce-args.js';
-import { CHROMIUM_ARGS, codeServerArgs } from '../../scripts/lib/code-server-options.js';
+import { VSCE_PACKAGE_ARGS } from './vsce-args.js';
+import { CHROMIUM_ARGS, codeServerArgs } from './code-server-options.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -22,6 +22,9 @@ export interface Workbench {
   readonly extensionDir: string;
   /** The user settings.json (code-server watches it). */
   readonly settingsFile: string;
+  /** code-server's user data (its logs/ folder) and its own log file: what to keep when a run fails. */
+  readonly userData: string;
+  readonly logFile: string;
   close(): Promise<void>;
 }
 
@@ -62,6 +65,8 @@ export interface StartOptions {
   readonly log: (line: string) => void;
   /** Called once the .vsix is installed, before code-server starts: writes the workspace. */
   readonly prepare: (extensionDir: string) => void;
+  /** Build first when a build output is missing (the e2e test run alone); else that is an error. */
+  readonly build?: boolean;
 }
 
 export async function startWorkbench(o: StartOptions): Promise<Workbench> {
@@ -77,10 +82,15 @@ export async function startWorkbench(o: StartOptions): Promise<Workbench> {
     XDG_DATA_HOME: path.join(home, '.local', 'share'),
     XDG_CACHE_HOME: path.join(home, '.cache'),
   };
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`bash scripts/setup-test-env.sh\` (as root) or \`apt-get install -y chromium\`.`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: VS Code is driven through Debian's Chromium. Run \`bash scripts/setup-test-env.sh\` (as root) or \`apt-get install -y chromium\`.`);
 
-  const built = ['out/extension.cjs', 'dist/debug-adapter/main.js', 'dist/runtime/cli/main.js', 'media/dist/inspector.js'];
-  if (built.some((f) => !existsSync(path.join(o.root, f)))) throw new Error(`not built (${built.join(', ')}): run \`npm run build\` first`);
+  const built = ['out/extension.cjs', 'out/server.cjs', 'dist/debug-adapter/main.js', 'dist/runtime/cli/main.js', 'media/dist/inspector.js'];
+  if (built.some((f) => !existsSync(path.join(o.root, f)))) {
+    if (!o.build) throw new Error(`not built (${built.join(', ')}): run \`npm run build\` first`);
+    o.log('building (dist/, out/ or media/dist/ missing)');
+    execFileSync('npm', ['run', 'build'], { cwd: o.root, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
   execFileSync(process.execPath, [path.join(o.root, 'node_modules', '@vscode', 'vsce', 'vsce'), ...VSCE_PACKAGE_ARGS, '--out', vsix], {
     cwd: o.root,
     stdio: 'pipe',
@@ -90,7 +100,10 @@ export async function startWorkbench(o: StartOptions): Promise<Workbench> {
   const setup = spawnSync('bash', [path.join(o.root, 'scripts', 'setup-code-server.sh')], { cwd: o.root, encoding: 'utf8', timeout: 600_000 });
   const codeServer = setup.stdout.trim().split('\n').pop() ?? '';
   if (setup.status !== 0 || !existsSync(codeServer)) {
-    throw new Error(`scripts/setup-code-server.sh could not install code-server (exit ${setup.status ?? setup.signal}):\n${setup.stderr.slice(-3000)}`);
+    throw new Error(
+      `code-server 4.100.3 is not installed and scripts/setup-code-server.sh could not install it (exit ${setup.status ?? setup.signal}). ` +
+        `Run \`bash scripts/setup-code-server.sh\` (as root on a fresh machine).\n${setup.stderr.slice(-3000)}`,
+    );
   }
   const install = spawnSync(codeServer, ['--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix], {
     env,
@@ -163,7 +176,7 @@ export async function startWorkbench(o: StartOptions): Promise<Workbench> {
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(o.workspace)}`);
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
     o.log('workbench loaded');
-    return { page, codeServerVersion, vscodeVersion, jsDebugVersion, extensionDir, settingsFile, close };
+    return { page, codeServerVersion, vscodeVersion, jsDebugVersion, extensionDir, settingsFile, userData, logFile, close };
   } catch (err) {
     await close();
     throw err;
