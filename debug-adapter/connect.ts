@@ -11,7 +11,7 @@ import { BRIDGE_METHODS, type BridgeHeldParams } from './debuggee/bridge-protoco
 import type { FilterConfig } from './launch-config.js';
 import { messageOf } from './request-guard.js';
 import { mark } from './debuggee/timeline.js';
-import { AGENT_SOURCE_URL } from './pauses/stack.js';
+import { AGENT_SOURCE_URL } from './state/stack.js';
 import { adapterPaths } from './paths.js';
 
 interface ConnectOptions {

@@ -7,8 +7,9 @@ import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { BACKEND_CHOICES, type BackendChoice } from '../runtime/backend-choice.js';
 import { checkProjectTfjs } from '../runtime/tfjs-version.js';
-import { skipFilesOption } from './pauses/skip-files.js';
+import { skipFilesOption } from './sources/skip-files.js';
 import type { OpBirthIgnore } from './debuggee/agent-protocol.js';
+import type { ProgramStart } from './debuggee/launcher.js';
 
 export type BackendOption = BackendChoice;
 
@@ -33,7 +34,7 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   model?: string;
   callbacks?: string;
   inputs?: string;
-  /** Files steps pass over, in js-debug's syntax (pauses/skip-files.ts); by default Node's internals and every package. */
+  /** Files steps pass over, in js-debug's syntax (sources/skip-files.ts); by default Node's internals and every package. */
   skipFiles?: string[];
 }
 
@@ -49,7 +50,8 @@ export interface AttachArguments extends DebugProtocol.AttachRequestArguments {
   skipFiles?: string[];
 }
 
-export interface LaunchPlan {
+/** A launch, planned from its arguments: what the launcher starts and what the session keeps. */
+export interface LaunchPlan extends ProgramStart {
   readonly cwd: string;
   /** The script node runs: the program, or the runtime CLI for a model. */
   readonly entry: string;
@@ -203,7 +205,7 @@ function checkTypes(args: LaunchArguments): void {
   }
 }
 
-/** launch.json's skipFiles, checked (pauses/skip-files.ts); undefined when not given. */
+/** launch.json's skipFiles, checked (sources/skip-files.ts); undefined when not given. */
 export function skipFilesOf(args: { skipFiles?: unknown }): string[] | undefined {
   try {
     return skipFilesOption(args.skipFiles);

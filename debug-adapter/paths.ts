@@ -17,9 +17,9 @@ export const adapterPaths = {
   boot: path.join(here, 'debuggee', `boot${ext === '.ts' ? '.cts' : '.cjs'}`),
   /**
    * The adapter's folders whose files run in the debuggee: the bridge and the agent (debuggee/), and
-   * breakpoints/, whose hit-condition grammar the agent imports. Never the user's code.
+   * shared/, the leaves both sides import. Never the user's code.
    */
-  debuggeeDirs: [path.join(here, 'debuggee'), path.join(here, 'breakpoints')],
+  debuggeeDirs: [path.join(here, 'debuggee'), path.join(here, 'shared')],
   /** The agent's modules (a launch's bridge imports them; an attach injects their bundle). */
   agentDir: path.join(here, 'debuggee', 'agent'),
   /**

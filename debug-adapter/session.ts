@@ -5,14 +5,14 @@
  * - start-up and end (startup.ts, program.ts), stop filters (pauses/stop-filters.ts);
  * - stops and their extras (pauses/stop-events.ts), other controller events (pauses/controller-events.ts);
  * - stack and scopes (pauses/stack-view.ts), variables (values/variables.ts);
- * - evaluate, Set Value, completions (values/evaluate-requests.ts);
- * - breakpoints (breakpoints/requests.ts, breakpoints/data.ts);
+ * - evaluate, Set Value, completions (evaluate-requests.ts);
+ * - breakpoints (breakpoint-requests.ts, breakpoints/data.ts);
  * - stepping, pause and Restart Frame (pauses/stepping.ts);
  * - the adapter's own requests (custom-requests.ts).
  */
 import { BreakpointEvent, InitializedEvent, LoggingDebugSession, Response } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { BreakpointRequests } from './breakpoints/requests.js';
+import { BreakpointRequests } from './breakpoint-requests.js';
 import { capabilities } from './capabilities.js';
 import { answer, type Client, type ClientPositions } from './client.js';
 import { forwardControllerEvents } from './pauses/controller-events.js';
@@ -21,7 +21,7 @@ import { customRequestHandlers } from './custom-requests.js';
 import { DataBreakpoints } from './breakpoints/data.js';
 import { quietDapLogger } from './dap-logging.js';
 import { mark } from './debuggee/timeline.js';
-import { EvaluateRequests } from './values/evaluate-requests.js';
+import { EvaluateRequests } from './evaluate-requests.js';
 import { Evaluator } from './values/evaluator.js';
 import { exceptionInfoBody } from './breakpoints/exception-info.js';
 import type { AttachArguments, LaunchArguments } from './launch-config.js';

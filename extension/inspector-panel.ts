@@ -40,7 +40,7 @@ const VIEW_TYPE = 'tfjsCallbacks.inspector';
 export const INSPECTOR_VIEW = 'tfjsCallbacks.inspectorView';
 
 type Location = 'panel' | 'editor';
-/** Stops (debug-adapter/pauses/pause-state.ts StopReason) that do not bring the panel view in front of the Debug Console. */
+/** Stops (debug-adapter/state/pause-state.ts StopReason) that do not bring the panel view in front of the Debug Console. */
 const QUIET_STOPS = new Set(['step', 'pause', 'restart']);
 /** How long a stop waits for VS Code to make the panel view. */
 const VIEW_OPEN_MS = 10_000;

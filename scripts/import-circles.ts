@@ -1,6 +1,7 @@
 // Lists the import circles in product code: every relative import counts, type-only ones and
 // `import("…")` types included, because a type circle ties two modules as tightly as a value one.
-// Then lists the arrows back up from runtime/'s sub-folders (arrowsBackUp below).
+// Then lists the arrows back up from runtime/'s and debug-adapter/'s sub-folders (arrowsBackUp below)
+// and the pairs of their sub-folders that import each other (mutualFolders).
 // Usage: npx tsx scripts/import-circles.ts [--runtime-only]
 //   --runtime-only leaves out `import type`, `import { type … }` and `typeof import(…)`.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -143,17 +144,40 @@ export const RUNTIME_PROGRAMS: readonly string[] = [
  * below the top level; a top-level module they use must not need them. Type-only imports count;
  * `programs` are left out.
  */
-export function arrowsBackUp(root: string, programs: readonly string[] = RUNTIME_PROGRAMS): string[] {
+export function arrowsBackUp(root: string, programs: readonly string[] = RUNTIME_PROGRAMS, top = 'runtime'): string[] {
   const graph = importGraph(root, true);
-  const topLevel = (file: string) => /^runtime\/[^/]+\.tsx?$/.test(file);
+  const topLevel = (file: string) => new RegExp(`^${top}/[^/]+\\.tsx?$`).test(file);
   const found: string[] = [];
   for (const [file, targets] of graph) {
-    const folder = /^runtime\/[^/]+\//.exec(file)?.[0];
+    const folder = new RegExp(`^${top}/[^/]+/`).exec(file)?.[0];
     if (!folder || programs.includes(file)) continue;
     for (const target of targets.filter(topLevel)) {
       const back = [...reachable(graph, target)].find((reached) => reached.startsWith(folder));
       if (back) found.push(`${file} -> ${target}, which leads back to ${back}`);
     }
+  }
+  return found.sort();
+}
+
+/**
+ * Sub-folders of `top` that import each other, type-only imports included: the folders of a stack
+ * import one way only, lower ones never the ones above. One example import each way per pair.
+ */
+export function mutualFolders(root: string, top: string): string[] {
+  const folderOf = (file: string) => new RegExp(`^${top}/([^/]+)/`).exec(file)?.[1];
+  const arrows = new Map<string, string>();
+  for (const [file, targets] of importGraph(root, true)) {
+    const from = folderOf(file);
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (from && to && from !== to && !arrows.has(`${from}>${to}`)) arrows.set(`${from}>${to}`, `${file} -> ${target}`);
+    }
+  }
+  const found: string[] = [];
+  for (const [key, example] of arrows) {
+    const [from = '', to = ''] = key.split('>');
+    const back = arrows.get(`${to}>${from}`);
+    if (from < to && back) found.push(`${top}/${from} <-> ${top}/${to}: ${example}; ${back}`);
   }
   return found.sort();
 }
@@ -166,4 +190,12 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   const backUp = arrowsBackUp(process.cwd());
   for (const arrow of backUp) console.log(arrow);
   console.log(`${backUp.length} arrow(s) back up from a runtime/ sub-folder`);
+  const adapterBackUp = arrowsBackUp(process.cwd(), [], 'debug-adapter');
+  for (const arrow of adapterBackUp) console.log(arrow);
+  console.log(`${adapterBackUp.length} arrow(s) back up from a debug-adapter/ sub-folder`);
+  for (const top of ['runtime', 'debug-adapter']) {
+    const mutual = mutualFolders(process.cwd(), top);
+    for (const pair of mutual) console.log(pair);
+    console.log(`${mutual.length} pair(s) of ${top}/ sub-folders importing each other`);
+  }
 }

@@ -9,12 +9,12 @@
  * with this node loads"), with no warning and no suggestion; once a model has loaded that lacks it,
  * the warning and the closest names come, once.
  *
- * Whether a callback answers to a name is the agent's decision (debuggee/agent/callback-answers.ts `answersTo`): it sends
+ * Whether a callback answers to a name is the agent's decision (shared/callback-answers.ts `answersTo`): it sends
  * the names each new callback matched. This side keeps the list and words the messages.
  */
 import { readFileSync } from 'node:fs';
 import { editDistance } from '../../runtime/edit-distance.js';
-import { knownKey, lastPart, namesOf } from '../debuggee/agent/callback-answers.js';
+import { knownKey, lastPart, namesOf } from '../shared/callback-answers.js';
 import type { KnownCallbackInfo, KnownGraphInfo, KnownNotice } from '../debuggee/agent-protocol.js';
 
 /** How many callbacks a message lists before "…". */

@@ -17,9 +17,9 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
 import { agentExpression, type AgentClient } from '../cdp/agent-client.js';
-import { parseHitCondition } from './hit-condition.js';
+import { parseHitCondition } from '../shared/hit-condition.js';
 import type { DataBreakHit, DataCondition, VariableWatch, WatchStatus } from '../debuggee/agent-protocol.js';
-import type { Stop } from '../pauses/pause-state.js';
+import type { Stop } from '../state/pause-state.js';
 
 const NON_FINITE = /^(?:(?:becomes?|became)\s+)?(?:non-?finite|nan\s*(?:\/|or)\s*inf(?:inity)?|nan)$/i;
 const CHANGES_BY = /^(?:changes?|changed)\s+by\s+more\s+than\s+(\S+)$/i;

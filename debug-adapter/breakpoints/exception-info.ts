@@ -5,7 +5,7 @@
  * a thrown error's frames go to `stackTrace` (its message lines once, in the description).
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { Stop } from '../pauses/pause-state.js';
+import type { Stop } from '../state/pause-state.js';
 
 /** A V8 stack's frame line: `    at f (file:1:2)`. */
 const STACK_LINE = /^\s+at /m;

@@ -22,13 +22,13 @@
  */
 import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from '../cdp/agent-client.js';
-import { displayName } from '../values/callback-display.js';
+import { displayName } from '../state/frame-names.js';
 import { nonFiniteOutputsText } from '../../runtime/non-finite-text.js';
 import type { ActiveSnapshot, LastBreak, NodeSnapshot } from '../debuggee/agent-protocol.js';
 import { inTryWithCatch, isAsyncFunction, offsetOf } from '../sources/js-scan.js';
-import type { Stop } from '../pauses/pause-state.js';
+import type { Stop } from '../state/pause-state.js';
 import type { Scripts } from '../sources/scripts.js';
-import { isUserFrame } from '../pauses/stack.js';
+import { isUserFrame } from '../state/stack.js';
 
 /** What deciding an exception stop reads: the scripts, and the agent for the callbacks under way. */
 export interface ExceptionContext {

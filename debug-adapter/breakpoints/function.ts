@@ -7,11 +7,11 @@
  * names a parameter by its source name where the JS renamed it (sources/parameter-names.ts).
  */
 import type { AgentClient } from '../cdp/agent-client.js';
-import { displayName } from '../values/callback-display.js';
+import { displayName } from '../state/frame-names.js';
 import type { ActiveSnapshot, FunctionBreakpointRule, KnownNotice, LastBreak } from '../debuggee/agent-protocol.js';
-import type { StopReason } from '../pauses/pause-state.js';
+import type { StopReason } from '../state/pause-state.js';
 import { CallbackNames, type FunctionBreakpointStatus } from './callback-names.js';
-import { parseHitCondition } from './hit-condition.js';
+import { parseHitCondition } from '../shared/hit-condition.js';
 
 export interface FunctionBreakpointSpec {
   readonly name: string;

@@ -5,7 +5,7 @@
  * that of a step from node to node.
  */
 import type { LastBreak, NodeSnapshot } from '../debuggee/agent-protocol.js';
-import type { Stop } from '../pauses/pause-state.js';
+import type { Stop } from '../state/pause-state.js';
 
 /**
  * The stop the agent made at a model node (a node breakpoint, or a step from a node), or undefined

@@ -6,18 +6,10 @@
  */
 import path from 'node:path';
 import { type LastBreak, OP_CONDITION_NAMES, type OpBirthIgnore, type OpBirthSnapshot } from '../debuggee/agent-protocol.js';
-import type { Stop } from '../pauses/pause-state.js';
+import type { Stop } from '../state/pause-state.js';
+import { opFrameName } from '../state/frame-names.js';
 import { nonFiniteOutputsText } from '../../runtime/non-finite-text.js';
 
-/** The op frame's name: `Log (forward, layer head)`, `RealDiv (backward of Sqrt, layer sqrt_1)`, `tf.tensor2d (data)`. */
-export function opFrameName(op: OpBirthSnapshot): string {
-  if (op.cause === 'data') return `${op.op} (data)`;
-  const parts = [
-    op.pass === 'backward' && op.gradientOf ? `backward of ${op.gradientOf.op}` : op.pass === 'update' ? `${op.optimizer ?? 'optimizer'} update` : op.pass,
-  ];
-  if (op.layer) parts.push(`layer ${op.layer.name}`);
-  return `${op.op} (${parts.join(', ')})`;
-}
 
 /** The stop an 'opNonFinite' break makes; undefined for any other. */
 export function opBirthStop(why: LastBreak | undefined): { stop: Stop; op: OpBirthSnapshot } | undefined {

@@ -13,10 +13,10 @@ import type { ModuleLoad } from '../debuggee/agent-protocol.js';
 import type { ScriptInfo, Sources } from '../sources/sources.js';
 import { loadScript, otherFileMessage } from './module-load.js';
 import { logpointCondition } from './expressions.js';
-import { parseHitCondition } from './hit-condition.js';
+import { parseHitCondition } from '../shared/hit-condition.js';
 import { AdapterHitCounts, v8Condition, whyNoCounter } from './hit-counts.js';
 
-export { hitConditionMet, parseHitCondition, type ParsedHitCondition } from './hit-condition.js';
+export { hitConditionMet, parseHitCondition, type ParsedHitCondition } from '../shared/hit-condition.js';
 export { v8Condition } from './hit-counts.js';
 
 export interface SourceBreakpointSpec {

@@ -82,7 +82,7 @@ export type FunctionBreakpointRule = {
   /** The DAP breakpoint id: hits are counted per id (new ids, new counts). */
   id: number;
   name: string;
-  /** DAP `hitCondition`, already checked by the adapter (breakpoints/hit-condition.ts parseHitCondition's forms). */
+  /** DAP `hitCondition`, already checked by the adapter (shared/hit-condition.ts parseHitCondition's forms). */
   hitCondition?: string;
   /**
    * A JS expression: for a callback, over its inputs by parameter name; for a node, over `inputs`,
@@ -253,7 +253,7 @@ export interface VariableWatch {
   id: number;
   variable: string;
   condition: DataCondition;
-  /** DAP `hitCondition`, already checked by the adapter (breakpoints/hit-condition.ts parseHitCondition's forms). */
+  /** DAP `hitCondition`, already checked by the adapter (shared/hit-condition.ts parseHitCondition's forms). */
   hitCondition?: string;
 }
 

@@ -11,10 +11,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { childrenFile } from './child-tracker.js';
-import type { LaunchPlan } from '../launch-config.js';
 import { adapterPaths, fileUrl } from '../paths.js';
 import { type BridgeConfig, CONFIG_ENV, SOCKET_ENV } from './bridge-protocol.js';
 import { dropsTfStartupLines, STDERR_FILTERED_ENV } from '../../runtime/tf-startup-logs.js';
+
+/** What starting the program takes: the launch plan (launch-config.ts `LaunchPlan`) as far as the launch goes. */
+export interface ProgramStart {
+  readonly cwd: string;
+  readonly entry: string;
+  readonly args: readonly string[];
+  readonly runtimeArgs: readonly string[];
+  readonly env: Record<string, string>;
+  readonly envRemoved: readonly string[];
+  /** What the bridge configures the agent with before the program's first line. */
+  readonly filters: BridgeConfig;
+  readonly userCode: readonly string[];
+}
 
 export interface Debuggee {
   readonly process: ChildProcess;
@@ -46,12 +58,12 @@ export function bootOptions(): string[] {
   return adapterPaths.fromSource ? ['--require', adapterPaths.tsxCjs, '--require', adapterPaths.boot] : ['--require', adapterPaths.boot];
 }
 
-export function startDebuggee(plan: LaunchPlan, socketPath: string): Debuggee {
+export function startDebuggee(plan: ProgramStart, socketPath: string): Debuggee {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...plan.env,
     [SOCKET_ENV]: socketPath,
-    [CONFIG_ENV]: JSON.stringify(plan.filters satisfies BridgeConfig),
+    [CONFIG_ENV]: JSON.stringify(plan.filters),
     // The program's packages are looked up beside it (its tfjs is the one the runtime must use)...
     TFJS_CALLBACKS_PROJECT_DIR: plan.userCode[0] ? path.dirname(plan.userCode[0]) : plan.cwd,
     // ...and the runtime loads before it, so a CommonJS require() of it gets that one instance.

@@ -22,9 +22,9 @@ import type { FilterConfig } from '../launch-config.js';
 import { withSourceNames } from '../sources/parameter-names.js';
 import { SKIPPED_ALWAYS } from '../sources/scripts.js';
 import { agentConfig, configureAgent, injectAgent, setAgentBreakpoint } from './agent-config.js';
-import type { PausedState, Stop, StopReason } from './pause-state.js';
-import { type ConnectOptions, LiveDebuggee } from './live-debuggee.js';
-import { Blackbox, SkipFiles } from './skip-files.js';
+import type { PausedState, Stop, StopReason } from '../state/pause-state.js';
+import { type ConnectOptions, LiveDebuggee } from '../state/live-debuggee.js';
+import { Blackbox, SkipFiles } from '../sources/skip-files.js';
 import type { StepTarget } from './step-in-targets.js';
 import { Steps } from './steps.js';
 

@@ -8,10 +8,10 @@
 import type { AgentClient } from '../cdp/agent-client.js';
 import type { ActiveSnapshot, RestoredInputs } from '../debuggee/agent-protocol.js';
 import { isAsyncFunction, offsetOf } from '../sources/js-scan.js';
-import type { PausedState } from './pause-state.js';
+import type { PausedState } from '../state/pause-state.js';
 import type { Scripts } from '../sources/scripts.js';
-import type { StackFrameEntry } from './stack.js';
-import { displayName } from '../values/callback-display.js';
+import type { StackFrameEntry } from '../state/stack.js';
+import { displayName } from '../state/frame-names.js';
 
 export type RestartPlan = { readonly callFrameId: string; readonly active?: ActiveSnapshot; readonly name: string } | { readonly refused: string };
 

@@ -5,7 +5,7 @@
 import { Source, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Controller } from './controller.js';
-import { buildStack, type StackFrameEntry } from './stack.js';
+import { buildStack, type StackFrameEntry } from '../state/stack.js';
 import type { VariableStore } from '../values/variables.js';
 import { StopHandles } from '../values/stop-handles.js';
 

@@ -9,8 +9,9 @@ import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from '../cdp/agent-client.js';
 import type { CdpConnection } from '../cdp/connection.js';
 import type { Scripts } from '../sources/scripts.js';
-import { isAgentFile, isUserFrame, isUserScript } from './stack.js';
-import type { PausedState, StopReason } from './pause-state.js';
+import { isUserFrame, isUserScript } from '../state/stack.js';
+import { isAgentFile } from '../sources/library-files.js';
+import type { PausedState, StopReason } from '../state/pause-state.js';
 import { sameLocation, StepBreakpoints } from './step-breakpoints.js';
 import { calleeFunction, callsOnLine, reached, type StepTarget } from './step-in-targets.js';
 

@@ -6,7 +6,7 @@
 import { Event, StoppedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Controller } from './controller.js';
-import type { PausedState } from './pause-state.js';
+import type { PausedState } from '../state/pause-state.js';
 import { dataValueExpression } from '../breakpoints/data.js';
 import { mark } from '../debuggee/timeline.js';
 import {

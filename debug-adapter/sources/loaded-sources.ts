@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { adapterPaths } from '../paths.js';
 import type { ScriptInfo, Sources } from './sources.js';
-import { isAgentFile } from '../pauses/stack.js';
+import { isAgentFile } from './library-files.js';
 
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 

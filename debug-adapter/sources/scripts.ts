@@ -7,7 +7,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { CdpConnection } from '../cdp/connection.js';
 import { AGENT_SOURCE_URL } from '../debuggee/agent-protocol.js';
 import { adapterPaths } from '../paths.js';
-import { SkipFiles } from '../pauses/skip-files.js';
+import { SkipFiles } from './skip-files.js';
 import { Sources } from './sources.js';
 
 /** The runtime (built and source) and the adapter's files in the debuggee: never the user's code. */

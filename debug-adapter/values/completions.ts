@@ -10,7 +10,7 @@ import { callbackBindings, NODE_ATTRS } from './callback-scope.js';
 import type { CdpConnection } from '../cdp/connection.js';
 import type { Evaluator } from './evaluator.js';
 import { stopGroup } from '../cdp/object-groups.js';
-import type { StackFrameEntry } from '../pauses/stack.js';
+import type { StackFrameEntry } from '../state/stack.js';
 
 /** The most items one answer holds (a global object has hundreds of names). */
 const MAX_ITEMS = 500;

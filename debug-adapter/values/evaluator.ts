@@ -6,12 +6,12 @@
 import type { Protocol } from 'devtools-protocol';
 import { withCallbackNames } from './callback-scope.js';
 import { withNodeNames } from './node-scope.js';
-import type { DebuggeeConnection } from '../pauses/live-debuggee.js';
+import type { DebuggeeConnection } from '../state/live-debuggee.js';
 import { evaluationError, evaluationTimeoutMs } from './evaluation.js';
 import { stopGroup } from '../cdp/object-groups.js';
-import type { PausedState } from '../pauses/pause-state.js';
+import type { PausedState } from '../state/pause-state.js';
 import { messageOf } from '../request-guard.js';
-import { isUserFrame, type StackFrameEntry } from '../pauses/stack.js';
+import { isUserFrame, type StackFrameEntry } from '../state/stack.js';
 
 export class Evaluator {
   /** Per call frame, which Callback names the frame itself resolves (callback-scope.ts). */

@@ -34,10 +34,6 @@ export function withNodeNames(expression: string, node: PausedNames): string {
   return `((${bindings.map((b) => b.name).join(', ')}) => (\n${expression}\n))(${bindings.map((b) => b.value).join(', ')})`;
 }
 
-/** How the stack names a node: `model › dense/MatMul (MatMul)`, with its place inside a loop. */
-export function nodeFrameName(node: NodeSnapshot): string {
-  return `${node.graph} › ${node.node} (${node.op})${node.frameKey !== undefined ? ` [${node.frameKey.slice(node.node.length + 1)}]` : ''}`;
-}
 
 /** An attribute's value as one line. */
 export function attrText(value: NodeSnapshot['attrs'][string]): string {

@@ -9,9 +9,9 @@ import { invokeCallback } from './invoke.js';
 import { literalRepr, tensorRepr } from '../python-repr.js';
 import { tf, type Tensor } from '../tf.js';
 import { parseTout, type ToutSpec } from '../tout/tout.js';
-import { type Input, wrapperRecorder, type WrapperCall } from '../trace/wrapper-hook.js';
+import { type Input, wrapperRecorder, type WrapperCall } from './wrapper-hook.js';
 
-export type { Input } from '../trace/wrapper-hook.js';
+export type { Input } from './wrapper-hook.js';
 
 export function runWrapped(
   kind: CallbackKind,

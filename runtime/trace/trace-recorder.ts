@@ -9,7 +9,7 @@ import { tensorIdWatermark, tf, type Tensor } from '../tf.js';
 import { type TraceError, traceErrorHere, userCallSite, warnHere } from './errors.js';
 import { NODE_NAME } from './graph-def.js';
 import type { Capture, NodeInput, OutputStructure, TracedNode, ValueRef, WrapperReplay } from './graph.js';
-import type { RunWrapper, WrapperCall, WrapperRecorder } from './wrapper-hook.js';
+import type { RunWrapper, WrapperCall, WrapperRecorder } from '../invocation/wrapper-hook.js';
 
 export type KernelInputs = Record<string, Tensor> | Tensor[];
 

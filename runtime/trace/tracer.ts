@@ -14,7 +14,7 @@ import { shared } from '../hooks.js';
 import { tf, type Tensor } from '../tf.js';
 import { TraceError, traceErrorHere } from './errors.js';
 import type { Capture, OutputStructure, TracedNode, WrapperReplay } from './graph.js';
-import { setWrapperRecorder, type RunWrapper } from './wrapper-hook.js';
+import { setWrapperRecorder, type RunWrapper } from '../invocation/wrapper-hook.js';
 import { type EngineInternals, type KernelFuncParams, type KernelInputs, Trace } from './trace-recorder.js';
 
 const SHADOWED = ['runKernel', 'runKernelFunc', 'makeTensor', 'readSync', 'read'] as const;

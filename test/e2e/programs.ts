@@ -120,3 +120,47 @@ export const NAN_LOG_LINE = lineOf(path.join(NAN_FIXTURES, 'loss.ts'), '@log');
 
 /** Lines a second TF.js copy prints. */
 export const SECOND_ENGINE = /already registered|Platform node has already been set|Hi, looks like you are running TensorFlow\.js/;
+
+/**
+ * Tensors over time (issue 44): model.fit on a 3-layer model whose custom layer centres each batch
+ * in a pyFunction callback: stops in the callback give invocations to compare, a pinned weight,
+ * the training curve and the model view.
+ */
+export const FIT_PROGRAM = `import { pyFunction, selectBackend, tf } from 'tfjs-callback-debugger/runtime';
+
+await selectBackend({ backend: 'cpu', quiet: true });
+
+/** Scales each feature by a learned factor; the batch is centred by a py_function callback first. */
+class Scale extends tf.layers.Layer {
+  static className = 'Scale';
+  private factor: tf.LayerVariable | undefined;
+  override build(inputShape: tf.Shape | tf.Shape[]): void {
+    const shape = (Array.isArray(inputShape[0]) ? inputShape[0] : inputShape) as tf.Shape;
+    this.factor = this.addWeight('factor', [shape[shape.length - 1]!], 'float32', tf.initializers.ones());
+  }
+  override call(inputs: tf.Tensor | tf.Tensor[]): tf.Tensor {
+    const x = Array.isArray(inputs) ? inputs[0]! : inputs;
+    const centered = pyFunction(center_batch, [x], 'float32') as tf.Tensor;
+    return tf.mul(centered, this.factor!.read());
+  }
+}
+tf.serialization.registerClass(Scale);
+
+function center_batch(x: tf.Tensor): tf.Tensor {
+  return tf.sub(x, tf.mean(x, 0)); // @center
+}
+
+const model = tf.sequential({
+  layers: [
+    tf.layers.dense({ units: 4, inputShape: [3], name: 'hidden', activation: 'relu', kernelInitializer: 'glorotUniform' }),
+    new Scale({ name: 'scale' }),
+    tf.layers.dense({ units: 1, name: 'out' }),
+  ],
+});
+model.compile({ optimizer: tf.train.sgd(0.05), loss: 'meanSquaredError' });
+const xs = tf.randomNormal([64, 3], 0, 1, 'float32', 7);
+const ys = tf.sum(xs, 1, true);
+const history = await model.fit(xs, ys, { epochs: 3, batchSize: 16, verbose: 0, shuffle: false });
+console.log('loss', history.history.loss.map((l) => Number(l).toFixed(3)).join(' → '));
+`;
+export const FIT_CENTER = lineOfMarker(FIT_PROGRAM, '@center', 'FIT_PROGRAM');

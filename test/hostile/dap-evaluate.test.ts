@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { createLineFramer } from '../../debug-adapter/debuggee/line-framer.js';
-import { MAX_RESULT_CHARS } from '../../debug-adapter/values/evaluate-requests.js';
+import { MAX_RESULT_CHARS } from '../../debug-adapter/evaluate-requests.js';
 import { REPL_EVALUATION_TIMEOUT_MS } from '../../debug-adapter/values/evaluation.js';
 import { root, THREAD, useDebugAdapter, withSession, type Session } from '../helpers/dap.js';
 import { lineOf } from '../helpers/markers.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { HIT_COUNTS_GLOBAL } from '../../debug-adapter/debuggee/agent-protocol.js';
-import { MAX_RESULT_CHARS } from '../../debug-adapter/values/evaluate-requests.js';
+import { MAX_RESULT_CHARS } from '../../debug-adapter/evaluate-requests.js';
 import { type Session, THREAD, useDebugAdapter, withSession } from '../helpers/dap.js';
 
 useDebugAdapter();

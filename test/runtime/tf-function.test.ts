@@ -20,7 +20,7 @@ import {
   type CallbackStart,
   type TracedCallbackNode,
 } from '../../runtime/index.js';
-import { wrapperRecorder } from '../../runtime/trace/wrapper-hook.js';
+import { wrapperRecorder } from '../../runtime/invocation/wrapper-hook.js';
 import { assertSameValues, values } from '../helpers/same-values.js';
 import { BACKENDS, lineAbove, useBackend } from '../helpers/backends.js';
 

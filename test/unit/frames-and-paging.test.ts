@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { isAgentFile, isLibrary } from '../../debug-adapter/pauses/stack.js';
+import { isAgentFile, isLibrary } from '../../debug-adapter/sources/library-files.js';
+import { adapterPaths } from '../../debug-adapter/paths.js';
 import { indexName, MAX_PAGE, PAGE, pageRange } from '../../debug-adapter/values/variable-refs.js';
 
 describe('frame filtering', () => {
@@ -24,11 +25,16 @@ describe('frame filtering', () => {
     assert.equal(isLibrary('/home/me/proj/tfjs-core/src/ops/add.ts', runtime), true);
     assert.equal(isLibrary('/home/me/proj/tfjs-layers/src/engine/training.ts', runtime), true);
   });
-  test("the adapter's debuggee files (bridge, agent, the hit-condition grammar) are its own", () => {
-    const dirs = ['debuggee', 'breakpoints'].map((dir) => path.join('/opt/ext/dist/debug-adapter', dir));
+  test("the adapter's debuggee files (bridge, agent, the shared leaves) are its own, and only those", () => {
+    assert.deepEqual(
+      adapterPaths.debuggeeDirs.map((dir) => path.basename(dir)),
+      ['debuggee', 'shared'],
+    );
+    const dirs = ['debuggee', 'shared'].map((dir) => path.join('/opt/ext/dist/debug-adapter', dir));
     assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/debuggee/bridge.js', dirs), true);
     assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/debuggee/agent/known.js', dirs), true);
-    assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/breakpoints/hit-condition.js', dirs), true);
+    assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/shared/hit-condition.js', dirs), true);
+    assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/breakpoints/function.js', dirs), false, "breakpoints/ is the adapter's side");
     assert.equal(isAgentFile('/opt/ext/dist/debug-adapter/session.js', dirs), false);
   });
 });

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { arrowsBackUp, importCircles, RUNTIME_PROGRAMS } from '../../scripts/import-circles.js';
+import { arrowsBackUp, importCircles, mutualFolders, RUNTIME_PROGRAMS } from '../../scripts/import-circles.js';
 import { repoRoot } from '../fixtures/spawn.js';
 
 test('product code has no import circle', () => {
@@ -22,6 +22,27 @@ test('product code has no import circle', () => {
 test('no arrow back up: a runtime/ sub-folder module imports no top-level module that leads back into its sub-folder', () => {
   for (const program of RUNTIME_PROGRAMS) assert.ok(existsSync(path.join(repoRoot, program)), `${program} exists`);
   assert.deepEqual(arrowsBackUp(repoRoot), []);
+});
+
+test('debug-adapter/ forms a stack: no arrow back up from a sub-folder, no two sub-folders importing each other', () => {
+  assert.deepEqual(arrowsBackUp(repoRoot, [], 'debug-adapter'), []);
+  assert.deepEqual(mutualFolders(repoRoot, 'debug-adapter'), []);
+  assert.deepEqual(mutualFolders(repoRoot, 'runtime'), []);
+});
+
+test('two folders importing each other are found, type-only imports included', () => {
+  const tree = mkdtempSync(path.join(os.tmpdir(), 'import-circles-'));
+  try {
+    for (const folder of ['low', 'high']) mkdirSync(path.join(tree, 'debug-adapter', folder), { recursive: true });
+    writeFileSync(path.join(tree, 'debug-adapter', 'high', 'a.ts'), "import { b } from '../low/b.js';\nexport const a = b;\n");
+    writeFileSync(path.join(tree, 'debug-adapter', 'low', 'b.ts'), 'export const b = 1;\n');
+    writeFileSync(path.join(tree, 'debug-adapter', 'low', 'c.ts'), "import type { a } from '../high/a.js';\nexport type C = typeof a;\n");
+    assert.deepEqual(mutualFolders(tree, 'debug-adapter'), [
+      'debug-adapter/high <-> debug-adapter/low: debug-adapter/high/a.ts -> debug-adapter/low/b.ts; debug-adapter/low/c.ts -> debug-adapter/high/a.ts',
+    ]);
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
 });
 
 test('a circle of type-only imports counts; without types it is none', () => {

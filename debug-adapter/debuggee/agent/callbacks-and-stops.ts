@@ -6,7 +6,7 @@
  */
 import type { CallbackInvocation, CallbackObserver, CallbackStart, LiveInvocation as RuntimeLive } from '../../../runtime/events.js';
 import type { NonFiniteOutOf } from '../../../runtime/non-finite-text.js';
-import { answersTo } from './callback-answers.js';
+import { answersTo } from '../../shared/callback-answers.js';
 import type { AgentContext, Entry } from './context.js';
 import type { FunctionBreakpoints } from './function-breakpoints.js';
 import type { InputCopies } from './input-copies.js';

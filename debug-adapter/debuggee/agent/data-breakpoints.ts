@@ -7,7 +7,7 @@
 import type { RuntimeTools } from '../../../runtime/hook-types.js';
 import { nonFiniteText } from '../../../runtime/non-finite-text.js';
 import type { DataBreakHit, DataCondition, DebugAgent, VariableWatch, WatchStatus } from '../agent-protocol.js';
-import { hitTest } from '../../breakpoints/hit-condition.js';
+import { hitTest } from '../../shared/hit-condition.js';
 import { CONDITION_LIMIT_MS, createLimited, overran } from './condition-limit.js';
 import type { AgentContext } from './context.js';
 import { className, isObject, isTensor, type TensorLike, type TfLike, type VariableLike } from './kinds.js';

@@ -6,8 +6,8 @@
 import type { NodeExecution } from '../../../runtime/hook-types.js';
 import type { ConditionFailure, ConditionVerdict, FunctionBreakpointRule, LastBreak } from '../agent-protocol.js';
 import { isCallbackOp } from '../../../runtime/graph-model/callback-ops.js';
-import { hitTest } from '../../breakpoints/hit-condition.js';
-import { answersTo } from './callback-answers.js';
+import { hitTest } from '../../shared/hit-condition.js';
+import { answersTo } from '../../shared/callback-answers.js';
 import type { AgentContext, Entry } from './context.js';
 import { compilePattern, nodeAnswers, type NodePattern } from './node-patterns.js';
 

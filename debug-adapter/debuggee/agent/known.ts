@@ -6,7 +6,7 @@
 import type { KnownCallback, KnownGraph } from '../../../runtime/events.js';
 import type { KnownCallbackInfo, KnownGraphInfo, KnownNotice, KnownStatus } from '../agent-protocol.js';
 import { isCallbackOp } from '../../../runtime/graph-model/callback-ops.js';
-import { answersTo, knownKey } from './callback-answers.js';
+import { answersTo, knownKey } from '../../shared/callback-answers.js';
 import type { AgentContext } from './context.js';
 import { compilePattern, nodeAnswers, type NodePattern } from './node-patterns.js';
 

@@ -2,7 +2,7 @@
  * A node breakpoint's name against a model's nodes: a node name, its last part or an op; with `*`,
  * a glob over names and ops.
  */
-import { lastPart } from './callback-answers.js';
+import { lastPart } from '../../shared/callback-answers.js';
 
 export interface NodePattern {
   readonly text: string;

@@ -1,5 +1,5 @@
 /**
- * How long a value shown as text may be: an evaluate result (values/evaluate-requests.ts) and a
+ * How long a value shown as text may be: an evaluate result (evaluate-requests.ts) and a
  * logpoint's value (written in the debuggee: logpoints.ts) are cut at the same length, with the
  * same note. A leaf kept with the agent, whose modules ship and run in the debuggee.
  */

@@ -5,12 +5,12 @@
  */
 import { Source } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { breakpointLocations } from './locations.js';
-import type { ClientPositions } from '../client.js';
-import type { Controller } from '../pauses/controller.js';
-import type { DataBreakpoints } from './data.js';
-import { variableBreakpointTarget } from '../extension-protocol.js';
-import { lineProblem, pickDefined } from '../request-guard.js';
+import { breakpointLocations } from './breakpoints/locations.js';
+import type { ClientPositions } from './client.js';
+import type { Controller } from './pauses/controller.js';
+import type { DataBreakpoints } from './breakpoints/data.js';
+import { variableBreakpointTarget } from './extension-protocol.js';
+import { lineProblem, pickDefined } from './request-guard.js';
 
 export class BreakpointRequests {
   constructor(

@@ -5,16 +5,16 @@
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Protocol } from 'devtools-protocol';
-import type { ClientPositions } from '../client.js';
-import { clipboardText } from './clipboard.js';
-import { completions } from './completions.js';
-import { count, shownResult } from '../debuggee/agent/result-cut.js';
-import type { Controller } from '../pauses/controller.js';
-import type { Evaluator } from './evaluator.js';
-import type { StackView } from '../pauses/stack-view.js';
-import type { VariableStore } from './variables.js';
+import type { ClientPositions } from './client.js';
+import { clipboardText } from './values/clipboard.js';
+import { completions } from './values/completions.js';
+import { count, shownResult } from './debuggee/agent/result-cut.js';
+import type { Controller } from './pauses/controller.js';
+import type { Evaluator } from './values/evaluator.js';
+import type { StackView } from './pauses/stack-view.js';
+import type { VariableStore } from './values/variables.js';
 
-export { MAX_RESULT_CHARS, shownResult } from '../debuggee/agent/result-cut.js';
+export { MAX_RESULT_CHARS, shownResult } from './debuggee/agent/result-cut.js';
 
 /** Copy Value takes at most this many characters; a longer value is refused, never cut on the clipboard. */
 export const MAX_COPY_CHARS = 10_000_000;

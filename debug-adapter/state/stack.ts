@@ -6,18 +6,16 @@
 import path from 'node:path';
 import type { Protocol } from 'devtools-protocol';
 import type { AgentClient } from '../cdp/agent-client.js';
-import { displayName } from '../values/callback-display.js';
+import { displayName, nodeFrameName, opFrameName } from './frame-names.js';
 import type { PausedState } from './pause-state.js';
 import { AGENT_SOURCE_URL, type ActiveSnapshot, type NodeSnapshot, type OpBirthSnapshot } from '../debuggee/agent-protocol.js';
-import { opFrameName } from '../breakpoints/op-births.js';
 
 export { AGENT_SOURCE_URL };
-import { nodeFrameName } from '../values/node-scope.js';
 import type { Scripts } from '../sources/scripts.js';
 import type { ScriptInfo } from '../sources/sources.js';
 import { offsetOf, positionOf, returnStatementStart } from '../sources/js-scan.js';
 import { adapterPaths } from '../paths.js';
-import { isLibraryFile } from '../../runtime/callsite.js';
+import { isAgentFile, isLibrary } from '../sources/library-files.js';
 
 export interface SourceRef {
   /** None for Node's own modules (`node:internal/...`): named, with no file to open. */
@@ -203,15 +201,6 @@ export function isUserScript(scripts: Pick<Scripts, 'skip'>, script: ScriptInfo)
   return !scripts.skip.skips({ file: script.file });
 }
 
-/** The adapter's own files in the debuggee (the bridge, the agent, the hit-condition grammar it imports). */
-export function isAgentFile(file: string, dirs: readonly string[] = adapterPaths.debuggeeDirs): boolean {
-  return dirs.some((dir) => file.startsWith(dir + path.sep));
-}
-
-/** The runtime (built or source), anything under node_modules, TF.js's own sources: the runtime's rule (callsite.ts). */
-export function isLibrary(file: string | undefined, dirs: readonly string[] = [adapterPaths.runtimeDir, adapterPaths.runtimeSourceDir]): boolean {
-  return !!file && isLibraryFile(file, dirs);
-}
 
 /**
  * Where the function's one `return` statement starts (its `return` keyword; an arrow function's

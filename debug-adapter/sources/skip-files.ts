@@ -9,7 +9,7 @@ import picomatch from 'picomatch';
 import type { CdpConnection } from '../cdp/connection.js';
 import { escapeRegExp } from '../../runtime/escape-regexp.js';
 import { AGENT_SOURCE_URL } from '../debuggee/agent-protocol.js';
-import type { ScriptInfo, Sources } from '../sources/sources.js';
+import type { ScriptInfo, Sources } from './sources.js';
 
 /** What a launch skips when it names nothing: Node's internals and every installed package. */
 export const DEFAULT_SKIP_FILES: readonly string[] = ['<node_internals>/**', '**/node_modules/**'];
