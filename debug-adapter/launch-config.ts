@@ -52,19 +52,8 @@ export interface AttachArguments extends DebugProtocol.AttachRequestArguments {
 
 /** A launch, planned from its arguments: what the launcher starts and what the session keeps. */
 export interface LaunchPlan extends ProgramStart {
-  readonly cwd: string;
-  /** The script node runs: the program, or the runtime CLI for a model. */
-  readonly entry: string;
-  readonly args: readonly string[];
-  /** Node's options of the user's, before the entry. */
-  readonly runtimeArgs: readonly string[];
-  readonly env: Record<string, string>;
-  /** Variables the configuration removes (`null`): an empty string given is kept as one. */
-  readonly envRemoved: readonly string[];
   readonly stopOnEntry: boolean;
   readonly filters: FilterConfig;
-  /** The user's own code the launch runs first: the program, or a model's callbacks module. */
-  readonly userCode: readonly string[];
   /** launch.json's skipFiles; undefined: the defaults. */
   readonly skipFiles?: readonly string[];
 }

@@ -18,13 +18,17 @@ import { dropsTfStartupLines, STDERR_FILTERED_ENV } from '../../runtime/tf-start
 /** What starting the program takes: the launch plan (launch-config.ts `LaunchPlan`) as far as the launch goes. */
 export interface ProgramStart {
   readonly cwd: string;
+  /** The script node runs: the program, or the runtime CLI for a model. */
   readonly entry: string;
   readonly args: readonly string[];
+  /** Node's options of the user's, before the entry. */
   readonly runtimeArgs: readonly string[];
   readonly env: Record<string, string>;
+  /** Variables the configuration removes (`null`): an empty string given is kept as one. */
   readonly envRemoved: readonly string[];
   /** What the bridge configures the agent with before the program's first line. */
   readonly filters: BridgeConfig;
+  /** The user's own code the launch runs first: the program, or a model's callbacks module. */
   readonly userCode: readonly string[];
 }
 
