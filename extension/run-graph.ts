@@ -124,7 +124,7 @@ export class GraphRunner {
     };
     for (const { file, range, invocations } of sites.values()) {
       for (const inv of invocations) {
-        if (inv.toutCheck.ok) continue;
+        if (inv.toutCheck?.ok !== false) continue;
         for (const m of inv.toutCheck.mismatches) add(file, problem(range, m.message, vscode.DiagnosticSeverity.Error, 'tout-mismatch'));
       }
       const nonFinite = nonFiniteOutputsProblem(invocations);

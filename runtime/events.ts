@@ -47,7 +47,8 @@ export interface CallbackStart {
 export interface CallbackInvocation extends CallbackStart {
   readonly outputs: readonly TensorSummary[];
   readonly durationMs: number;
-  readonly toutCheck: ToutCheck;
+  /** The runtime's verdict on what it returned; absent when it threw (nothing was returned to judge). */
+  readonly toutCheck?: ToutCheck;
   /** True when a stateless callback's result was reused for identical inputs. */
   readonly memoized: boolean;
   readonly error?: { readonly name: string; readonly message: string; readonly stack?: string };

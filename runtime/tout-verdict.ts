@@ -22,6 +22,22 @@ export interface ToutMismatch {
   readonly short: string;
 }
 
+/**
+ * How a declared dtype TF.js holds in a narrower one is said, in every view (the CLI's line, the
+ * Variables view, the inspector): "float64 in TensorFlow, held as float32 in TF.js".
+ */
+export function narrowingText(declared: string, heldAs: string): string {
+  return `${declared} in TensorFlow, held as ${heldAs} in TF.js`;
+}
+
+/**
+ * Whether an input declared `declared` (a node's or callback's Tin) is held narrower as `held`, and
+ * how that is said; undefined when it is not (the runtime's rule, runtime/summary.ts `heldAs`).
+ */
+export function inputNarrowing(declared: string | undefined, held: string | undefined): string | undefined {
+  return declared !== undefined && held !== undefined && declared !== held ? narrowingText(declared, held) : undefined;
+}
+
 /** A declared dtype TF.js holds in a narrower one (float64 as float32, …): reported, not hidden. */
 export interface Narrowing {
   readonly index: number;

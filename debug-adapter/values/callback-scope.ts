@@ -15,6 +15,7 @@ import { agentExpression } from '../cdp/agent-client.js';
 import type { CdpConnection } from '../cdp/connection.js';
 import type { ActiveSnapshot } from '../debuggee/agent-protocol.js';
 import { stopGroup } from '../cdp/object-groups.js';
+import { narrowingText } from '../../runtime/tout-verdict.js';
 
 export interface CallbackBinding {
   readonly name: string;
@@ -54,7 +55,7 @@ export function mismatchText(m: Check['mismatches'][number]): string {
 }
 
 export function narrowedText(n: Check['narrowed'][number]): string {
-  return `${n.declared} held as ${n.storedAs}`;
+  return narrowingText(n.declared, n.storedAs);
 }
 
 export function convertedText(c: Check['conversions'][number]): string {

@@ -54,7 +54,7 @@ function siteDiagnostics(invocations: readonly TracedInvocation[], range: Range)
   if (last) {
     const count = mismatched.length === invocations.length ? `all ${invocations.length}` : `${mismatched.length} of ${invocations.length}`;
     const seen = new Set<string>();
-    for (const mismatch of Array.isArray(last.toutCheck.mismatches) ? last.toutCheck.mismatches : []) {
+    for (const mismatch of Array.isArray(last.toutCheck?.mismatches) ? last.toutCheck.mismatches : []) {
       if (typeof mismatch?.message !== 'string' || seen.has(mismatch.message)) continue;
       seen.add(mismatch.message);
       out.push({

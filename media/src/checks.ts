@@ -1,11 +1,13 @@
 /**
  * What is wrong with each output against Tout: the runtime's verdict (invocation.toutCheck) laid
  * out per row, its messages as sent, with count mismatches, narrowing and py_function's
- * conversions on the rows they are about. The page judges nothing and words no verdict itself:
- * an invocation that returned without a verdict says only that.
+ * conversions on the rows they are about. The page judges nothing and words no verdict itself
+ * (narrowing, an input's included, by the runtime's rule and words: runtime/tout-verdict.ts): an
+ * invocation that returned without a verdict says only that.
  */
 import { normalizeDtype } from './format.js';
 import type { TensorCallbackEvent } from './protocol.js';
+import { inputNarrowing, narrowingText } from '../../runtime/tout-verdict.js';
 
 export type OutputStatus = 'ok' | 'dtype' | 'value' | 'missing' | 'extra' | 'narrowed' | 'converted' | 'pending' | 'threw' | 'unchecked';
 
@@ -45,7 +47,7 @@ export function checkOutputs(event: TensorCallbackEvent): ToutReport {
     byIndex.set(m.index, [...(byIndex.get(m.index) ?? []), m.message]);
     problems.set(m.index, m.problem);
   }
-  const narrowed = new Map((check?.narrowed ?? []).map((n) => [n.index, `${n.declared} in TensorFlow, held as ${n.storedAs} in TF.js`]));
+  const narrowed = new Map((check?.narrowed ?? []).map((n) => [n.index, narrowingText(n.declared, n.storedAs)]));
   const converted = new Map((check?.conversions ?? []).map((c) => [c.index, c.message]));
   const outputs: OutputCheck[] = [];
   for (let i = 0; i < rows; i++) {
@@ -83,8 +85,7 @@ export function checkInputs(event: TensorCallbackEvent): { readonly declared?: s
   const Tin = event.invocation.Tin ?? [];
   return event.inputs.map((info, i) => {
     const declared = Tin[i];
-    const held = info ? normalizeDtype(info.dtype) : undefined;
-    if (declared === undefined || held === undefined || held === declared) return declared === undefined ? {} : { declared };
-    return { declared, narrowing: `${declared} in TensorFlow, held as ${held} in TF.js` };
+    const narrowing = inputNarrowing(declared, info ? normalizeDtype(info.dtype) : undefined);
+    return declared === undefined ? {} : narrowing ? { declared, narrowing } : { declared };
   });
 }

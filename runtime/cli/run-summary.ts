@@ -22,7 +22,7 @@ export function summarize(invocations: readonly CallbackInvocation[]): TraceSumm
   return {
     invocations: invocations.length,
     callbacks: new Set(invocations.map((i) => `${i.graph ?? ''}|${i.callback.token}|${i.node ?? ''}`)).size,
-    toutMismatches: invocations.filter((i) => !i.toutCheck.ok).length,
+    toutMismatches: invocations.filter((i) => i.toutCheck?.ok === false).length,
     errors: invocations.filter((i) => i.error !== undefined).length,
     reused: invocations.filter((i) => i.memoized).length,
     nonFinite: invocations.filter((i) => i.outputs.some((o) => o.nanCount > 0 || o.infCount > 0)).length,

@@ -22,6 +22,7 @@ import { readModelInputs, seededModelInputs } from './model-inputs.js';
 import { nonFiniteText } from '../non-finite-text.js';
 import { signature, summarizeTensor } from '../summary.js';
 import { tf } from '../tf.js';
+import { narrowingText } from '../tout-verdict.js';
 
 /** Runs the model; the exit code. */
 export async function run(args: RunArgs): Promise<number> {
@@ -66,7 +67,7 @@ async function runModel(modelPath: string, callbacksModule: string | undefined, 
     const declared = model.outputDTypes();
     outputs.forEach((t, i) => {
       const s = summarizeTensor(t, declared[i]);
-      const held = s.heldAs ? ` (held as ${s.heldAs})` : '';
+      const held = s.heldAs ? ` (${narrowingText(s.dtype, s.heldAs)})` : '';
       // min, max and mean are over the finite values; the others are counted beside them.
       const nonFinite = nonFiniteText(s);
       console.log(

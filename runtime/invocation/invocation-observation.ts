@@ -69,7 +69,7 @@ export class InvocationObservation implements InvocationFrame {
     try {
       this.endEvent = this.buildEnd(outcome);
     } catch (err) {
-      this.endEvent = endEvent(this.start(), NO_SUMMARIES, this.durationMs, OK_CHECK, false, { thrown: err });
+      this.endEvent = endEvent(this.start(), NO_SUMMARIES, this.durationMs, undefined, false, { thrown: err });
     }
     return this.endEvent;
   }
@@ -119,7 +119,7 @@ export class InvocationObservation implements InvocationFrame {
         return endEvent(start, summaries, this.durationMs, checkOf(outcome.converted), false);
       }
       case 'failed':
-        return endEvent(start, NO_SUMMARIES, this.durationMs, OK_CHECK, false, { thrown: outcome.thrown });
+        return endEvent(start, NO_SUMMARIES, this.durationMs, undefined, false, { thrown: outcome.thrown });
       case 'memoized': {
         const outputs = (this.outputs ?? []) as readonly Tensor[];
         return endEvent(start, this.detail ? outputs.map((t, i) => summarizeTensor(t, tout.dtypes[i])) : NO_SUMMARIES, 0, OK_CHECK, true);
@@ -173,6 +173,7 @@ function endEvent(
   start: CallbackStart,
   outputs: readonly TensorSummary[],
   durationMs: number,
+  /** Undefined for a call that threw: it returned nothing to judge. */
   toutCheck: CallbackInvocation['toutCheck'],
   memoized: boolean,
   /** Boxed: `throw undefined` failed too. */
@@ -181,7 +182,7 @@ function endEvent(
   const event: { -readonly [K in keyof CallbackInvocation]: CallbackInvocation[K] } = Object.assign({}, start) as CallbackInvocation;
   event.outputs = outputs;
   event.durationMs = durationMs;
-  event.toutCheck = toutCheck;
+  if (toutCheck) event.toutCheck = toutCheck;
   event.memoized = memoized;
   if (failure) event.error = errorOf(failure.thrown);
   return event;

@@ -81,10 +81,10 @@ describe('a Tout verdict in its three views', () => {
   for (const [i, c] of TOUT_VIEW_CASES.entries()) {
     test(`${c.problem} mismatch (${c.name}): the runtime's words, unchanged in the adapter and the inspector`, T, async () => {
       const { error, check } = runtime[i]!;
-      const mismatch = check.mismatches[0]!;
+      const mismatch = check!.mismatches[0]!;
       const firstLine = mismatch.message.split('\n')[0]!;
       // The runtime: the error the program catches is the verdict's message; its short form is its first line's words without the name.
-      assert.equal(check.ok, false);
+      assert.equal(check!.ok, false);
       assert.equal(mismatch.problem, c.problem);
       assert.equal(error, mismatch.message);
       assert.ok(firstLine.includes(c.name) && !mismatch.short.includes(c.name), `${firstLine} / ${mismatch.short}`);
@@ -96,7 +96,7 @@ describe('a Tout verdict in its three views', () => {
       assert.equal(view.mismatch, firstLine);
       assert.deepEqual(
         view.event.invocation.toutCheck?.mismatches.map((m) => [m.message, m.short]),
-        check.mismatches.map((m) => [m.message, m.short]),
+        check!.mismatches.map((m) => [m.message, m.short]),
         'the tensorCallback event carries the verdict as the runtime judged it',
       );
 

@@ -317,7 +317,7 @@ for (const backend of BACKENDS) {
           assert.ok(firstLine(error).startsWith(lead), `names the callback and the output: ${firstLine(error)}`);
           assert.match(error.message.replace(/\n/g, ' '), c.says);
           assertOneEndEach(starts, ends, c.label);
-          assert.equal(ends[0]!.toutCheck.ok, false, 'the end event carries the failed check');
+          assert.equal(ends[0]!.toutCheck!.ok, false, 'the end event carries the failed check');
           assert.equal(tf.memory().numTensors, before, 'no tensor is left behind');
           x.dispose();
         });

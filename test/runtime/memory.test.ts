@@ -281,7 +281,7 @@ for (const backend of BACKENDS) {
         let mismatches = 0;
         const stop = addCallbackObserver({
           onCallbackEnd: (e) => {
-            if (!e.toutCheck.ok) mismatches++;
+            if (!e.toutCheck!.ok) mismatches++;
           },
         });
         try {

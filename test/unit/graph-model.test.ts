@@ -403,9 +403,9 @@ for (const backend of BACKENDS) {
         assert.equal(y.dtype, 'float32');
         assert.deepEqual(values(y), [0.25, 0.5, 0.75]);
         assert.equal(ends.length, 1);
-        assert.equal(ends[0]!.toutCheck.ok, true);
+        assert.equal(ends[0]!.toutCheck!.ok, true);
         assert.deepEqual(ends[0]!.Tout, ['float64']);
-        assert.deepEqual(ends[0]!.toutCheck.narrowed, [{ index: 0, declared: 'float64', storedAs: 'float32' }]);
+        assert.deepEqual(ends[0]!.toutCheck!.narrowed, [{ index: 0, declared: 'float64', storedAs: 'float32' }]);
         tf.dispose([x, y]);
       } finally {
         model.dispose();
@@ -432,8 +432,8 @@ for (const backend of BACKENDS) {
           ),
         );
         assert.equal(ends.length, 1);
-        assert.equal(ends[0]!.toutCheck.ok, false);
-        assert.equal(ends[0]!.toutCheck.mismatches[0]!.problem, 'count');
+        assert.equal(ends[0]!.toutCheck!.ok, false);
+        assert.equal(ends[0]!.toutCheck!.mismatches[0]!.problem, 'count');
         assert.equal(tf.memory().numTensors, before, 'the two returned tensors are freed');
         x.dispose();
       } finally {
@@ -730,7 +730,7 @@ for (const backend of BACKENDS) {
           e.outputs.map((s) => [s.dtype, s.shape]),
           [['float32', [1, 3]]],
         );
-        assert.equal(e.toutCheck.ok, true);
+        assert.equal(e.toutCheck!.ok, true);
         assert.equal(starts[0]!.id, e.id);
 
         const { result: y2, ends: ends2 } = await observe(() => named.execute(x) as tf.Tensor);

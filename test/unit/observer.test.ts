@@ -241,9 +241,9 @@ for (const backend of BACKENDS) {
         assert.equal(rec.ends.length, 1);
         const end = rec.ends[0]!;
         assert.deepEqual(rec.log, [`start:${end.id}`, `end:${end.id}`, 'thrown']);
-        assert.equal(end.toutCheck.ok, false);
-        assert.equal(end.toutCheck.mismatches.length, 1);
-        const mismatch = end.toutCheck.mismatches[0]!;
+        assert.equal(end.toutCheck!.ok, false);
+        assert.equal(end.toutCheck!.mismatches.length, 1);
+        const mismatch = end.toutCheck!.mismatches[0]!;
         assert.equal(mismatch.problem, 'dtype');
         assert.equal(mismatch.index, 0);
         assert.equal(mismatch.expected, 'float32');
@@ -262,9 +262,9 @@ for (const backend of BACKENDS) {
         const x = tf.tensor([1, 2]);
         assert.throws(() => pyFunction((t: Tensor) => [t.add(1), t.toInt()], [x], 'float32', { name: 'too_many' }), InvalidArgumentError);
         const end = rec.ends[0]!;
-        assert.equal(end.toutCheck.ok, false);
-        assert.equal(end.toutCheck.mismatches[0]!.problem, 'count');
-        assert.equal(end.toutCheck.mismatches[0]!.message.split('\n')[0], 'too_many returns 2 values, but expects to see 1 values.');
+        assert.equal(end.toutCheck!.ok, false);
+        assert.equal(end.toutCheck!.mismatches[0]!.problem, 'count');
+        assert.equal(end.toutCheck!.mismatches[0]!.message.split('\n')[0], 'too_many returns 2 values, but expects to see 1 values.');
         assert.deepEqual(
           end.outputs.map((s) => s.dtype),
           ['float32', 'int32'],
@@ -301,6 +301,7 @@ for (const backend of BACKENDS) {
         assert.match(end.error?.stack ?? '', /out of range in callback/);
         const wallMs = performance.now() - t0;
         assert.deepEqual(end.outputs, []);
+        assert.equal(end.toutCheck, undefined, 'nothing was returned: no Tout verdict, not an ok one');
         // A failed call is timed too: at least the SPIN_MS it ran before throwing.
         assert.ok(end.durationMs >= AT_LEAST_SPIN_MS && end.durationMs <= wallMs, `durationMs ${end.durationMs}, call ${wallMs} ms`);
         x.dispose();

@@ -189,7 +189,7 @@ for (const backend of BACKENDS) {
         assert.equal(seen[0]!.dtype, 'float64');
         assert.ok(seen[0]!.data instanceof Float64Array, `got ${seen[0]!.data.constructor.name}`);
         assert.deepEqual(
-          ends.map((e) => [e.node, e.toutCheck.ok, e.Tin, e.toutCheck.narrowed]),
+          ends.map((e) => [e.node, e.toutCheck!.ok, e.Tin, e.toutCheck!.narrowed]),
           [
             ['StatefulPartitionedCall/log1p64', true, ['float64'], [{ index: 0, declared: 'float64', storedAs: 'float32' }]],
             ['StatefulPartitionedCall/cube_plus', true, ['float64'], [{ index: 0, declared: 'float64', storedAs: 'float32' }]],

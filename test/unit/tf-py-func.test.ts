@@ -165,7 +165,7 @@ function expectResult(result: Tensor | Tensor[], expected: TfValue, end: Callbac
     assert.equal(end.Tout[i], item.dtype, `output ${i}: declared dtype`);
     if (LOSSY.has(item.dtype!))
       assert.ok(
-        end.toutCheck.narrowed.some((n) => n.index === i && n.declared === item.dtype),
+        end.toutCheck!.narrowed.some((n) => n.index === i && n.declared === item.dtype),
         `output ${i}: ${item.dtype} reported as narrowed`,
       );
   });

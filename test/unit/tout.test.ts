@@ -337,8 +337,8 @@ for (const backend of BACKENDS) {
         assert.equal(y.dtype, 'float32');
         assert.deepEqual(valuesOf(y), [1, 2]);
         assert.equal(ends.length, 1);
-        assert.equal(ends[0]!.toutCheck.ok, true);
-        assert.deepEqual(ends[0]!.toutCheck.narrowed, [{ index: 0, declared: 'float64', storedAs: 'float32' }]);
+        assert.equal(ends[0]!.toutCheck!.ok, true);
+        assert.deepEqual(ends[0]!.toutCheck!.narrowed, [{ index: 0, declared: 'float64', storedAs: 'float32' }]);
         tf.dispose([x, y]);
       });
 
@@ -356,7 +356,7 @@ for (const backend of BACKENDS) {
         );
         assert.equal(big.dtype, 'int32');
         assert.deepEqual(valuesOf(big), [5, -7]);
-        assert.deepEqual(ends[0]!.toutCheck.narrowed, [{ index: 0, declared: 'int64', storedAs: 'int32' }]);
+        assert.deepEqual(ends[0]!.toutCheck!.narrowed, [{ index: 0, declared: 'int64', storedAs: 'int32' }]);
         const { result: literal, ends: ends2 } = observed(() =>
           numpyFunction(
             (a: NdArray) => {
@@ -372,7 +372,7 @@ for (const backend of BACKENDS) {
         );
         assert.equal(literal.dtype, 'int32');
         assert.deepEqual(literal.shape, [2, 2]);
-        assert.deepEqual(ends2[0]!.toutCheck.narrowed, [{ index: 0, declared: 'int64', storedAs: 'int32' }]);
+        assert.deepEqual(ends2[0]!.toutCheck!.narrowed, [{ index: 0, declared: 'int64', storedAs: 'int32' }]);
         tf.dispose([x, big, literal]);
       });
 
@@ -383,7 +383,7 @@ for (const backend of BACKENDS) {
           outs.map((t) => t.dtype),
           ['float32', 'float32'],
         );
-        assert.deepEqual(ends[0]!.toutCheck.narrowed, [{ index: 1, declared: 'float64', storedAs: 'float32' }]);
+        assert.deepEqual(ends[0]!.toutCheck!.narrowed, [{ index: 1, declared: 'float64', storedAs: 'float32' }]);
         tf.dispose([x, ...outs]);
       });
 

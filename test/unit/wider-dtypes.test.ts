@@ -47,7 +47,7 @@ for (const backend of BACKENDS) {
         assert.ok(Math.abs((got!.data as Float64Array)[0]! - 0.1) < 1e-8);
         assert.equal(y.dtype, 'float32', 'TF.js holds it as float32');
         assert.deepEqual(ends[0]!.Tin, ['float64']);
-        assert.deepEqual(ends[0]!.toutCheck.narrowed, [{ index: 0, declared: 'float64', storedAs: 'float32' }]);
+        assert.deepEqual(ends[0]!.toutCheck!.narrowed, [{ index: 0, declared: 'float64', storedAs: 'float32' }]);
         assert.equal(ends[0]!.outputs[0]!.dtype, 'float64');
         assert.equal(ends[0]!.outputs[0]!.heldAs, 'float32');
         y.dispose();
@@ -72,18 +72,18 @@ for (const backend of BACKENDS) {
         ];
         for (const [what, run] of cases) {
           const { result: y, ends } = observed(run);
-          assert.equal(ends[0]!.toutCheck.ok, true, what);
-          assert.deepEqual(ends[0]!.toutCheck.narrowed, [{ index: 0, declared: 'float64', storedAs: 'float32' }], what);
+          assert.equal(ends[0]!.toutCheck!.ok, true, what);
+          assert.deepEqual(ends[0]!.toutCheck!.narrowed, [{ index: 0, declared: 'float64', storedAs: 'float32' }], what);
           assert.ok(Math.abs(valuesOf(y)[1]! - 2 / 3) < 1e-6, what);
           y.dispose();
         }
         x.dispose();
       });
 
-      it('the CLI line says float64 is held as float32 for the input and the output', () => {
+      it('the CLI line says float64 is held as float32 for the input and the output, in the one wording', () => {
         const { result: y, ends } = observed(() => numpyFunction((a: NdArray) => a, [new Float64Array([1])], 'float64', { name: 'ident64' }));
         assert.match(formatInvocation(ends[0]!), /in float64\[1\] → out float64\[1\]/);
-        assert.match(formatInvocation(ends[0]!), /⚠ float64 is held as float32 in TF\.js \(input 0, output 0\)/);
+        assert.match(formatInvocation(ends[0]!), /⚠ float64 in TensorFlow, held as float32 in TF\.js \(input 0, output 0\)/);
         y.dispose();
       });
     });
@@ -97,7 +97,7 @@ for (const backend of BACKENDS) {
         assert.deepEqual(Array.from(got!.data as BigInt64Array), [1n, -2n]);
         assert.equal(y.dtype, 'int32');
         assert.deepEqual(valuesOf(y), [2, -1]);
-        assert.deepEqual(ends[0]!.toutCheck.narrowed, [{ index: 0, declared: 'int64', storedAs: 'int32' }]);
+        assert.deepEqual(ends[0]!.toutCheck!.narrowed, [{ index: 0, declared: 'int64', storedAs: 'int32' }]);
         y.dispose();
       });
 
@@ -157,9 +157,9 @@ for (const backend of BACKENDS) {
           pyFunction((t: tf.Tensor) => Float64Array.from(t.dataSync(), (v) => v / 4), [x], 'float32', { name: 'quarter' }),
         );
         assert.deepEqual(valuesOf(y), [0.25, 0.5]);
-        assert.equal(ends[0]!.toutCheck.ok, true);
+        assert.equal(ends[0]!.toutCheck!.ok, true);
         assert.deepEqual(
-          ends[0]!.toutCheck.conversions.map(({ index, from, fromDType, to }) => ({ index, from, fromDType, to })),
+          ends[0]!.toutCheck!.conversions.map(({ index, from, fromDType, to }) => ({ index, from, fromDType, to })),
           [{ index: 0, from: 'Float64Array', fromDType: 'float64', to: 'float32' }],
         );
         assert.match(
@@ -176,10 +176,10 @@ for (const backend of BACKENDS) {
 
       it('plain numbers take Tout without a flag; a Float32Array for Tout int32 is truncated, as TensorFlow does, and flagged', () => {
         const { result: a, ends: numberEnds } = observed(() => pyFunction(() => [1.5, 2.5], [], 'float32'));
-        assert.deepEqual(numberEnds[0]!.toutCheck.conversions, []);
+        assert.deepEqual(numberEnds[0]!.toutCheck!.conversions, []);
         const { result: b, ends } = observed(() => pyFunction(() => new Float32Array([1.5, -2.5]), [], 'int32'));
         assert.deepEqual(valuesOf(b), [1, -2]);
-        assert.match(ends[0]!.toutCheck.conversions[0]!.message, /converts a Float32Array \(float32\) to int32, truncating fractions/);
+        assert.match(ends[0]!.toutCheck!.conversions[0]!.message, /converts a Float32Array \(float32\) to int32, truncating fractions/);
         tf.dispose([a, b]);
       });
 

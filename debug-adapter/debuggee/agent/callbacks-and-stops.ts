@@ -51,7 +51,7 @@ function frameOfEvents(start: CallbackStart, live: RuntimeLive): EventsFrame {
     end: () => end,
     ended(event: CallbackInvocation) {
       end = event;
-      state = event.error ? 'failed' : event.toutCheck.ok ? 'returned' : 'toutMismatch';
+      state = event.error ? 'failed' : event.toutCheck?.ok === false ? 'toutMismatch' : 'returned';
     },
   };
 }

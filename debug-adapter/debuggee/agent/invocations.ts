@@ -38,12 +38,14 @@ function snapshotOf(e: Entry): ActiveSnapshot {
   if (s.callSite) snap.callSite = { ...s.callSite };
   if (end) {
     const check = end.toutCheck;
-    snap.toutCheck = {
-      ok: check.ok,
-      mismatches: check.mismatches.map((m) => ({ message: m.message, short: m.short, index: m.index, problem: m.problem })),
-      narrowed: check.narrowed.map((n) => ({ ...n })),
-      conversions: (check.conversions ?? []).map((c) => ({ ...c })),
-    };
+    // A callback that threw has no verdict: nothing was returned to judge.
+    if (check)
+      snap.toutCheck = {
+        ok: check.ok,
+        mismatches: check.mismatches.map((m) => ({ message: m.message, short: m.short, index: m.index, problem: m.problem })),
+        narrowed: check.narrowed.map((n) => ({ ...n })),
+        conversions: (check.conversions ?? []).map((c) => ({ ...c })),
+      };
     if (end.error) snap.error = { name: end.error.name, message: end.error.message };
   }
   return snap;
