@@ -21,7 +21,7 @@ const T = { timeout: 90_000 };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tfjs-cb-pins-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const PINS = ['w', 'local', 'w.nope.deeper', 'w +* 1'];
+const PINS = ['tf.memory().numTensors', 'w', 'local', 'w.nope.deeper', 'w +* 1'];
 
 function pin(body: PinnedValuesEventBody, expression: string): PinnedValue {
   const found = body.pins.find((p) => p.expression === expression);
@@ -30,7 +30,7 @@ function pin(body: PinnedValuesEventBody, expression: string): PinnedValue {
 }
 
 describe('pinned expressions', () => {
-  test('6 stops, 4 pins: values, unresolved in the other frame, errors, one evaluateOnCallFrame per stop', T, async () => {
+  test('6 stops, 5 pins: values, unresolved in the other frame, errors, one evaluateOnCallFrame per stop', T, async () => {
     const log = path.join(dir, 'cdp.log');
     const bodies: PinnedValuesEventBody[] = [];
     await withSession(
@@ -78,6 +78,9 @@ describe('pinned expressions', () => {
       assert.equal(w.info.nanCount, i === 2 ? 1 : 0);
       assert.equal(w.info.max, i === 0 ? 4 : 5);
       assert.equal(pin(b, 'local').status, 'unresolved');
+      // Evaluated before w's summary at each stop: the last stop's summaries and slices disposed what they made.
+      const live = pin(b, 'tf.memory().numTensors');
+      assert.deepEqual(live.status === 'value' ? live.values : live, [3]);
       const thrown = pin(b, 'w.nope.deeper');
       assert.equal(thrown.status, 'error');
       if (thrown.status === 'error') assert.match(thrown.error, /^TypeError: Cannot read properties of undefined/);
