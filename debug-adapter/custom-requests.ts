@@ -1,6 +1,6 @@
 /**
  * The adapter's own requests (extension-protocol.ts): a tensor's values and bytes for the inspector, the graph
- * view's watch switch, a model node's details, and the program's tf.Variables. Each resolves to its response's body.
+ * view's watch switch, a model node's details, the program's tf.Variables, and the inspector's pins. Each resolves to its response's body.
  */
 import path from 'node:path';
 import type { Controller } from './pauses/controller.js';
@@ -12,6 +12,8 @@ import {
   type IgnoreOpBirthResponseBody,
   type GraphWatchArguments,
   NODE_INFO_REQUEST,
+  SET_PINS_REQUEST,
+  type SetPinsArguments,
   type NodeInfoArguments,
   TENSOR_BYTES_REQUEST,
   TENSOR_DATA_REQUEST,
@@ -28,6 +30,7 @@ import type { StackView } from './pauses/stack-view.js';
 import { nodeInfo, tensorBytes, tensorData } from './values/tensor-data.js';
 import { ignoreRule } from './breakpoints/op-births.js';
 import type { StopFilters } from './pauses/stop-filters.js';
+import type { Pins } from './values/pins.js';
 
 export type CustomRequestHandler = (args: unknown) => Promise<unknown>;
 
@@ -38,6 +41,7 @@ export function customRequestHandlers(
   stack: StackView,
   memory: MemoryReferences,
   filters: StopFilters,
+  pins: Pins,
 ): ReadonlyMap<string, CustomRequestHandler> {
   return new Map<string, CustomRequestHandler>([
     [
@@ -50,6 +54,7 @@ export function customRequestHandlers(
     [TENSOR_BYTES_REQUEST, (args) => tensorBytes(args as Partial<TensorBytesArguments> | undefined, controller.agent, memory)],
     [GRAPH_WATCH_REQUEST, (args) => controller.setWatchGraph((args as Partial<GraphWatchArguments> | undefined)?.on === true)],
     [NODE_INFO_REQUEST, (args) => nodeInfo(args as Partial<NodeInfoArguments> | undefined, controller.agent)],
+    [SET_PINS_REQUEST, async (args) => pins.set(args as Partial<SetPinsArguments> | undefined)],
     [TOGGLE_SKIP_FILE_REQUEST, (args) => toggleSkipFile(controller, args as Partial<ToggleSkipFileArguments> | undefined)],
     [
       IGNORE_OP_BIRTH_REQUEST,

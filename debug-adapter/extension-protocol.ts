@@ -4,7 +4,7 @@
  * the webview (media/src/protocol.ts) import these; the value shapes are the agent's.
  */
 import type { ActiveSnapshot, DataBreakHit, GraphRunRecord, MemoryPage, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
-import type { TrainingVariable } from './debuggee/agent-protocol.js';
+import type { PinnedValue, TrainingVariable } from './debuggee/agent-protocol.js';
 
 export type {
   ActiveSnapshot,
@@ -14,6 +14,7 @@ export type {
   NodeAttrValue,
   NodeRunStatus,
   NodeSnapshot,
+  PinnedValue,
   Side,
   TrainingVariable,
   ValueInfo,
@@ -200,4 +201,27 @@ export interface IgnoreOpBirthArguments {
 export interface IgnoreOpBirthResponseBody {
   /** What was dismissed, in words: "no more stops at `Log` this session". */
   readonly ignored: string;
+}
+
+/**
+ * `setPins`: the expressions pinned in the Tensor Inspector (all of them: the list replaces the
+ * last one), evaluated at every stop of the session from then on. Answered with no body.
+ */
+export const SET_PINS_REQUEST = 'setPins';
+
+export interface SetPinsArguments {
+  expressions: string[];
+}
+
+/**
+ * The custom event sent after each stop while there are pins: every pin evaluated on the top user
+ * frame, in one round trip. `stop` counts the session's stops from 1.
+ */
+export const PINNED_VALUES_EVENT = 'pinnedValues';
+
+export interface PinnedValuesEventBody {
+  stop: number;
+  /** At most this many values per pin (its first ones, row-major); the summary covers them all. */
+  valueLimit: number;
+  pins: PinnedValue[];
 }

@@ -23,6 +23,7 @@ import { quietDapLogger } from './dap-logging.js';
 import { mark } from './debuggee/timeline.js';
 import { EvaluateRequests } from './evaluate-requests.js';
 import { Evaluator } from './values/evaluator.js';
+import { Pins } from './values/pins.js';
 import { exceptionInfoBody } from './breakpoints/exception-info.js';
 import type { AttachArguments, LaunchArguments } from './launch-config.js';
 import { loadedSources } from './sources/loaded-sources.js';
@@ -94,11 +95,17 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
   private readonly filters = new StopFilters(this.controller);
   private readonly startup = new Startup(this.controller, this.program, this.filters, this.client);
   private readonly stack = new StackView(this.controller, this.store);
-  private readonly stops = new StopEvents(this.controller, this.client.sendEvent, () => this.resumed());
+  private readonly pins = new Pins(this.controller, this.evaluator, this.client.sendEvent);
+  private readonly stops = new StopEvents(
+    this.controller,
+    this.client.sendEvent,
+    () => this.resumed(),
+    (state) => this.pins.stopped(state),
+  );
   private readonly stepping = new Stepping(this.controller, this.stack, this.client.sendEvent, () => this.resumed(), this.positions);
   private readonly breakpoints = new BreakpointRequests(this.controller, this.positions, this.dataBreakpoints);
   private readonly evaluations = new EvaluateRequests(this.controller, this.evaluator, this.store, this.stack, this.positions);
-  private readonly customHandlers = customRequestHandlers(this.controller, this.evaluator, this.stack, this.store.memory, this.filters);
+  private readonly customHandlers = customRequestHandlers(this.controller, this.evaluator, this.stack, this.store.memory, this.filters, this.pins);
   /** Requests (by seq) already answered while their handler still runs: guardHandlers' record. */
   private readonly answered = new Set<number>();
 

@@ -21,6 +21,7 @@ import { registerDebugTerminal } from './debug-terminal.js';
 import { editorContext } from './editor-context.js';
 import { GraphPanel } from './graph-panel.js';
 import { InspectorPanel } from './inspector-panel.js';
+import { Pins } from './pins.js';
 import { LanguageServer } from './language-client.js';
 import { NativeSetup } from './native-setup.js';
 import { extensionPaths } from './paths.js';
@@ -38,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerDebugTerminal(context);
   const runner = new GraphRunner(context);
   const status = new BackendStatus(context);
-  const inspector = new InspectorPanel(context);
+  const inspector = new InspectorPanel(context, new Pins(context));
   const server = new LanguageServer(context);
   runner.onDidRun((result) => {
     status.used(result.trace?.backend?.backend);

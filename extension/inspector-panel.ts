@@ -20,6 +20,8 @@ import {
   DATA_BREAKPOINT_EVENT,
   type DataBreakpointEventBody,
   GRAPH_NODE_EVENT,
+  PINNED_VALUES_EVENT,
+  type PinnedValuesEventBody,
   TENSOR_CALLBACK_EVENT,
   TENSOR_BYTES_REQUEST,
   TENSOR_DATA_REQUEST,
@@ -34,6 +36,7 @@ import type { HostMessage, SliceOwner, WebviewMessage } from '../media/src/proto
 import { DEBUG_TYPE } from './config-resolution.js';
 import { dataBreakpointNode } from './data-breakpoint-node.js';
 import { inspectorHtml } from './inspector-html.js';
+import type { Pins } from './pins.js';
 
 const VIEW_TYPE = 'tfjsCallbacks.inspector';
 /** The inspector as a view (package.json `views`, in the panel's Tensor Inspector container). */
@@ -65,10 +68,15 @@ export class InspectorPanel {
   private readonly queue: HostMessage[] = [];
   private readonly sessions = new Map<string, vscode.DebugSession>();
 
-  constructor(private readonly context: vscode.ExtensionContext) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    /** The pinned expressions: shown in the webview, unpinned from it. */
+    private readonly pins?: Pins,
+  ) {
     context.subscriptions.push(
       vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
         if (e.session.type !== DEBUG_TYPE) return;
+        if (e.event === PINNED_VALUES_EVENT) return this.pinned(e.session, e.body as PinnedValuesEventBody);
         let message: HostMessage;
         if (e.event === TENSOR_CALLBACK_EVENT) message = { type: 'invocation', sessionId: e.session.id, event: e.body as TensorCallbackEventBody, live: true };
         else if (e.event === GRAPH_NODE_EVENT) message = { type: 'node', sessionId: e.session.id, event: e.body as GraphNodeEventBody, live: true };
@@ -104,6 +112,7 @@ export class InspectorPanel {
       vscode.window.tabGroups.onDidChangeTabGroups((e) => {
         if (!this.panel && (e.opened.length > 0 || e.closed.length > 0)) this.lastColumn = undefined;
       }),
+      ...(pins ? [pins.onDidChange((expressions) => this.post({ type: 'pins', expressions }))] : []),
       vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
         deserializeWebviewPanel: async (panel) => this.adopt(panel),
       }),
@@ -114,6 +123,19 @@ export class InspectorPanel {
         { webviewOptions: { retainContextWhenHidden: true } },
       ),
     );
+  }
+
+  /** A stop's pinned values: to the inspector where it is (opened when it is not, as a stop's would be). */
+  private pinned(session: vscode.DebugSession, event: PinnedValuesEventBody): void {
+    this.sessions.set(session.id, session);
+    const message: HostMessage = { type: 'pinned', sessionId: session.id, event };
+    // Quiet where it is (a pin's chart is no reason to bring the panel in front of the Debug Console).
+    if (this.webview) {
+      this.post(message);
+      return;
+    }
+    if (!vscode.workspace.getConfiguration('tfjsCallbacks').get<boolean>('openInspectorOnStop', true)) return;
+    void this.show(true).then(() => this.post(message));
   }
 
   private get location(): Location {
@@ -285,7 +307,11 @@ export class InspectorPanel {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        if (this.pins) void this.webview?.postMessage({ type: 'pins', expressions: this.pins.list } satisfies HostMessage);
         for (const m of this.queue.splice(0)) void this.webview?.postMessage(m);
+        return;
+      case 'unpin':
+        await this.pins?.unpin(message.expression);
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);

@@ -56,6 +56,9 @@ async function run(action: VariableAction, variable: TrainingVariable, session: 
       return;
     case 'inspect':
       return inspector.showNode(session, variableNode(variable), true);
+    case 'pin':
+      await vscode.commands.executeCommand('tfjsCallbacks.pinExpression', { evaluateName: variableExpression(variable.name) });
+      return;
     case 'copy':
       await vscode.env.clipboard.writeText(variableExpression(variable.name));
       void vscode.window.setStatusBarMessage(`Copied ${variableExpression(variable.name)}`, 4000);

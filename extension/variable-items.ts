@@ -21,7 +21,12 @@ export function variableItem(v: TrainingVariable): { label: string; description:
   return { label: v.name, description: type, detail: stats || `${info.size} values` };
 }
 
-export type VariableAction = { label: string; detail: string } & ({ kind: 'break'; condition?: string } | { kind: 'inspect' } | { kind: 'copy' });
+export type VariableAction = { label: string; detail: string } & (
+  | { kind: 'break'; condition?: string }
+  | { kind: 'inspect' }
+  | { kind: 'pin' }
+  | { kind: 'copy' }
+);
 
 /** What can be done with a variable picked. */
 export function variableActions(v: TrainingVariable): VariableAction[] {
@@ -43,6 +48,7 @@ export function variableActions(v: TrainingVariable): VariableAction[] {
           },
         ]),
     { kind: 'inspect', label: 'Inspect', detail: 'Open its values in the tensor inspector' },
+    { kind: 'pin', label: 'Pin in Tensor Inspector', detail: `${expression} at every stop: its summary and a chart over the stops` },
     { kind: 'copy', label: 'Copy Expression', detail: `${expression}: works in watches and the Debug Console from any frame` },
   ];
 }

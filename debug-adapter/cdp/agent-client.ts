@@ -66,6 +66,11 @@ export function agentExpression<A extends unknown[], R>(fn: (agent: DebugAgent, 
   return `(${declaration(fn)})(${[JSON.stringify(AGENT_KEY), ...args].join(', ')})`;
 }
 
+/** As agentExpression, for a result read by value (`returnByValue`): its NaN and ±Infinity tagged as the agent's answers are. */
+export function agentValueExpression<A extends unknown[], R>(fn: (agent: DebugAgent, ...args: A) => R, ...args: string[]): string {
+  return `(${declaration(fn, true)})(${[JSON.stringify(AGENT_KEY), ...args].join(', ')})`;
+}
+
 export class AgentClient {
   private globalObject: Promise<string> | undefined;
   private globalId: string | undefined;

@@ -21,6 +21,7 @@ export type {
   InvocationDetails,
   MemoryPage,
   NonFiniteValue,
+  PinnedValue,
   ScopeValue,
   Side,
   TrainingVariable,

@@ -88,3 +88,12 @@ export type ScopeValue =
 export interface CallbackScopeData {
   inputs: ScopeValue[];
 }
+
+/**
+ * A pinned expression at one stop (the `pinnedValues` event): its summary and first values, or
+ * `unresolved` (a ReferenceError: a name the frame does not see), or the error it threw.
+ */
+export type PinnedValue =
+  | { expression: string; status: 'value'; info: ValueInfo; values: FlatValue[] }
+  | { expression: string; status: 'unresolved' }
+  | { expression: string; status: 'error'; error: string };

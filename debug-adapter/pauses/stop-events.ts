@@ -36,6 +36,8 @@ export class StopEvents {
     private readonly sendEvent: (event: DebugProtocol.Event) => void,
     /** Forgets the previous stop (its frames, variables, evaluations). */
     private readonly resumed: () => void,
+    /** The pinned expressions' event (values/pins.ts), once the client has the paused frame. */
+    private readonly pinned: (state: PausedState) => Promise<void> = async () => {},
   ) {
     controller.on('stopped', (state) => void this.stopped(state));
     controller.on('stopped', (state) => this.dataStopped(state));
@@ -80,6 +82,8 @@ export class StopEvents {
     // client has the paused frame: its paused line is drawn first, not after them.
     await stackShown;
     await inspector;
+    if (this.controller.paused !== state) return;
+    await this.pinned(state).catch(() => {});
     if (this.controller.paused !== state) return;
     // A node stop, or an op stop shown as a node of OP_BIRTH_GRAPH (its tensors page as a node's).
     const node = state.node ?? (state.op ? opBirthNode(state.op) : undefined);

@@ -28,6 +28,11 @@ import { TensorData } from './tensor-data.js';
 import { TensorView } from './tensor-view.js';
 import type { TensorViewModel } from './tensor-view-model.js';
 import type { VsCodeApi } from './vscode-api.js';
+import { PinValues } from './pin-values.js';
+import { closePoint, initialPins, openPoint, reducePins, type PinsState } from './pins-state.js';
+import { renderPins } from './pins-view.js';
+
+type Scope = 'all' | 'tensor' | 'pins';
 
 export class InspectorApp {
   private state: InspectorState;
@@ -36,6 +41,8 @@ export class InspectorApp {
   private readonly tensorView: TensorView;
   private readonly main = h('div', { className: 'invocation' });
   private readonly side = h('div', { className: 'history-slot' });
+  private readonly pinsSlot = h('div', { className: 'pins-slot' });
+  private readonly pinValues = new PinValues();
 
   constructor(
     private readonly root: HTMLElement,
@@ -56,7 +63,7 @@ export class InspectorApp {
       const message = asHostMessage(event.data);
       if (message) this.receive(message);
     });
-    this.root.replaceChildren(h('div', { className: 'layout' }, this.main, this.side));
+    this.root.replaceChildren(h('div', { className: 'layout' }, h('div', { className: 'main-column' }, this.pinsSlot, this.main), this.side));
     this.render('all');
     this.api.post({ type: 'ready' });
   }
@@ -70,10 +77,19 @@ export class InspectorApp {
     }
     // A node's tensors differ from one stop at it to the next (another run).
     if (message.type === 'node') this.data.forget(message.sessionId, { graph: message.event.node.graph, node: message.event.node.node });
+    if (message.type === 'pins' || message.type === 'pinned') {
+      if (message.type === 'pinned') this.pinValues.keep(message);
+      this.updatePins((p) => reducePins(p, message));
+      return;
+    }
     this.update((s) => reduce(s, message), 'all');
   }
 
-  private update(change: (s: InspectorState) => InspectorState, scope: 'all' | 'tensor'): void {
+  private updatePins(change: (p: PinsState) => PinsState): void {
+    this.update((s) => ({ ...s, pins: change(s.pins ?? initialPins()) }), 'pins');
+  }
+
+  private update(change: (s: InspectorState) => InspectorState, scope: Scope): void {
     const next = change(this.state);
     if (next === this.state) return;
     this.state = next;
@@ -85,7 +101,7 @@ export class InspectorApp {
    * Renders; a failure is shown in the panel (with the history beside it, to pick another stop)
    * instead of leaving it blank, and the state stays as it was so a reload shows the same.
    */
-  private render(scope: 'all' | 'tensor'): void {
+  private render(scope: Scope): void {
     try {
       this.renderState(scope);
     } catch (err) {
@@ -111,7 +127,9 @@ export class InspectorApp {
     }
   }
 
-  private renderState(scope: 'all' | 'tensor'): void {
+  private renderState(scope: Scope): void {
+    if (scope !== 'tensor') this.renderPins();
+    if (scope === 'pins') return;
     const focusId = (document.activeElement as HTMLElement | null)?.dataset?.focusId;
     const entry = currentEntry(this.state);
     const ref = entry ? selectedRef(entry) : undefined;
@@ -139,6 +157,17 @@ export class InspectorApp {
       renderHistory(this.state.history, this.state.currentKey, {
         onShow: (key) => this.update((s) => showEntry(s, key), 'all'),
         onClear: () => this.update(clearHistory, 'all'),
+      }),
+    );
+  }
+
+  private renderPins(): void {
+    replaceChildren(
+      this.pinsSlot,
+      renderPins(this.state.pins ?? initialPins(), this.pinValues, {
+        onOpen: (expression, stop) => this.updatePins((p) => openPoint(p, expression, stop)),
+        onClose: () => this.updatePins(closePoint),
+        onUnpin: (expression) => this.api.post({ type: 'unpin', expression }),
       }),
     );
   }

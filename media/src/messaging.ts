@@ -2,6 +2,7 @@
  * Messages with the panel: `tensorData` and `tensorBytes` requests matched to their answers by
  * requestId, with a time limit, and the other host messages passed on.
  */
+import { asPinsMessage } from './pins-state.js';
 import type { BytesRequest, HostMessage, SliceRequest, TensorBytes, TensorSlice, WebviewMessage } from './protocol.js';
 
 export type { BytesRequest, SliceRequest };
@@ -82,5 +83,6 @@ export function asHostMessage(data: unknown): HostMessage | undefined {
     return typeof (data as { requestId?: unknown }).requestId === 'number' ? (data as HostMessage) : undefined;
   if (m.type === 'sessionEnded' || m.type === 'sessionStarted')
     return typeof (data as { sessionId?: unknown }).sessionId === 'string' ? (data as HostMessage) : undefined;
+  if (m.type === 'pins' || m.type === 'pinned') return asPinsMessage(data);
   return undefined;
 }

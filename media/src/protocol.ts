@@ -72,6 +72,11 @@ export type BytesRequest = { readonly sessionId: string } & (
   | Readonly<Omit<Required<adapter.NodeDataArguments>, 'start' | 'count'>>
 ) & { readonly offset: number; readonly count: number };
 
+/** A pinned expression at one stop (adapter `PinnedValue`), and the adapter's `pinnedValues` event body. */
+export type PinnedValue = Frozen<adapter.PinnedValue>;
+export type PinnedValuesEvent = Frozen<adapter.PinnedValuesEventBody>;
+export type WirePinsFit = Holds<adapter.PinnedValuesEventBody extends PinnedValuesEvent ? true : false>;
+
 /** Extension host → webview. */
 export type HostMessage =
   /** A stop in a callback: shown, and added to the session's history. */
@@ -88,7 +93,11 @@ export type HostMessage =
   /** The debug session the shown invocations belong to has ended: their data cannot be fetched any more. */
   | { readonly type: 'sessionEnded'; readonly sessionId: string }
   /** A new debug session started: the last session's stop is no longer what the program is doing. */
-  | { readonly type: 'sessionStarted'; readonly sessionId: string };
+  | { readonly type: 'sessionStarted'; readonly sessionId: string }
+  /** The pinned expressions (the extension's, in the workspace): on `ready` and whenever they change. */
+  | { readonly type: 'pins'; readonly expressions: readonly string[] }
+  /** The pins' values at a stop (the adapter's `pinnedValues`). */
+  | { readonly type: 'pinned'; readonly sessionId: string; readonly event: PinnedValuesEvent };
 
 /** Webview → extension host. */
 export type WebviewMessage =
@@ -96,4 +105,6 @@ export type WebviewMessage =
   | ({ readonly type: 'tensorData'; readonly requestId: number } & SliceRequest)
   | ({ readonly type: 'tensorBytes'; readonly requestId: number } & BytesRequest)
   /** Put this text (a tensor as JSON, or in `format`: 'NumPy', 'CSV') on the clipboard. */
-  | { readonly type: 'copy'; readonly text: string; readonly format?: string };
+  | { readonly type: 'copy'; readonly text: string; readonly format?: string }
+  /** Unpin (the inspector's Unpin button). */
+  | { readonly type: 'unpin'; readonly expression: string };

@@ -5,6 +5,7 @@
  */
 import { checkEvent } from './event-check.js';
 import { checkNodeEvent } from './node-check.js';
+import { type PinsState, restorePins } from './pins-state.js';
 import type { HostMessage, NodeStopEvent, Side, TensorCallbackEvent, TensorInfo } from './protocol.js';
 
 export interface TensorRef {
@@ -65,6 +66,8 @@ export interface InspectorState {
   readonly currentKey?: string;
   readonly pageRows: number;
   readonly pageCols: number;
+  /** The Pinned section (pins-state.ts). */
+  readonly pins?: PinsState;
 }
 
 export const MAX_HISTORY = 200;
@@ -92,6 +95,7 @@ export function restoreState(saved: unknown): InspectorState {
     currentKey: history.some((e) => e.key === s.currentKey) ? s.currentKey : history.at(-1)?.key,
     pageRows: PAGE_ROWS.includes(s.pageRows as never) ? s.pageRows! : 32,
     pageCols: PAGE_COLS.includes(s.pageCols as never) ? s.pageCols! : 16,
+    pins: restorePins(s.pins),
   };
 }
 

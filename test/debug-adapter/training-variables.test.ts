@@ -74,7 +74,7 @@ describe('training state: the program’s tf.Variables while paused', () => {
       assert.deepEqual(row, { label: 'hidden/kernel', description: 'float32[2,3]', detail: 'min 1 · max 1 · mean 1' });
       assert.deepEqual(
         variableActions(listed.variables[0]!).map((a) => a.label),
-        ['Break on Value Change', 'Break When It Becomes NaN/Inf', 'Inspect', 'Copy Expression'],
+        ['Break on Value Change', 'Break When It Becomes NaN/Inf', 'Inspect', 'Pin in Tensor Inspector', 'Copy Expression'],
       );
       const shown = variableNode(listed.variables[0]!).node;
       assert.equal(shown.graph, VARIABLES_GRAPH);

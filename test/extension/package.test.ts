@@ -56,6 +56,7 @@ describe('the packaged .vsix', { timeout: 180_000 }, () => {
         'TF.js Callbacks: Toggle Skipping this File',
         'TF.js Callbacks: Show tf.Variables',
         'TF.js Callbacks: Create Sample Project',
+        'TF.js Callbacks: Pin in Tensor Inspector',
       ],
     );
     for (const file of [

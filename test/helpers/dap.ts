@@ -160,6 +160,7 @@ const EVENTS = [
   'graphNode',
   'graphRun',
   'dataBreakpoint',
+  'pinnedValues',
   'tfjsBackend',
   'thread',
   'process',
