@@ -24,6 +24,8 @@ import {
 import { inputName, nodeIsLive, renderNodeHeader, renderNodeSummary } from './node-summary.js';
 import { renderHeader, renderSummary } from './summary.js';
 import { renderHistory } from './history.js';
+import { type ComparePair, pairEntries } from './compare-state.js';
+import { CompareView, historyCompareButton, previousStopButton } from './compare-view.js';
 import { TensorData } from './tensor-data.js';
 import { TensorView } from './tensor-view.js';
 import type { TensorViewModel } from './tensor-view-model.js';
@@ -36,6 +38,9 @@ export class InspectorApp {
   private readonly tensorView: TensorView;
   private readonly main = h('div', { className: 'invocation' });
   private readonly side = h('div', { className: 'history-slot' });
+  /** Compare (compare-view.ts): the two stops shown instead of one, while set. */
+  private comparing: ComparePair | undefined;
+  private readonly compareView: CompareView;
 
   constructor(
     private readonly root: HTMLElement,
@@ -49,6 +54,15 @@ export class InspectorApp {
       onPageSize: (rows, cols) => this.update((s) => ({ ...s, pageRows: rows, pageCols: cols }), 'tensor'),
       onCopy: (text, format) => api.post({ type: 'copy', text, ...(format ? { format } : {}) }),
     });
+    this.compareView = new CompareView(this.channel, {
+      onClose: () => this.compare(undefined),
+      onRef: (ref) => this.compare(this.comparing && { ...this.comparing, ref }),
+    });
+  }
+
+  private compare(pair: ComparePair | undefined): void {
+    this.comparing = pair;
+    this.render('all');
   }
 
   start(): void {
@@ -69,6 +83,8 @@ export class InspectorApp {
       this.data.forget(message.sessionId, { invocationId: message.event.invocation.id });
     }
     // A node's tensors differ from one stop at it to the next (another run).
+    // A new stop is shown, not the comparison.
+    if (message.type === 'invocation' || message.type === 'node') this.comparing = undefined;
     if (message.type === 'node') this.data.forget(message.sessionId, { graph: message.event.node.graph, node: message.event.node.node });
     this.update((s) => reduce(s, message), 'all');
   }
@@ -113,6 +129,14 @@ export class InspectorApp {
 
   private renderState(scope: 'all' | 'tensor'): void {
     const focusId = (document.activeElement as HTMLElement | null)?.dataset?.focusId;
+    const pair = this.comparing && pairEntries(this.state.history, this.comparing);
+    if (pair) {
+      replaceChildren(this.main, this.compareView.element);
+      this.compareView.show(this.comparing!, ...pair);
+      this.renderSide();
+      if (focusId) this.root.querySelector<HTMLElement>(`[data-focus-id="${CSS.escape(focusId)}"]`)?.focus();
+      return;
+    }
     const entry = currentEntry(this.state);
     const ref = entry ? selectedRef(entry) : undefined;
     if (scope === 'all') {
@@ -124,6 +148,7 @@ export class InspectorApp {
           this.main,
           entry.kind === 'node' ? renderNodeHeader(entry) : renderHeader(entry),
           entry.kind === 'node' ? renderNodeSummary(entry, ref, onSelect) : renderSummary(entry, ref, onSelect),
+          previousStopButton(this.state.history, entry, (p) => this.compare(p)),
           this.tensorView.element,
         );
       }
@@ -137,8 +162,16 @@ export class InspectorApp {
     replaceChildren(
       this.side,
       renderHistory(this.state.history, this.state.currentKey, {
-        onShow: (key) => this.update((s) => showEntry(s, key), 'all'),
+        onShow: (key) => {
+          const before = this.state;
+          const wasComparing = this.comparing !== undefined;
+          this.comparing = undefined;
+          this.update((s) => showEntry(s, key), 'all');
+          // Back from Compare to the entry that was shown: nothing changed in the state, yet the view did.
+          if (wasComparing && this.state === before) this.render('all');
+        },
         onClear: () => this.update(clearHistory, 'all'),
+        extra: (e) => historyCompareButton(e, currentEntry(this.state), (p) => this.compare(p)),
       }),
     );
   }
