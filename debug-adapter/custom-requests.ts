@@ -17,6 +17,7 @@ import {
   type NodeInfoArguments,
   TENSOR_BYTES_REQUEST,
   TENSOR_DATA_REQUEST,
+  TENSOR_DIFF_REQUEST,
   type TensorBytesArguments,
   type TensorDataArguments,
   TOGGLE_SKIP_FILE_REQUEST,
@@ -28,6 +29,7 @@ import {
 import type { MemoryReferences } from './values/memory.js';
 import type { StackView } from './pauses/stack-view.js';
 import { nodeInfo, tensorBytes, tensorData } from './values/tensor-data.js';
+import { tensorDiff } from './values/tensor-diff.js';
 import { ignoreRule } from './breakpoints/op-births.js';
 import type { StopFilters } from './pauses/stop-filters.js';
 import type { Pins } from './values/pins.js';
@@ -51,6 +53,7 @@ export function customRequestHandlers(
         return tensorData(args as TensorDataArguments, controller.agent, evaluate);
       },
     ],
+    [TENSOR_DIFF_REQUEST, (args) => tensorDiff(args, controller)],
     [TENSOR_BYTES_REQUEST, (args) => tensorBytes(args as Partial<TensorBytesArguments> | undefined, controller.agent, memory)],
     [GRAPH_WATCH_REQUEST, (args) => controller.setWatchGraph((args as Partial<GraphWatchArguments> | undefined)?.on === true)],
     [NODE_INFO_REQUEST, (args) => nodeInfo(args as Partial<NodeInfoArguments> | undefined, controller.agent)],

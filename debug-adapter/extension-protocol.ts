@@ -4,11 +4,16 @@
  * the webview (media/src/protocol.ts) import these; the value shapes are the agent's.
  */
 import type { ActiveSnapshot, DataBreakHit, GraphRunRecord, MemoryPage, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
-import type { PinnedValue, TrainingVariable } from './debuggee/agent-protocol.js';
+import type { PinnedValue, TensorDiff, TrainingVariable } from './debuggee/agent-protocol.js';
 
 export type {
   ActiveSnapshot,
   DataBreakHit,
+  DeltaMap,
+  DiffSide,
+  ElementwiseDiff,
+  LargestDelta,
+  TensorDiff,
   FlatValue,
   GraphRunRecord,
   NodeAttrValue,
@@ -225,3 +230,21 @@ export interface PinnedValuesEventBody {
   valueLimit: number;
   pins: PinnedValue[];
 }
+
+/**
+ * The inspector's Compare: one input or output of two stopped invocations (of one callback, or any
+ * two), from the copies the agent keeps of each stop's values (the last 16 stops, 256 MiB at most:
+ * debuggee/agent-diffs.ts). Answered after the program has moved on, while the session lasts.
+ */
+export const TENSOR_DIFF_REQUEST = 'tensorDiff';
+
+export interface TensorDiffArguments {
+  /** The earlier stop's invocation (Δ is b − a). */
+  a: { invocationId: number };
+  b: { invocationId: number };
+  side: Side;
+  index: number;
+}
+
+/** The `tensorDiff` response body; an error response says which invocation's values are not kept, and why. */
+export type TensorDiffResponseBody = TensorDiff;

@@ -25,12 +25,15 @@ import {
   TENSOR_CALLBACK_EVENT,
   TENSOR_BYTES_REQUEST,
   TENSOR_DATA_REQUEST,
+  TENSOR_DIFF_REQUEST,
   type TensorBytesArguments,
   type TensorBytesResponseBody,
   type GraphNodeEventBody,
   type TensorCallbackEventBody,
   type TensorDataArguments,
   type TensorDataResponseBody,
+  type TensorDiffArguments,
+  type TensorDiffResponseBody,
 } from '../debug-adapter/extension-protocol.js';
 import type { HostMessage, SliceOwner, WebviewMessage } from '../media/src/protocol.js';
 import { DEBUG_TYPE } from './config-resolution.js';
@@ -329,6 +332,13 @@ export class InspectorPanel {
         const args: TensorBytesArguments = { ...ownerOf(message), side, index, offset, count };
         const answer = await this.ask(message.sessionId, TENSOR_BYTES_REQUEST, args);
         this.post({ type: 'tensorBytes', requestId: message.requestId, ...('error' in answer ? answer : { bytes: answer.body as TensorBytesResponseBody }) });
+        return;
+      }
+      case 'tensorDiff': {
+        const { a, b, side, index } = message;
+        const args: TensorDiffArguments = { a: { invocationId: a.invocationId }, b: { invocationId: b.invocationId }, side, index };
+        const answer = await this.ask(message.sessionId, TENSOR_DIFF_REQUEST, args);
+        this.post({ type: 'tensorDiff', requestId: message.requestId, ...('error' in answer ? answer : { diff: answer.body as TensorDiffResponseBody }) });
         return;
       }
     }

@@ -11,8 +11,10 @@ import type { ToutMismatch } from '../../runtime/tout-verdict.js';
 import type { GraphNonFiniteOrigin, GraphRunRecord, NodeSnapshot } from './agent-nodes.js';
 import type { OpBirthIgnore, OpBirthSnapshot } from './agent-ops.js';
 import type { CallbackScopeData, FlatValue, InvocationDetails, MemoryPage, Side, TrainingVariable, ValueInfo, ValuePage } from './agent-values.js';
+import type { TensorDiff } from './agent-diffs.js';
 
 export type { GraphNonFiniteOrigin, GraphRunRecord, NodeAttrValue, NodeRunStatus, NodeSnapshot } from './agent-nodes.js';
+export type { DeltaMap, DiffSide, ElementwiseDiff, LargestDelta, TensorDiff } from './agent-diffs.js';
 export type { OpBirthIgnore, OpBirthSnapshot, OpLayer, ProgramSite } from './agent-ops.js';
 export { OP_BIRTH_GRAPH, OP_CONDITION_NAMES, opBirthNode } from './agent-ops.js';
 export type {
@@ -324,6 +326,8 @@ export interface DebugAgent {
   values(id: number, side: Side): readonly unknown[] | undefined;
   details(id: number): InvocationDetails | undefined;
   page(id: number, side: Side, index: number, start: number, count: number): ValuePage | { error: string };
+  /** One input or output of two stopped invocations compared, from the copies kept at their stops (agent-diffs.ts); or why not. */
+  tensorDiff(a: number, b: number, side: Side, index: number): TensorDiff | { error: string };
   /** What the Callback scope shows of an invocation (see CallbackScopeData). */
   scopeData(id: number): CallbackScopeData | undefined;
   info(value: unknown): ValueInfo | undefined;

@@ -24,6 +24,8 @@ import {
 import { inputName, nodeIsLive, renderNodeHeader, renderNodeSummary } from './node-summary.js';
 import { renderHeader, renderSummary } from './summary.js';
 import { renderHistory } from './history.js';
+import { type ComparePair, pairEntries } from './compare-state.js';
+import { CompareView, historyCompareButton, previousStopButton } from './compare-view.js';
 import { TensorData } from './tensor-data.js';
 import { TensorView } from './tensor-view.js';
 import type { TensorViewModel } from './tensor-view-model.js';
@@ -43,6 +45,9 @@ export class InspectorApp {
   private readonly side = h('div', { className: 'history-slot' });
   private readonly pinsSlot = h('div', { className: 'pins-slot' });
   private readonly pinValues = new PinValues();
+  /** Compare (compare-view.ts): the two stops shown instead of one, while set. */
+  private comparing: ComparePair | undefined;
+  private readonly compareView: CompareView;
 
   constructor(
     private readonly root: HTMLElement,
@@ -56,6 +61,15 @@ export class InspectorApp {
       onPageSize: (rows, cols) => this.update((s) => ({ ...s, pageRows: rows, pageCols: cols }), 'tensor'),
       onCopy: (text, format) => api.post({ type: 'copy', text, ...(format ? { format } : {}) }),
     });
+    this.compareView = new CompareView(this.channel, {
+      onClose: () => this.compare(undefined),
+      onRef: (ref) => this.compare(this.comparing && { ...this.comparing, ref }),
+    });
+  }
+
+  private compare(pair: ComparePair | undefined): void {
+    this.comparing = pair;
+    this.render('all');
   }
 
   start(): void {
@@ -75,6 +89,8 @@ export class InspectorApp {
       // A later stop in the same invocation may see other values.
       this.data.forget(message.sessionId, { invocationId: message.event.invocation.id });
     }
+    // A new stop is shown, not the comparison.
+    if (message.type === 'invocation' || message.type === 'node') this.comparing = undefined;
     // A node's tensors differ from one stop at it to the next (another run).
     if (message.type === 'node') this.data.forget(message.sessionId, { graph: message.event.node.graph, node: message.event.node.node });
     if (message.type === 'pins' || message.type === 'pinned') {
@@ -131,6 +147,14 @@ export class InspectorApp {
     if (scope !== 'tensor') this.renderPins();
     if (scope === 'pins') return;
     const focusId = (document.activeElement as HTMLElement | null)?.dataset?.focusId;
+    const pair = this.comparing && pairEntries(this.state.history, this.comparing);
+    if (pair) {
+      replaceChildren(this.main, this.compareView.element);
+      this.compareView.show(this.comparing!, ...pair);
+      this.renderSide();
+      if (focusId) this.root.querySelector<HTMLElement>(`[data-focus-id="${CSS.escape(focusId)}"]`)?.focus();
+      return;
+    }
     const entry = currentEntry(this.state);
     const ref = entry ? selectedRef(entry) : undefined;
     if (scope === 'all') {
@@ -142,6 +166,7 @@ export class InspectorApp {
           this.main,
           entry.kind === 'node' ? renderNodeHeader(entry) : renderHeader(entry),
           entry.kind === 'node' ? renderNodeSummary(entry, ref, onSelect) : renderSummary(entry, ref, onSelect),
+          previousStopButton(this.state.history, entry, (p) => this.compare(p)),
           this.tensorView.element,
         );
       }
@@ -155,8 +180,16 @@ export class InspectorApp {
     replaceChildren(
       this.side,
       renderHistory(this.state.history, this.state.currentKey, {
-        onShow: (key) => this.update((s) => showEntry(s, key), 'all'),
+        onShow: (key) => {
+          const before = this.state;
+          const wasComparing = this.comparing !== undefined;
+          this.comparing = undefined;
+          this.update((s) => showEntry(s, key), 'all');
+          // Back from Compare to the entry that was shown: nothing changed in the state, yet the view did.
+          if (wasComparing && this.state === before) this.render('all');
+        },
         onClear: () => this.update(clearHistory, 'all'),
+        extra: (e) => historyCompareButton(e, currentEntry(this.state), (p) => this.compare(p)),
       }),
     );
   }

@@ -32,6 +32,14 @@ export function finiteRange(values: Float64Array): { min: number; max: number } 
   return min <= max ? { min, max } : undefined;
 }
 
+/** The cell (row, column) of a rows × cols canvas under the mouse. */
+export function cellUnder(canvas: HTMLCanvasElement, e: MouseEvent, rows: number, cols: number): [number, number] {
+  const rect = canvas.getBoundingClientRect();
+  const c = Math.min(cols - 1, Math.max(0, Math.floor(((e.clientX - rect.left) / rect.width) * cols)));
+  const r = Math.min(rows - 1, Math.max(0, Math.floor(((e.clientY - rect.top) / rect.height) * rows)));
+  return [r, c];
+}
+
 export function renderHeatmap(m: Matrix, data: RegionData, options: HeatmapOptions = {}): HTMLElement {
   const { region } = data;
   const rows = region.r1 - region.r0;
@@ -68,10 +76,8 @@ export function renderHeatmap(m: Matrix, data: RegionData, options: HeatmapOptio
   }
 
   const cellAt = (e: MouseEvent): [number, number] => {
-    const rect = canvas.getBoundingClientRect();
-    const c = region.c0 + Math.min(cols - 1, Math.max(0, Math.floor(((e.clientX - rect.left) / rect.width) * cols)));
-    const r = region.r0 + Math.min(rows - 1, Math.max(0, Math.floor(((e.clientY - rect.top) / rect.height) * rows)));
-    return [r, c];
+    const [r, c] = cellUnder(canvas, e, rows, cols);
+    return [region.r0 + r, region.c0 + c];
   };
   canvas.addEventListener('mousemove', (e) => {
     const [r, c] = cellAt(e);

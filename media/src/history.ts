@@ -2,7 +2,7 @@
  * The history: every invocation and node seen, newest first, with its status; a click shows it again.
  * Entries of ended sessions stay, marked as such.
  */
-import { button, h } from './dom.js';
+import { button, type Child, h } from './dom.js';
 import { invocationMark, invocationTitle, isFailed } from './format.js';
 import { nodeTitle } from './node-summary.js';
 import type { HistoryEntry } from './state.js';
@@ -10,6 +10,8 @@ import type { HistoryEntry } from './state.js';
 export interface HistoryHandlers {
   readonly onShow: (key: string) => void;
   readonly onClear: () => void;
+  /** More controls on an entry's line (Compare's button). */
+  readonly extra?: (entry: HistoryEntry) => Child;
 }
 
 export function renderHistory(history: readonly HistoryEntry[], currentKey: string | undefined, handlers: HistoryHandlers): HTMLElement {
@@ -36,6 +38,7 @@ export function renderHistory(history: readonly HistoryEntry[], currentKey: stri
         h('span', { className: 'status-mark', attrs: { 'aria-label': failed ? 'failed' : 'ok' } }, status),
         ' ',
         h('span', { className: 'history-name' }, line.title),
+        handlers.extra?.(e),
       ),
       h(
         'div',

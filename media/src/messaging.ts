@@ -1,13 +1,13 @@
 /**
- * Messages with the panel: `tensorData` and `tensorBytes` requests matched to their answers by
+ * Messages with the panel: `tensorData`, `tensorBytes` and `tensorDiff` requests matched to their answers by
  * requestId, with a time limit, and the other host messages passed on.
  */
 import { asPinsMessage } from './pins-state.js';
-import type { BytesRequest, HostMessage, SliceRequest, TensorBytes, TensorSlice, WebviewMessage } from './protocol.js';
+import type { BytesRequest, DiffRequest, HostMessage, SliceRequest, TensorBytes, TensorDiffAnswer, TensorSlice, WebviewMessage } from './protocol.js';
 
 export type { BytesRequest, SliceRequest };
 
-type Answer = Extract<HostMessage, { type: 'tensorData' | 'tensorBytes' }>;
+type Answer = Extract<HostMessage, { type: 'tensorData' | 'tensorBytes' | 'tensorDiff' }>;
 
 interface Pending {
   readonly resolve: (answer: Answer) => void;
@@ -37,6 +37,13 @@ export class HostChannel {
     throw new Error(answer.error ?? 'the debugger sent no bytes');
   }
 
+  /** Compare: one input or output of two invocations, compared in the debuggee. */
+  async requestDiff(request: DiffRequest): Promise<TensorDiffAnswer> {
+    const answer = await this.request((requestId) => ({ type: 'tensorDiff', requestId, ...request }));
+    if (answer.type === 'tensorDiff' && answer.diff && typeof answer.diff === 'object') return answer.diff;
+    throw new Error(answer.error ?? 'the debugger sent no comparison');
+  }
+
   private request(message: (requestId: number) => WebviewMessage): Promise<Answer> {
     const requestId = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
@@ -51,7 +58,7 @@ export class HostChannel {
 
   /** Settles the request an answer is for; true when the message was one. */
   settle(message: HostMessage): boolean {
-    if (message.type !== 'tensorData' && message.type !== 'tensorBytes') return false;
+    if (message.type !== 'tensorData' && message.type !== 'tensorBytes' && message.type !== 'tensorDiff') return false;
     const p = this.pending.get(message.requestId);
     if (!p) return true;
     this.pending.delete(message.requestId);
@@ -79,7 +86,7 @@ export function asHostMessage(data: unknown): HostMessage | undefined {
     const i = data as { sessionId?: unknown; event?: unknown };
     return typeof i.sessionId === 'string' && i.event && typeof i.event === 'object' ? (data as HostMessage) : undefined;
   }
-  if (m.type === 'tensorData' || m.type === 'tensorBytes')
+  if (m.type === 'tensorData' || m.type === 'tensorBytes' || m.type === 'tensorDiff')
     return typeof (data as { requestId?: unknown }).requestId === 'number' ? (data as HostMessage) : undefined;
   if (m.type === 'sessionEnded' || m.type === 'sessionStarted')
     return typeof (data as { sessionId?: unknown }).sessionId === 'string' ? (data as HostMessage) : undefined;

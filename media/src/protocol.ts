@@ -77,6 +77,13 @@ export type PinnedValue = Frozen<adapter.PinnedValue>;
 export type PinnedValuesEvent = Frozen<adapter.PinnedValuesEventBody>;
 export type WirePinsFit = Holds<adapter.PinnedValuesEventBody extends PinnedValuesEvent ? true : false>;
 
+/** Compare: the adapter's `tensorDiff` response body (Δ map values as sent: NaN and ±Infinity as NonFiniteValue). */
+export type TensorDiffAnswer = Frozen<adapter.TensorDiffResponseBody>;
+export type WireDiffFits = Holds<adapter.TensorDiffResponseBody extends TensorDiffAnswer ? true : false>;
+
+/** Compare: one input or output of two invocations (the `tensorDiff` arguments), and the session to ask. */
+export type DiffRequest = { readonly sessionId: string } & Frozen<adapter.TensorDiffArguments>;
+
 /** Extension host → webview. */
 export type HostMessage =
   /** A stop in a callback: shown, and added to the session's history. */
@@ -90,6 +97,8 @@ export type HostMessage =
   | { readonly type: 'tensorData'; readonly requestId: number; readonly slice?: TensorSlice; readonly error?: string }
   /** The answer to a `tensorBytes` request. */
   | { readonly type: 'tensorBytes'; readonly requestId: number; readonly bytes?: TensorBytes; readonly error?: string }
+  /** The answer to a `tensorDiff` request (Compare). */
+  | { readonly type: 'tensorDiff'; readonly requestId: number; readonly diff?: TensorDiffAnswer; readonly error?: string }
   /** The debug session the shown invocations belong to has ended: their data cannot be fetched any more. */
   | { readonly type: 'sessionEnded'; readonly sessionId: string }
   /** A new debug session started: the last session's stop is no longer what the program is doing. */
@@ -104,6 +113,7 @@ export type WebviewMessage =
   | { readonly type: 'ready' }
   | ({ readonly type: 'tensorData'; readonly requestId: number } & SliceRequest)
   | ({ readonly type: 'tensorBytes'; readonly requestId: number } & BytesRequest)
+  | ({ readonly type: 'tensorDiff'; readonly requestId: number } & DiffRequest)
   /** Put this text (a tensor as JSON, or in `format`: 'NumPy', 'CSV') on the clipboard. */
   | { readonly type: 'copy'; readonly text: string; readonly format?: string }
   /** Unpin (the inspector's Unpin button). */

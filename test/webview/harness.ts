@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { tagNonFinite } from '../../debug-adapter/cdp/wire-values.js';
 import { inspectorHtml } from '../../extension/inspector-html.js';
+import type { TensorDiffResponseBody } from '../../debug-adapter/extension-protocol.js';
 import type { HostMessage, NodeStopEvent, TensorCallbackEvent, TensorInfo, WebviewMessage } from '../../media/src/protocol.js';
 import { artifactsDir, buildWebview, root, startPageHarness, type PageHarness } from './page-harness.js';
 
@@ -26,6 +27,8 @@ export interface TensorFixture {
   readonly values?: readonly (number | string | boolean | null)[];
   /** value(i) = offset + scale * i, for tensors too big to list. */
   readonly affine?: { readonly scale: number; readonly offset: number };
+  /** Under diffFixtureKey: the `tensorDiff` answer (Compare), as the agent makes it. */
+  readonly diff?: TensorDiffResponseBody;
 }
 
 /** Keyed "sessionId/invocationId/side/index" (invocations) or "sessionId/graph:node/side/index" (nodes). */
@@ -33,6 +36,11 @@ export type Fixtures = Readonly<Record<string, TensorFixture>>;
 
 export function fixtureKey(sessionId: string, invocationId: number, side: 'inputs' | 'outputs', index: number): string {
   return `${sessionId}/${invocationId}/${side}/${index}`;
+}
+
+/** Compare's fixture: the `tensorDiff` answer for one input or output of invocations a and b. */
+export function diffFixtureKey(sessionId: string, a: number, b: number, side: 'inputs' | 'outputs', index: number): string {
+  return `${sessionId}/diff/${a}/${b}/${side}/${index}`;
 }
 
 export function nodeFixtureKey(sessionId: string, graph: string, node: string, side: 'inputs' | 'outputs', index: number): string {
@@ -48,6 +56,7 @@ function answerScript(fixtures: Fixtures): string {
   const typed = { float32: Float32Array, int32: Int32Array, bool: Uint8Array, float64: Float64Array };
   window.__answer = (req) => {
     if (req.type === 'tensorBytes') return answerBytes(req);
+    if (req.type === 'tensorDiff') return answerDiff(req);
     if (req.type !== 'tensorData') return;
     const owner = req.invocationId !== undefined ? String(req.invocationId) : req.graph + ':' + req.node;
     const of = req.invocationId !== undefined ? 'in invocation ' + req.invocationId : 'of node ' + req.node;
@@ -62,6 +71,14 @@ function answerScript(fixtures: Fixtures): string {
       for (let i = start; i < end; i++) values.push(f.values ? f.values[i] : f.affine.offset + f.affine.scale * i);
       message = { type: 'tensorData', requestId: req.requestId, slice: { info: f.info, start, values } };
     }
+    setTimeout(() => window.postMessage(message, '*'), 0);
+  };
+  // Compare: the answer under diffFixtureKey, else the agent's words for a stop whose values are not kept.
+  const answerDiff = (req) => {
+    const f = fixtures[[req.sessionId, 'diff', req.a.invocationId, req.b.invocationId, req.side, req.index].join('/')];
+    const message = f && f.diff
+      ? { type: 'tensorDiff', requestId: req.requestId, diff: f.diff }
+      : { type: 'tensorDiff', requestId: req.requestId, error: 'invocation ' + req.a.invocationId + "'s values are not kept: the program never stopped in it in this session" };
     setTimeout(() => window.postMessage(message, '*'), 0);
   };
   // The bytes of a fixture's values as its dtype stores them (little-endian, as on x86 and ARM).

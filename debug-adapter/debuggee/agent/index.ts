@@ -24,6 +24,7 @@ import { createRunRecords, type RunRecords } from './run-records.js';
 import { createLogpoints } from './logpoints.js';
 import { watchModuleLoads } from './module-loads.js';
 import { createOpBirthStops, type OpBirthStops } from './op-births.js';
+import { createStopCopies, type StopCopies } from './stop-copies.js';
 import { createValueReads } from './values.js';
 
 export type { InstalledAgent } from './context.js';
@@ -51,7 +52,8 @@ export function installAgent(g: typeof globalThis, initial?: Partial<AgentConfig
   const nodes = createNodeWatch(context, known, () => breakpoints, runs);
   const ops = createOpBirthStops(context);
   const loads = watchModuleLoads(g, (why) => context.breakWith(why));
-  context.agent = assemble(context, { active, copies, known, nodes, runs, breakpoints, ops, loads });
+  const stops = createStopCopies(context);
+  context.agent = assemble(context, { active, copies, known, nodes, runs, breakpoints, ops, loads, stops });
   context.state.observers = [...context.state.observers, createCallbackObserver(context, active, { known, breakpoints, nodes, copies })];
   if (initial) context.agent.configure(initial);
   // The program's tf.Variables by name wherever an expression is evaluated (Debug Console, watches,
@@ -72,11 +74,13 @@ interface Parts {
   readonly ops: OpBirthStops;
   /** Sets the files whose breakpoints wait (module-loads.ts). */
   readonly loads: (files: readonly string[] | undefined) => void;
+  /** Copies of stopped invocations' values, for Compare (stop-copies.ts). */
+  readonly stops: StopCopies;
 }
 
 /** The agent object the adapter calls: its state and configuration here, each capability's methods from its module. */
 function assemble(context: AgentContext, parts: Parts): InstalledAgent {
-  const { active, copies, known, nodes, runs, breakpoints, ops, loads } = parts;
+  const { active, copies, known, nodes, runs, breakpoints, ops, loads, stops } = parts;
   const reads = createValueReads(context);
   const agent: InstalledAgent = {
     version: AGENT_VERSION,
@@ -104,6 +108,9 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
       agent.pausedAt = performance.now();
       // Restart Frame puts inputs back from a copy: an invocation without one gets it now.
       for (const e of active) if (e.state === 'running') copies.save(e, true);
+      // Compare: the values of the invocation the inspector shows at this stop (the innermost).
+      const shown = active[active.length - 1];
+      if (shown) stops.keep(shown);
       // A node step ends at whatever stop comes next.
       if (nodes.stepping !== undefined) nodes.step(undefined);
     },
@@ -118,6 +125,7 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
       return e ? breakpoints.decide(e, ids, names) : { stop: false };
     },
     ...createInvocationReads(context, active, copies, reads),
+    tensorDiff: (a, b, side, index) => stops.diff(a, b, side, index),
     info: reads.info,
     valueInfo: reads.valueInfo,
     describe: reads.describe,
