@@ -1,7 +1,7 @@
 /**
  * A long session stays flat (issue 26): 2,000 stops in a callback, each with Variables expanded as
- * a user opens them (every cheap scope, each expandable value one level, the tensor's first values)
- * and a watch expanded. The debuggee's heap after a full GC, the adapter's RSS and the program's
+ * a user opens them (every cheap scope, each expandable value one level, the tensor's first values),
+ * a watch expanded and 5 expressions pinned in the inspector (issue 44: evaluated at every stop). The debuggee's heap after a full GC, the adapter's RSS and the program's
  * tensor count after the first 100 stops and at the end, as ratios: the remote objects a stop
  * shows are released when the program runs on (debug-adapter/cdp/object-groups.ts), so nothing grows with the stops.
  */
@@ -25,6 +25,8 @@ const MARK = 100;
 /** A later mark: V8 grows the adapter's young generation once (16 → 32 MB) a little after MARK. */
 const LATE_MARK = 500;
 const THREAD = 1;
+/** Pinned as the inspector pins them (`setPins`): tensors, arrays, a number, one the frame does not see. */
+const PINS = ['x', 'x.data', 'meta.history', 'scale', 'notInThisFrame'];
 
 interface Sample {
   readonly heap: number;
@@ -58,7 +60,7 @@ async function lookAround(dc: DebugClient): Promise<void> {
 
 export async function longSessionBenchmarks(print: (line: string) => void): Promise<void> {
   if (!existsSync(adapter)) throw new Error('build first: npm run build');
-  print(`\n— a long session: ${STOPS} stops with Variables expanded${ADAPTER_NODE_OPTIONS ? ` (adapter: ${ADAPTER_NODE_OPTIONS})` : ''} —`);
+  print(`\n— a long session: ${STOPS} stops with Variables expanded and ${PINS.length} pins${ADAPTER_NODE_OPTIONS ? ` (adapter: ${ADAPTER_NODE_OPTIONS})` : ''} —`);
   const dc = new DebugClient(
     'node',
     adapter,
@@ -70,6 +72,8 @@ export async function longSessionBenchmarks(print: (line: string) => void): Prom
   const adapterPid = (dc as unknown as { _adapterProcess: ChildProcess | null })._adapterProcess?.pid;
   const samples = new Map<number, Sample>();
   const stopMs: number[] = [];
+  let pinnedEvents = 0;
+  dc.on('pinnedValues', () => pinnedEvents++);
   let stdout = '';
   dc.on('output', (e) => {
     if (e.body.category !== 'stdout') return;
@@ -86,6 +90,7 @@ export async function longSessionBenchmarks(print: (line: string) => void): Prom
     await Promise.all([
       dc.waitForEvent('initialized').then(async () => {
         await dc.setBreakpointsRequest({ source: { path: program }, breakpoints: [{ line }] });
+        await dc.customRequest('setPins', { expressions: PINS });
         await dc.configurationDoneRequest();
       }),
       dc.launch({
@@ -116,6 +121,7 @@ export async function longSessionBenchmarks(print: (line: string) => void): Prom
   } finally {
     await dc.stop();
   }
+  print(`pins: ${PINS.length} pinned, ${pinnedEvents} pinnedValues events for ${STOPS} stops`);
   const first = samples.get(MARK);
   const last = samples.get(STOPS);
   if (!first || !last) throw new Error(`the program printed no marks: ${stdout.slice(-500)}`);

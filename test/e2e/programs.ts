@@ -133,7 +133,7 @@ await selectBackend({ backend: 'cpu', quiet: true });
 /** Scales each feature by a learned factor; the batch is centred by a py_function callback first. */
 class Scale extends tf.layers.Layer {
   static className = 'Scale';
-  private factor: tf.LayerVariable | undefined;
+  private factor: ReturnType<tf.layers.Layer['addWeight']> | undefined;
   override build(inputShape: tf.Shape | tf.Shape[]): void {
     const shape = (Array.isArray(inputShape[0]) ? inputShape[0] : inputShape) as tf.Shape;
     this.factor = this.addWeight('factor', [shape[shape.length - 1]!], 'float32', tf.initializers.ones());
