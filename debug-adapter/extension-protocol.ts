@@ -4,13 +4,15 @@
  * the webview (media/src/protocol.ts) import these; the value shapes are the agent's.
  */
 import type { ActiveSnapshot, DataBreakHit, GraphRunRecord, MemoryPage, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
-import type { TrainingVariable } from './debuggee/agent-protocol.js';
+import type { ModelSummary, TrainingVariable } from './debuggee/agent-protocol.js';
 
 export type {
   ActiveSnapshot,
   DataBreakHit,
   FlatValue,
   GraphRunRecord,
+  ModelLayer,
+  ModelSummary,
   NodeAttrValue,
   NodeRunStatus,
   NodeSnapshot,
@@ -201,3 +203,18 @@ export interface IgnoreOpBirthResponseBody {
   /** What was dismissed, in words: "no more stops at `Log` this session". */
   readonly ignored: string;
 }
+
+/**
+ * `modelInfo`: the tf.LayersModel at the stop, while the program is paused (the inspector's Model
+ * section): the model whose method (fit, predict…) is under way on the stack (the outermost frame
+ * whose `this` is one), else one held by a local of the frame asked (or of the top frame), else
+ * of another frame's scopes. An error response says none is reachable.
+ */
+export const MODEL_INFO_REQUEST = 'modelInfo';
+
+export interface ModelInfoArguments {
+  /** The stack frame whose locals are looked in first (the top frame without one). */
+  frameId?: number;
+}
+
+export type ModelInfoResponseBody = ModelSummary;

@@ -24,6 +24,7 @@ import {
 import { inputName, nodeIsLive, renderNodeHeader, renderNodeSummary } from './node-summary.js';
 import { renderHeader, renderSummary } from './summary.js';
 import { renderHistory } from './history.js';
+import { ModelView } from './model-view.js';
 import { TensorData } from './tensor-data.js';
 import { TensorView } from './tensor-view.js';
 import type { TensorViewModel } from './tensor-view-model.js';
@@ -34,6 +35,8 @@ export class InspectorApp {
   private readonly channel: HostChannel;
   private readonly data: TensorData;
   private readonly tensorView: TensorView;
+  /** The Model section (model-view.ts), kept across renders like the tensor view. */
+  private readonly modelView: ModelView;
   private readonly main = h('div', { className: 'invocation' });
   private readonly side = h('div', { className: 'history-slot' });
 
@@ -49,6 +52,7 @@ export class InspectorApp {
       onPageSize: (rows, cols) => this.update((s) => ({ ...s, pageRows: rows, pageCols: cols }), 'tensor'),
       onCopy: (text, format) => api.post({ type: 'copy', text, ...(format ? { format } : {}) }),
     });
+    this.modelView = new ModelView((m) => api.post(m));
   }
 
   start(): void {
@@ -63,6 +67,10 @@ export class InspectorApp {
 
   receive(message: HostMessage): void {
     if (this.channel.settle(message)) return;
+    if (message.type === 'modelInfo') {
+      this.modelView.receive(message);
+      return;
+    }
     if (message.type === 'invocation') {
       performance.mark('tensor-inspector:invocation');
       // A later stop in the same invocation may see other values.
@@ -125,8 +133,10 @@ export class InspectorApp {
           entry.kind === 'node' ? renderNodeHeader(entry) : renderHeader(entry),
           entry.kind === 'node' ? renderNodeSummary(entry, ref, onSelect) : renderSummary(entry, ref, onSelect),
           this.tensorView.element,
+          this.modelView.element,
         );
       }
+      this.modelView.stopped(entry && { stop: `${entry.key}@${entry.receivedAt}`, sessionId: entry.sessionId, live: entry.live && !entry.ended });
       this.renderSide();
     }
     this.tensorView.show(entry && ref ? this.model(entry, ref) : undefined);
