@@ -8,6 +8,8 @@ import type { Evaluator } from './values/evaluator.js';
 import {
   GRAPH_WATCH_REQUEST,
   IGNORE_OP_BIRTH_REQUEST,
+  MODEL_INFO_REQUEST,
+  type ModelInfoArguments,
   type IgnoreOpBirthArguments,
   type IgnoreOpBirthResponseBody,
   type GraphWatchArguments,
@@ -30,6 +32,7 @@ import type { MemoryReferences } from './values/memory.js';
 import type { StackView } from './pauses/stack-view.js';
 import { nodeInfo, tensorBytes, tensorData } from './values/tensor-data.js';
 import { tensorDiff } from './values/tensor-diff.js';
+import { modelInfo } from './values/model-info.js';
 import { ignoreRule } from './breakpoints/op-births.js';
 import type { StopFilters } from './pauses/stop-filters.js';
 import type { Pins } from './values/pins.js';
@@ -65,6 +68,16 @@ export function customRequestHandlers(
         const { rule, words } = ignoreRule(controller.paused?.op, (args as Partial<IgnoreOpBirthArguments> | undefined)?.what);
         await filters.ignore(rule);
         return { ignored: words };
+      },
+    ],
+    [
+      MODEL_INFO_REQUEST,
+      (args) => {
+        const a = args as Partial<ModelInfoArguments> | undefined;
+        const f = stack.frame(a?.frameId);
+        const asked = f?.kind === 'js' ? f.callFrame : f?.evalFrame;
+        const { cdp, agent } = controller.connection();
+        return modelInfo(a, controller.paused?.event.callFrames, asked, cdp, agent);
       },
     ],
     [

@@ -4,7 +4,7 @@
  * the webview (media/src/protocol.ts) import these; the value shapes are the agent's.
  */
 import type { ActiveSnapshot, DataBreakHit, GraphRunRecord, MemoryPage, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
-import type { PinnedValue, TensorDiff, TrainingVariable } from './debuggee/agent-protocol.js';
+import type { ModelSummary, PinnedValue, TensorDiff, TrainingVariable } from './debuggee/agent-protocol.js';
 
 export type {
   ActiveSnapshot,
@@ -16,6 +16,8 @@ export type {
   TensorDiff,
   FlatValue,
   GraphRunRecord,
+  ModelLayer,
+  ModelSummary,
   NodeAttrValue,
   NodeRunStatus,
   NodeSnapshot,
@@ -248,3 +250,18 @@ export interface TensorDiffArguments {
 
 /** The `tensorDiff` response body; an error response says which invocation's values are not kept, and why. */
 export type TensorDiffResponseBody = TensorDiff;
+
+/**
+ * `modelInfo`: the tf.LayersModel at the stop, while the program is paused (the inspector's Model
+ * section): the model whose method (fit, predict…) is under way on the stack (the outermost frame
+ * whose `this` is one), else one held by a local of the frame asked (or of the top frame), else
+ * of another frame's scopes. An error response says none is reachable.
+ */
+export const MODEL_INFO_REQUEST = 'modelInfo';
+
+export interface ModelInfoArguments {
+  /** The stack frame whose locals are looked in first (the top frame without one). */
+  frameId?: number;
+}
+
+export type ModelInfoResponseBody = ModelSummary;

@@ -75,7 +75,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const native = new NativeSetup(context);
   command('tfjsCallbacks.setupNative', () => native.run());
   command('tfjsCallbacks.toggleSkipFile', (target?: unknown) => toggleSkipFile(target));
-  command('tfjsCallbacks.showVariables', () => showTrainingVariables(inspector));
+  command('tfjsCallbacks.showVariables', () => showTrainingVariables((session, node) => inspector.showNode(session, node, true)));
   registerWalkthrough(context);
   command('tfjsCallbacks.breakOnCallback', (name?: string) => breakOnCallback(server, name));
 }

@@ -22,6 +22,8 @@ import {
   GRAPH_NODE_EVENT,
   PINNED_VALUES_EVENT,
   type PinnedValuesEventBody,
+  MODEL_INFO_REQUEST,
+  type ModelInfoResponseBody,
   TENSOR_CALLBACK_EVENT,
   TENSOR_BYTES_REQUEST,
   TENSOR_DATA_REQUEST,
@@ -34,12 +36,15 @@ import {
   type TensorDataResponseBody,
   type TensorDiffArguments,
   type TensorDiffResponseBody,
+  type TrainingVariable,
 } from '../debug-adapter/extension-protocol.js';
+import { variableNode } from './variable-items.js';
 import type { HostMessage, SliceOwner, WebviewMessage } from '../media/src/protocol.js';
 import { DEBUG_TYPE } from './config-resolution.js';
 import { dataBreakpointNode } from './data-breakpoint-node.js';
 import { inspectorHtml } from './inspector-html.js';
 import type { Pins } from './pins.js';
+import { pickVariableAction } from './training-variables.js';
 
 const VIEW_TYPE = 'tfjsCallbacks.inspector';
 /** The inspector as a view (package.json `views`, in the panel's Tensor Inspector container). */
@@ -326,6 +331,19 @@ export class InspectorPanel {
         const answer = await this.ask(message.sessionId, TENSOR_DATA_REQUEST, args);
         this.post({ type: 'tensorData', requestId: message.requestId, ...('error' in answer ? answer : { slice: answer.body as TensorDataResponseBody }) });
         return;
+      }
+      case 'modelInfo': {
+        const answer = await this.ask(message.sessionId, MODEL_INFO_REQUEST, {});
+        this.post({ type: 'modelInfo', requestId: message.requestId, ...('error' in answer ? answer : { model: answer.body as ModelInfoResponseBody }) });
+        return;
+      }
+      case 'modelWeight': {
+        // A weight of the Model section: its tf.Variable, inspected or offered Break on Value Change and the rest.
+        const session = this.sessions.get(message.sessionId);
+        if (!session) return void vscode.window.showErrorMessage('The debug session of this stop has ended.');
+        const variable = { name: message.weight.name, trainable: message.weight.trainable, info: message.weight.info as TrainingVariable['info'] };
+        const show = (s: vscode.DebugSession, node: GraphNodeEventBody) => this.showNode(s, node, true);
+        return message.action === 'inspect' ? show(session, variableNode(variable)) : pickVariableAction(variable, session, show);
       }
       case 'tensorBytes': {
         const { side, index, offset, count } = message;

@@ -8,16 +8,19 @@
  */
 import * as vscode from 'vscode';
 import {
+  type GraphNodeEventBody,
   TRAINING_VARIABLES_REQUEST,
   type TrainingVariable,
   type TrainingVariablesResponseBody,
   VARIABLE_BREAKPOINT_PREFIX,
 } from '../debug-adapter/extension-protocol.js';
 import { DEBUG_TYPE } from './config-resolution.js';
-import type { InspectorPanel } from './inspector-panel.js';
 import { type VariableAction, variableActions, variableExpression, variableItem, variableNode } from './variable-items.js';
 
-export async function showTrainingVariables(inspector: InspectorPanel): Promise<void> {
+/** Opens a node (a tf.Variable as one) in the tensor inspector. */
+export type ShowNode = (session: vscode.DebugSession, node: GraphNodeEventBody) => Promise<void>;
+
+export async function showTrainingVariables(show: ShowNode): Promise<void> {
   const session = vscode.debug.activeDebugSession;
   if (session?.type !== DEBUG_TYPE)
     return void vscode.window.showErrorMessage(`Show tf.Variables works while a ${DEBUG_TYPE} debug session is paused: start one with F5 and stop in it.`);
@@ -37,15 +40,22 @@ export async function showTrainingVariables(inspector: InspectorPanel): Promise<
       matchOnDescription: true,
     },
   );
-  if (!picked) return;
-  const action = await vscode.window.showQuickPick(
-    variableActions(picked.variable).map((a) => ({ label: a.label, detail: a.detail, action: a })),
-    { title: `tf.Variable '${picked.variable.name}'` },
-  );
-  if (action) await run(action.action, picked.variable, session, inspector);
+  if (picked) await pickVariableAction(picked.variable, session, show);
 }
 
-async function run(action: VariableAction, variable: TrainingVariable, session: vscode.DebugSession, inspector: InspectorPanel): Promise<void> {
+/**
+ * What to do with one tf.Variable: Break on Value Change, Break When It Becomes NaN/Inf, Inspect,
+ * Copy Expression (also the inspector's Model section's, for a weight).
+ */
+export async function pickVariableAction(variable: TrainingVariable, session: vscode.DebugSession, show: ShowNode): Promise<void> {
+  const action = await vscode.window.showQuickPick(
+    variableActions(variable).map((a) => ({ label: a.label, detail: a.detail, action: a })),
+    { title: `tf.Variable '${variable.name}'` },
+  );
+  if (action) await run(action.action, variable, session, show);
+}
+
+async function run(action: VariableAction, variable: TrainingVariable, session: vscode.DebugSession, show: ShowNode): Promise<void> {
   switch (action.kind) {
     case 'break':
       vscode.debug.addBreakpoints([new vscode.FunctionBreakpoint(`${VARIABLE_BREAKPOINT_PREFIX}${variable.name}`, true, action.condition)]);
@@ -55,7 +65,7 @@ async function run(action: VariableAction, variable: TrainingVariable, session: 
       );
       return;
     case 'inspect':
-      return inspector.showNode(session, variableNode(variable), true);
+      return show(session, variableNode(variable));
     case 'pin':
       await vscode.commands.executeCommand('tfjsCallbacks.pinExpression', { evaluateName: variableExpression(variable.name) });
       return;

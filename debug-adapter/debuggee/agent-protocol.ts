@@ -10,9 +10,11 @@ import type { NonFiniteOutOf } from '../../runtime/non-finite-text.js';
 import type { ToutMismatch } from '../../runtime/tout-verdict.js';
 import type { GraphNonFiniteOrigin, GraphRunRecord, NodeSnapshot } from './agent-nodes.js';
 import type { OpBirthIgnore, OpBirthSnapshot } from './agent-ops.js';
+import type { ModelSummary } from './agent-model.js';
 import type { CallbackScopeData, FlatValue, InvocationDetails, MemoryPage, Side, TrainingVariable, ValueInfo, ValuePage } from './agent-values.js';
 import type { TensorDiff } from './agent-diffs.js';
 
+export type { ModelLayer, ModelSummary } from './agent-model.js';
 export type { GraphNonFiniteOrigin, GraphRunRecord, NodeAttrValue, NodeRunStatus, NodeSnapshot } from './agent-nodes.js';
 export type { DeltaMap, DiffSide, ElementwiseDiff, LargestDelta, TensorDiff } from './agent-diffs.js';
 export type { OpBirthIgnore, OpBirthSnapshot, OpLayer, ProgramSite } from './agent-ops.js';
@@ -371,4 +373,6 @@ export interface DebugAgent {
   memoryPin(value: unknown): number | { error: string };
   /** Bytes [offset, offset + count) of a pinned value's buffer, or why not. */
   memoryRead(pin: number, offset: number, count: number): MemoryPage | { error: string };
+  /** `value` as a tf.LayersModel's summary (`where`: how the adapter found it), else undefined (not a model). */
+  modelSummary(value: unknown, where: string): ModelSummary | undefined;
 }

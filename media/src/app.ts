@@ -26,6 +26,7 @@ import { renderHeader, renderSummary } from './summary.js';
 import { renderHistory } from './history.js';
 import { type ComparePair, pairEntries } from './compare-state.js';
 import { CompareView, historyCompareButton, previousStopButton } from './compare-view.js';
+import { ModelView } from './model-view.js';
 import { TensorData } from './tensor-data.js';
 import { TensorView } from './tensor-view.js';
 import type { TensorViewModel } from './tensor-view-model.js';
@@ -41,6 +42,8 @@ export class InspectorApp {
   private readonly channel: HostChannel;
   private readonly data: TensorData;
   private readonly tensorView: TensorView;
+  /** The Model section (model-view.ts), kept across renders like the tensor view. */
+  private readonly modelView: ModelView;
   private readonly main = h('div', { className: 'invocation' });
   private readonly side = h('div', { className: 'history-slot' });
   private readonly pinsSlot = h('div', { className: 'pins-slot' });
@@ -65,6 +68,7 @@ export class InspectorApp {
       onClose: () => this.compare(undefined),
       onRef: (ref) => this.compare(this.comparing && { ...this.comparing, ref }),
     });
+    this.modelView = new ModelView((m) => api.post(m));
   }
 
   private compare(pair: ComparePair | undefined): void {
@@ -84,6 +88,10 @@ export class InspectorApp {
 
   receive(message: HostMessage): void {
     if (this.channel.settle(message)) return;
+    if (message.type === 'modelInfo') {
+      this.modelView.receive(message);
+      return;
+    }
     if (message.type === 'invocation') {
       performance.mark('tensor-inspector:invocation');
       // A later stop in the same invocation may see other values.
@@ -168,8 +176,10 @@ export class InspectorApp {
           entry.kind === 'node' ? renderNodeSummary(entry, ref, onSelect) : renderSummary(entry, ref, onSelect),
           previousStopButton(this.state.history, entry, (p) => this.compare(p)),
           this.tensorView.element,
+          this.modelView.element,
         );
       }
+      this.modelView.stopped(entry && { stop: `${entry.key}@${entry.receivedAt}`, sessionId: entry.sessionId, live: entry.live && !entry.ended });
       this.renderSide();
     }
     this.tensorView.show(entry && ref ? this.model(entry, ref) : undefined);

@@ -86,7 +86,7 @@ export function asHostMessage(data: unknown): HostMessage | undefined {
     const i = data as { sessionId?: unknown; event?: unknown };
     return typeof i.sessionId === 'string' && i.event && typeof i.event === 'object' ? (data as HostMessage) : undefined;
   }
-  if (m.type === 'tensorData' || m.type === 'tensorBytes' || m.type === 'tensorDiff')
+  if (m.type === 'tensorData' || m.type === 'tensorBytes' || m.type === 'tensorDiff' || m.type === 'modelInfo')
     return typeof (data as { requestId?: unknown }).requestId === 'number' ? (data as HostMessage) : undefined;
   if (m.type === 'sessionEnded' || m.type === 'sessionStarted')
     return typeof (data as { sessionId?: unknown }).sessionId === 'string' ? (data as HostMessage) : undefined;

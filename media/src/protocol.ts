@@ -84,6 +84,12 @@ export type WireDiffFits = Holds<adapter.TensorDiffResponseBody extends TensorDi
 /** Compare: one input or output of two invocations (the `tensorDiff` arguments), and the session to ask. */
 export type DiffRequest = { readonly sessionId: string } & Frozen<adapter.TensorDiffArguments>;
 
+/** The adapter's `modelInfo` response body: the model at the stop (the Model section, model-view.ts). */
+export type ModelSummary = Frozen<adapter.ModelInfoResponseBody>;
+/** A weight of a layer: its tf.Variable's name and summary. */
+export type ModelWeight = ModelSummary['layers'][number]['weights'][number];
+export type WireModelFits = Holds<adapter.ModelInfoResponseBody extends ModelSummary ? true : false>;
+
 /** Extension host → webview. */
 export type HostMessage =
   /** A stop in a callback: shown, and added to the session's history. */
@@ -95,6 +101,8 @@ export type HostMessage =
   | { readonly type: 'node'; readonly sessionId: string; readonly event: NodeStopEvent; readonly live: boolean }
   /** The answer to a `tensorData` request. */
   | { readonly type: 'tensorData'; readonly requestId: number; readonly slice?: TensorSlice; readonly error?: string }
+  /** The answer to a `modelInfo` request. */
+  | { readonly type: 'modelInfo'; readonly requestId: number; readonly model?: ModelSummary; readonly error?: string }
   /** The answer to a `tensorBytes` request. */
   | { readonly type: 'tensorBytes'; readonly requestId: number; readonly bytes?: TensorBytes; readonly error?: string }
   /** The answer to a `tensorDiff` request (Compare). */
@@ -114,6 +122,10 @@ export type WebviewMessage =
   | ({ readonly type: 'tensorData'; readonly requestId: number } & SliceRequest)
   | ({ readonly type: 'tensorBytes'; readonly requestId: number } & BytesRequest)
   | ({ readonly type: 'tensorDiff'; readonly requestId: number } & DiffRequest)
+  /** The model at the session's stop (adapter `modelInfo`), for the Model section. */
+  | { readonly type: 'modelInfo'; readonly requestId: number; readonly sessionId: string }
+  /** A weight picked in the Model section: open it in the inspector, or offer its actions (Break on Value Change…). */
+  | { readonly type: 'modelWeight'; readonly sessionId: string; readonly action: 'inspect' | 'actions'; readonly weight: ModelWeight }
   /** Put this text (a tensor as JSON, or in `format`: 'NumPy', 'CSV') on the clipboard. */
   | { readonly type: 'copy'; readonly text: string; readonly format?: string }
   /** Unpin (the inspector's Unpin button). */

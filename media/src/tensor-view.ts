@@ -1,6 +1,6 @@
 /**
  * The selected tensor: slicing (which axes are rows and columns, indices for the others),
- * paging, the value grid, the heatmap and histogram, and "Copy as JSON". Controls are rebuilt at
+ * paging, the value grid, the line chart (line-view.ts), the heatmap and histogram, and "Copy as JSON". Controls are rebuilt at
  * once; the grid and charts are swapped in when the page's values have arrived, so paging does
  * not flash.
  */
@@ -12,6 +12,7 @@ import { renderGrid } from './grid.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderHistogram } from './histogram.js';
 import { channelData, gridAt, imageControls, imageLayout, MAX_IMAGE_VALUES, renderImage, type ImageLayout } from './image.js';
+import { fetchLine, type LineChoice, lineChoiceFor, renderLine } from './line-view.js';
 import { matrixOf, pageRegion, regionSize, type Region } from './slicing.js';
 import { pagingControls, slicingControls, withFocus } from './slice-controls.js';
 import type { TensorViewHandlers, TensorViewModel } from './tensor-view-model.js';
@@ -34,6 +35,8 @@ export class TensorView {
   /** The byte offset shown when the selected tensor is shown as bytes (the Bytes toggle). */
   private bytesAt: number | undefined;
   private lastModel: TensorViewModel | undefined;
+  /** Which row or column the line chart draws (line-view.ts); reset with a new tensor. */
+  private lineChoice: LineChoice | undefined;
 
   constructor(
     private readonly data: TensorData,
@@ -57,6 +60,7 @@ export class TensorView {
       this.copyStatus = h('span', { className: 'copy-status', attrs: { role: 'status' } });
       this.shownId = model.id;
       this.bytesAt = undefined;
+      this.lineChoice = undefined;
     }
     const { info, view } = model;
     this.showTitle(model);
@@ -133,9 +137,14 @@ export class TensorView {
       return;
     }
     const started = performance.now();
-    this.data.region(model.source, m, heatRegion).then(
-      (region) => {
+    const choice = info.dtype === 'string' ? undefined : lineChoiceFor(info.shape, m, this.lineChoice);
+    Promise.all([this.data.region(model.source, m, heatRegion), choice && fetchLine(this.data, model.source, m, choice)]).then(
+      ([region, line]) => {
         if (token !== this.token) return;
+        const onLine = (next: LineChoice) => {
+          this.lineChoice = next;
+          if (this.lastModel) this.show(this.lastModel);
+        };
         const onPick = heatRegion === page ? undefined : (r: number, c: number) => this.handlers.onView({ ...view, rowOffset: r, colOffset: c });
         const grid = h('div', { className: 'grid-scroll' }, renderGrid(m, page, region));
         const charts = h(
@@ -144,8 +153,9 @@ export class TensorView {
           h('h3', null, heatRegion === page ? 'This page' : `Whole slice ${m.description}`),
           renderHeatmap(m, region, { page, onPick }),
           renderHistogram(region),
+          line && choice ? renderLine(line, choice, m, info.shape.length, onLine) : null,
         );
-        this.shown(started, region.problem, grid, charts);
+        this.shown(started, region.problem ?? line?.problem, grid, charts);
       },
       (err: unknown) => this.failed(token, err),
     );

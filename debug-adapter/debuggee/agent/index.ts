@@ -19,6 +19,7 @@ import { createInputCopies, type InputCopies } from './input-copies.js';
 import { createInvocationReads } from './invocations.js';
 import { createKnown, type Known } from './known.js';
 import { createMemory } from './memory.js';
+import { createModels } from './models.js';
 import { createNodeWatch, type NodeWatch } from './node-watch.js';
 import { createRunRecords, type RunRecords } from './run-records.js';
 import { createLogpoints } from './logpoints.js';
@@ -148,6 +149,7 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
     ...createDataBreakpoints(context),
     ...createMemory(context, reads),
     ...createLogpoints(context),
+    ...createModels(context),
   };
   return agent;
 }

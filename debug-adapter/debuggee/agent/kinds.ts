@@ -34,7 +34,12 @@ export interface VariableLike extends TensorLike {
 export interface TfLike {
   Variable: { new (...args: never[]): VariableLike; prototype: { assign(this: VariableLike, newValue: unknown): void } };
   tidy<T>(fn: () => T): T;
-  engine(): { registeredVariables: Record<string, unknown>; state: { scopeStack: unknown[] }; endScope(): void };
+  engine(): {
+    registeredVariables: Record<string, unknown>;
+    /** `gradientDepth` > 0 while a gradient tape records (agent/values.ts reads off it). */
+    state: { scopeStack: unknown[]; gradientDepth?: number };
+    endScope(): void;
+  };
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';

@@ -8,7 +8,7 @@ import { literalDType } from '../../../runtime/dtypes.js';
 import { nonFiniteText } from '../../../runtime/non-finite-text.js';
 import type { FlatValue, ScopeValue, ValueInfo } from '../agent-protocol.js';
 import type { AgentContext } from './context.js';
-import { arrayName, className, isNdArray, isTensor, type TensorLike, typeName } from './kinds.js';
+import { arrayName, className, isNdArray, isTensor, type TensorLike, type TfLike, typeName } from './kinds.js';
 import { createLiterals } from './literals.js';
 
 /** The agent's reads of values (its `info`, `valueInfo`, `describe`, `slice`), and the Callback scope's view of one. */
@@ -43,20 +43,39 @@ function describeInfo(i: ValueInfo): string {
 }
 
 /** Values [start, start + count) of a tensor, flattened row-major (only that part is read out of the backend). */
-function tensorSlice(untraced: AgentContext['untraced'], v: TensorLike, start: number, count: number): FlatValue[] {
+function tensorSlice(untraced: AgentContext['untraced'], tf: TfLike | undefined, v: TensorLike, start: number, count: number): FlatValue[] {
   if (v.isDisposed) return [];
   const end = Math.min(v.size, start + count);
   if (end <= start) return [];
-  return untraced(() => {
-    const flat = v.reshape([-1]);
-    const part = flat.slice([start], [end - start]);
-    try {
-      return flatValues(part.dataSync());
-    } finally {
-      part.dispose();
-      flat.dispose();
-    }
-  });
+  return untaped(tf, () =>
+    untraced(() => {
+      const flat = v.reshape([-1]);
+      const part = flat.slice([start], [end - start]);
+      try {
+        return flatValues(part.dataSync());
+      } finally {
+        part.dispose();
+        flat.dispose();
+      }
+    }),
+  );
+}
+
+/**
+ * Runs the agent's own ops off the gradient tape: paused inside a fit's forward pass (a custom
+ * layer's call), tfjs would keep a clone of each op's tensors for a backward pass that never uses
+ * them, and `tf.memory().numTensors` would grow with every page read.
+ */
+function untaped<T>(tf: TfLike | undefined, fn: () => T): T {
+  const state = tf?.engine().state;
+  const depth = state?.gradientDepth;
+  if (!state || !depth) return fn();
+  state.gradientDepth = 0;
+  try {
+    return fn();
+  } finally {
+    state.gradientDepth = depth;
+  }
 }
 
 export function createValueReads(context: AgentContext): ValueReads {
@@ -112,7 +131,7 @@ export function createValueReads(context: AgentContext): ValueReads {
   };
 
   const slice = (v: unknown, start: number, count: number): FlatValue[] => {
-    if (isTensor(v)) return tensorSlice(untraced, v, start, count);
+    if (isTensor(v)) return tensorSlice(untraced, context.tfjs(), v, start, count);
     if (isNdArray(v)) return flatValues(Array.prototype.slice.call(v.data, start, start + count));
     if (ArrayBuffer.isView(v)) return flatValues(Array.prototype.slice.call(v, start, start + count));
     const lit = literal(v);
