@@ -23,12 +23,14 @@ import {
   TENSOR_CALLBACK_EVENT,
   TENSOR_BYTES_REQUEST,
   TENSOR_DATA_REQUEST,
+  TRAINING_CURVE_EVENT,
   type TensorBytesArguments,
   type TensorBytesResponseBody,
   type GraphNodeEventBody,
   type TensorCallbackEventBody,
   type TensorDataArguments,
   type TensorDataResponseBody,
+  type TrainingCurveEventBody,
 } from '../debug-adapter/extension-protocol.js';
 import type { HostMessage, SliceOwner, WebviewMessage } from '../media/src/protocol.js';
 import { DEBUG_TYPE } from './config-resolution.js';
@@ -69,6 +71,8 @@ export class InspectorPanel {
     context.subscriptions.push(
       vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
         if (e.session.type !== DEBUG_TYPE) return;
+        // The training curve goes to an inspector that is there (it opens no panel, while running or at a stop).
+        if (e.event === TRAINING_CURVE_EVENT) return this.post({ type: 'training', sessionId: e.session.id, event: e.body as TrainingCurveEventBody });
         let message: HostMessage;
         if (e.event === TENSOR_CALLBACK_EVENT) message = { type: 'invocation', sessionId: e.session.id, event: e.body as TensorCallbackEventBody, live: true };
         else if (e.event === GRAPH_NODE_EVENT) message = { type: 'node', sessionId: e.session.id, event: e.body as GraphNodeEventBody, live: true };

@@ -26,6 +26,7 @@ import { renderHeader, renderSummary } from './summary.js';
 import { renderHistory } from './history.js';
 import { TensorData } from './tensor-data.js';
 import { TensorView } from './tensor-view.js';
+import { TrainingView } from './training-view.js';
 import type { TensorViewModel } from './tensor-view-model.js';
 import type { VsCodeApi } from './vscode-api.js';
 
@@ -36,6 +37,8 @@ export class InspectorApp {
   private readonly tensorView: TensorView;
   private readonly main = h('div', { className: 'invocation' });
   private readonly side = h('div', { className: 'history-slot' });
+  /** The training curve (its own state: not saved with the stops). */
+  private readonly training = new TrainingView();
 
   constructor(
     private readonly root: HTMLElement,
@@ -56,13 +59,18 @@ export class InspectorApp {
       const message = asHostMessage(event.data);
       if (message) this.receive(message);
     });
-    this.root.replaceChildren(h('div', { className: 'layout' }, this.main, this.side));
+    this.root.replaceChildren(h('div', { className: 'layout' }, this.main, this.side, this.training.element));
     this.render('all');
     this.api.post({ type: 'ready' });
   }
 
   receive(message: HostMessage): void {
     if (this.channel.settle(message)) return;
+    if (message.type === 'training') {
+      this.training.receive(message);
+      return;
+    }
+    if (message.type === 'sessionStarted') this.training.sessionStarted(message.sessionId);
     if (message.type === 'invocation') {
       performance.mark('tensor-inspector:invocation');
       // A later stop in the same invocation may see other values.

@@ -161,6 +161,7 @@ const EVENTS = [
   'graphRun',
   'dataBreakpoint',
   'tfjsBackend',
+  'trainingCurve',
   'thread',
   'process',
   'module',

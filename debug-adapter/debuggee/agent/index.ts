@@ -24,6 +24,7 @@ import { createRunRecords, type RunRecords } from './run-records.js';
 import { createLogpoints } from './logpoints.js';
 import { watchModuleLoads } from './module-loads.js';
 import { createOpBirthStops, type OpBirthStops } from './op-births.js';
+import { createTrainingCurve } from './training-curve.js';
 import { createValueReads } from './values.js';
 
 export type { InstalledAgent } from './context.js';
@@ -140,6 +141,7 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
     ...createDataBreakpoints(context),
     ...createMemory(context, reads),
     ...createLogpoints(context),
+    ...createTrainingCurve(context),
   };
   return agent;
 }
