@@ -54,6 +54,8 @@ describe('the training curve while debugging', () => {
 
       await s.dc.continueRequest({ threadId: THREAD });
       await s.terminated();
+      const after = bodies(s.events).slice(atStop.length);
+      assert.ok(after.length > 0 && after.every((b) => !b.paused), 'the rest came while it ran');
       const all = bodies(s.events).flatMap((b) => b.points);
       const printed = /losses (\[.*\])/.exec(s.output('stdout'))?.[1];
       assert.ok(printed, s.output('stdout'));
