@@ -155,3 +155,34 @@ test('points that never arrived are counted; a malformed value is said, not draw
   assert.ok(notes.includes('1 value from the debugger could not be read and are not drawn.'), notes.join('\n'));
   await assertClean(h, page);
 });
+
+test('a hostile curve: a metric named with markup is drawn as text; wrong kinds of fields are counted, not drawn', async () => {
+  const page = await h.open();
+  const name = '<img src=x onerror=window.__pwned=1>';
+  const event = {
+    paused: true,
+    fits: [{ id: 1, epochs: 'many', batchesPerEpoch: -1, metrics: [name, 7] }, { id: 'x' }],
+    from: 0,
+    dropped: 0,
+    points: [
+      { fit: 1, epoch: 0, batch: 0, step: 0, logs: { [name]: 0.5 } },
+      { fit: 1, epoch: 0, batch: 1, step: 1, logs: { [name]: 'Infinity' } },
+      { fit: 1, epoch: 0, batch: 2, step: 'two', logs: { [name]: 1 } },
+      null,
+    ],
+    current: { fit: 1, epoch: 0, batch: 1, step: 1 },
+  } as unknown as TrainingCurveEvent;
+  await sendHost(page, { type: 'training', sessionId: SESSION, event });
+  await page.waitForSelector('section.training:not([hidden]) figure.training-chart');
+  assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  assert.equal(await page.$('section.training img'), null, 'the name is text, not an element');
+  assert.equal(await page.$eval('figure.training-chart[data-kind="batch"]', (f) => f.dataset.metric), name);
+  const chart = await drawn(page, name, 'batch');
+  assert.equal(chart.series[0]!.points.length, 1);
+  assert.equal(
+    await page.$$eval('figure.training-chart[data-kind="batch"] .mark.inf', (m) => m.map((x) => x.getAttribute('data-x'))).then((x) => x.join()),
+    '1',
+  );
+  assert.equal(await page.textContent('.training-note.error'), '3 values from the debugger could not be read and are not drawn.');
+  await assertClean(h, page);
+});
