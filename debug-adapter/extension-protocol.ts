@@ -4,7 +4,7 @@
  * the webview (media/src/protocol.ts) import these; the value shapes are the agent's.
  */
 import type { ActiveSnapshot, DataBreakHit, GraphRunRecord, MemoryPage, NodeSnapshot, Side, ValueInfo, ValuePage } from './debuggee/agent-protocol.js';
-import type { ModelSummary, PinnedValue, TensorDiff, TrainingVariable } from './debuggee/agent-protocol.js';
+import type { ModelSummary, PinnedValue, TensorDiff, TrainingCurveChunk, TrainingVariable } from './debuggee/agent-protocol.js';
 
 export type {
   ActiveSnapshot,
@@ -23,10 +23,12 @@ export type {
   NodeSnapshot,
   PinnedValue,
   Side,
+  TrainingCurveChunk,
   TrainingVariable,
   ValueInfo,
   ValuePage,
 } from './debuggee/agent-protocol.js';
+export type { FitInfo, FitLogPoint, FitPosition, LogValue } from '../runtime/fit-log-types.js';
 
 /**
  * The backend a launched program (F5, Debug Graph, a Debug Terminal's) chose before its first line:
@@ -265,3 +267,13 @@ export interface ModelInfoArguments {
 }
 
 export type ModelInfoResponseBody = ModelSummary;
+
+/**
+ * The custom event of the training curve (media/src/training-view.ts): what each `model.fit` /
+ * `fitDataset` told its callbacks since the last event (TrainingCurveChunk, runtime/fit-log-types.ts),
+ * sent while the program runs (at most every 500 ms, and at a fit's end) and at each stop (`paused`),
+ * where `current` is the batch stopped in.
+ */
+export const TRAINING_CURVE_EVENT = 'trainingCurve';
+
+export type TrainingCurveEventBody = TrainingCurveChunk & { paused: boolean };

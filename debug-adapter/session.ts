@@ -35,6 +35,7 @@ import { Startup } from './startup.js';
 import { Stepping } from './pauses/stepping.js';
 import { StopEvents } from './pauses/stop-events.js';
 import { StopFilters } from './pauses/stop-filters.js';
+import { sendTrainingCurve } from './pauses/training-curve.js';
 import { VariableStore } from './values/variables.js';
 
 /** The handlers guardHandlers wraps: every request this session answers itself. */
@@ -117,6 +118,7 @@ export class TfjsCallbacksDebugSession extends LoggingDebugSession {
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
     forwardControllerEvents(this.controller, this.client.sendEvent, this.positions);
+    sendTrainingCurve(this.controller, this.client.sendEvent);
     this.controller.on('continued', () => this.releaseStopObjects());
     this.controller.onConnected((agent) =>
       this.dataBreakpoints.connected(agent, (bp) => this.client.sendEvent(new BreakpointEvent('changed', bp as DebugProtocol.Breakpoint))),

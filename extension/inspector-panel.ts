@@ -28,6 +28,7 @@ import {
   TENSOR_BYTES_REQUEST,
   TENSOR_DATA_REQUEST,
   TENSOR_DIFF_REQUEST,
+  TRAINING_CURVE_EVENT,
   type TensorBytesArguments,
   type TensorBytesResponseBody,
   type GraphNodeEventBody,
@@ -37,6 +38,7 @@ import {
   type TensorDiffArguments,
   type TensorDiffResponseBody,
   type TrainingVariable,
+  type TrainingCurveEventBody,
 } from '../debug-adapter/extension-protocol.js';
 import { variableNode } from './variable-items.js';
 import type { HostMessage, SliceOwner, WebviewMessage } from '../media/src/protocol.js';
@@ -85,6 +87,8 @@ export class InspectorPanel {
       vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
         if (e.session.type !== DEBUG_TYPE) return;
         if (e.event === PINNED_VALUES_EVENT) return this.pinned(e.session, e.body as PinnedValuesEventBody);
+        // The training curve goes to an inspector that is there (it opens no panel, while running or at a stop).
+        if (e.event === TRAINING_CURVE_EVENT) return this.post({ type: 'training', sessionId: e.session.id, event: e.body as TrainingCurveEventBody });
         let message: HostMessage;
         if (e.event === TENSOR_CALLBACK_EVENT) message = { type: 'invocation', sessionId: e.session.id, event: e.body as TensorCallbackEventBody, live: true };
         else if (e.event === GRAPH_NODE_EVENT) message = { type: 'node', sessionId: e.session.id, event: e.body as GraphNodeEventBody, live: true };

@@ -6,6 +6,7 @@
 import type { dtypeOfArray } from './dtypes.js';
 import type { summarizeTensor, summarizeValues } from './summary.js';
 import type { Tensor, tf } from './tf.js';
+import type { FitInfo, FitLogPoint, FitPosition } from './fit-log-types.js';
 
 /** An attribute as JSON; a tensor attribute by its dtype and shape. */
 export type NodeAttrValue =
@@ -151,6 +152,14 @@ export interface OpBirthObserver {
   onBirth(birth: OpBirth): void;
 }
 
+/** Told of each fit's begin and of each point of its curve (training/fit-logs.ts), synchronously, as the fit tells its callbacks. */
+export interface FitLogObserver {
+  onFitBegin?(fit: FitInfo): void;
+  onFitPoint(point: FitLogPoint): void;
+  /** The fit's History was synced: it returns next. */
+  onFitEnd?(fit: number): void;
+}
+
 /** Where a loaded model's node sits in its model.json (graph-model/node-site.ts). */
 export interface NodeSite {
   readonly file: string;
@@ -179,6 +188,12 @@ export interface RuntimeTools {
   attrsAsJson?: (attrs: Readonly<Record<string, unknown>>) => Record<string, NodeAttrValue>;
   /** Set when op-watch/op-watch.ts loads: installs or removes the watch as `opBirthObservers` says. */
   syncOpWatch?: () => void;
+  /** Set when training/fit-logs.ts loads: observers of what each model.fit / fitDataset tells its callbacks. */
+  addFitLogObserver?: (observer: FitLogObserver) => () => void;
+  /** Set when training/fit-logs.ts loads: installs or removes the fit-log watch as `fitLogObservers` says. */
+  syncFitLogs?: () => void;
+  /** Set when training/fit-logs.ts loads: the batch a fit is at now, if one runs. */
+  fitPosition?: () => FitPosition | undefined;
   /** Set when graph-model/node-site.ts loads: where a loaded model's node is in its model.json. */
   nodeSite?: (modelPath: string, node: string) => NodeSite | undefined;
   /** Set when trace/tracer.ts loads: runs a debugger's reads outside a tfFunction trace under way. */

@@ -7,7 +7,7 @@
  * `Symbol.for('tfjs-callback-debugger.runtime.state')`, by replacing `observers` with a new array.
  */
 import type { CallbackObserver, InvocationFrame, KnownCallback, KnownGraph } from './events.js';
-import type { NodeObserver, OpBirthObserver, RuntimeTools } from './hook-types.js';
+import type { FitLogObserver, NodeObserver, OpBirthObserver, RuntimeTools } from './hook-types.js';
 import { dtypeOfArray } from './dtypes.js';
 import { freshSharedState, SHARED_STATE_KEY } from './shared-state.js';
 import { summarizeTensor, summarizeValues } from './summary.js';
@@ -43,6 +43,8 @@ interface SharedState {
   nodeInterestEpoch?: number;
   /** Observers of the birth of NaN/Inf in any op (op-watch/op-watch.ts): with none, no op is watched. */
   opBirthObservers?: readonly OpBirthObserver[];
+  /** Observers of each fit's logs (training/fit-logs.ts): with none, no fit is watched. */
+  fitLogObservers?: readonly FitLogObserver[];
 }
 
 const KNOWN_LIMIT = 1000;

@@ -9,6 +9,9 @@ import './debug-description.js';
 // runtime loads, installed only while someone watches.
 import { lendOpWatch } from './op-watch/op-watch.js';
 lendOpWatch();
+// The training curve (what each model.fit tells its callbacks), lent the same way.
+import { lendFitLogs } from './training/fit-logs.js';
+lendFitLogs();
 
 // The runtime's exports, for CommonJS programs launched by the CLI or the debugger: their
 // require('tfjs-callback-debugger/runtime') gets this very instance (runtime/loader/register.ts),

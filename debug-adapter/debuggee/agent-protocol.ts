@@ -8,6 +8,8 @@
 
 import type { NonFiniteOutOf } from '../../runtime/non-finite-text.js';
 import type { ToutMismatch } from '../../runtime/tout-verdict.js';
+import type { TrainingCurveChunk } from '../../runtime/fit-log-types.js';
+export type { TrainingCurveChunk };
 import type { GraphNonFiniteOrigin, GraphRunRecord, NodeSnapshot } from './agent-nodes.js';
 import type { OpBirthIgnore, OpBirthSnapshot } from './agent-ops.js';
 import type { ModelSummary } from './agent-model.js';
@@ -56,6 +58,14 @@ export const KNOWN_BINDING = '__tfjsCallbackDebugKnown';
 
 /** The global function the adapter adds to hear logpoints' lines, written where the line runs (no pause). */
 export const LOGPOINT_BINDING = '__tfjsCallbackDebugLogpoint';
+
+/**
+ * The global function the adapter adds to hear the training curve while the program runs: the
+ * agent calls it with a TrainingCurveChunk (JSON) as each fit begins, at most every TRAINING_SEND_MS,
+ * and at a fit's end.
+ */
+export const TRAINING_BINDING = '__tfjsCallbackDebugTraining';
+export const TRAINING_SEND_MS = 500;
 
 /** A logpoint's message in parts: its text, and each `{expression}` as a function of the frame that reads it, with its source. */
 export type LogpointPart = string | { readonly read: () => unknown; readonly source: string };
@@ -375,4 +385,9 @@ export interface DebugAgent {
   memoryRead(pin: number, offset: number, count: number): MemoryPage | { error: string };
   /** `value` as a tf.LayersModel's summary (`where`: how the adapter found it), else undefined (not a model). */
   modelSummary(value: unknown, where: string): ModelSummary | undefined;
+  /**
+   * The training curve's points not yet sent (the same chunk TRAINING_BINDING carries), and where
+   * the fit is now; undefined when no fit has begun since the agent came.
+   */
+  trainingCurve(): TrainingCurveChunk | undefined;
 }

@@ -29,6 +29,7 @@ import { CompareView, historyCompareButton, previousStopButton } from './compare
 import { ModelView } from './model-view.js';
 import { TensorData } from './tensor-data.js';
 import { TensorView } from './tensor-view.js';
+import { TrainingView } from './training-view.js';
 import type { TensorViewModel } from './tensor-view-model.js';
 import type { VsCodeApi } from './vscode-api.js';
 import { PinValues } from './pin-values.js';
@@ -51,6 +52,8 @@ export class InspectorApp {
   /** Compare (compare-view.ts): the two stops shown instead of one, while set. */
   private comparing: ComparePair | undefined;
   private readonly compareView: CompareView;
+  /** The training curve (its own state: not saved with the stops). */
+  private readonly training = new TrainingView();
 
   constructor(
     private readonly root: HTMLElement,
@@ -81,7 +84,9 @@ export class InspectorApp {
       const message = asHostMessage(event.data);
       if (message) this.receive(message);
     });
-    this.root.replaceChildren(h('div', { className: 'layout' }, h('div', { className: 'main-column' }, this.pinsSlot, this.main), this.side));
+    this.root.replaceChildren(
+      h('div', { className: 'layout' }, h('div', { className: 'main-column' }, this.pinsSlot, this.main), this.side, this.training.element),
+    );
     this.render('all');
     this.api.post({ type: 'ready' });
   }
@@ -92,6 +97,11 @@ export class InspectorApp {
       this.modelView.receive(message);
       return;
     }
+    if (message.type === 'training') {
+      this.training.receive(message);
+      return;
+    }
+    if (message.type === 'sessionStarted') this.training.sessionStarted(message.sessionId);
     if (message.type === 'invocation') {
       performance.mark('tensor-inspector:invocation');
       // A later stop in the same invocation may see other values.

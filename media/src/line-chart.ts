@@ -160,7 +160,8 @@ function pathOf(points: readonly ChartPoint[], s: Scale): string {
     column = { x, first: y, low: y, high: y, last: y };
   }
   flush();
-  return out.join('') || 'M0 0';
+  // A point alone between breaks (the one after a NaN, a single epoch) is a zero-length segment: drawn as a dot (round caps).
+  return out.map((move, i) => (move.startsWith('M') && !out[i + 1]?.startsWith('L') ? `${move}l0 0` : move)).join('') || 'M0 0';
 }
 
 /** One mark per pixel column and kind: NaN (×, bottom), +Inf (▲, top), −Inf (▼, bottom). */

@@ -81,7 +81,7 @@ export class HostChannel {
 export function asHostMessage(data: unknown): HostMessage | undefined {
   if (!data || typeof data !== 'object') return undefined;
   const m = data as { type?: unknown };
-  if (m.type === 'invocation' || m.type === 'node') {
+  if (m.type === 'invocation' || m.type === 'node' || m.type === 'training') {
     // Its event is checked field by field when it is shown (event-check.ts, node-check.ts): a malformed one still shows what it can.
     const i = data as { sessionId?: unknown; event?: unknown };
     return typeof i.sessionId === 'string' && i.event && typeof i.event === 'object' ? (data as HostMessage) : undefined;

@@ -90,6 +90,11 @@ export type ModelSummary = Frozen<adapter.ModelInfoResponseBody>;
 export type ModelWeight = ModelSummary['layers'][number]['weights'][number];
 export type WireModelFits = Holds<adapter.ModelInfoResponseBody extends ModelSummary ? true : false>;
 
+/** The adapter's `trainingCurve` event body: a fit's logs since the last one (runtime/fit-log-types.ts). */
+export type TrainingCurveEvent = Frozen<adapter.TrainingCurveEventBody>;
+export type FitPositionView = Frozen<adapter.FitPosition>;
+export type WireTrainingFits = Holds<adapter.TrainingCurveEventBody extends TrainingCurveEvent ? true : false>;
+
 /** Extension host → webview. */
 export type HostMessage =
   /** A stop in a callback: shown, and added to the session's history. */
@@ -107,6 +112,8 @@ export type HostMessage =
   | { readonly type: 'tensorBytes'; readonly requestId: number; readonly bytes?: TensorBytes; readonly error?: string }
   /** The answer to a `tensorDiff` request (Compare). */
   | { readonly type: 'tensorDiff'; readonly requestId: number; readonly diff?: TensorDiffAnswer; readonly error?: string }
+  /** The training curve's points since the last (`trainingCurve`), while running and at each stop: drawn in the Training section. */
+  | { readonly type: 'training'; readonly sessionId: string; readonly event: TrainingCurveEvent }
   /** The debug session the shown invocations belong to has ended: their data cannot be fetched any more. */
   | { readonly type: 'sessionEnded'; readonly sessionId: string }
   /** A new debug session started: the last session's stop is no longer what the program is doing. */

@@ -6,6 +6,7 @@ import type { BackendReport } from '../backend.js';
 import { formatSummary } from './run-summary.js';
 import type { TraceRecorder } from './trace.js';
 import type { BirthReport } from './nan-report.js';
+import type { TrainingReport } from './training-report.js';
 
 /** Failures whose message says everything: no stack under them. */
 const SELF_EXPLAINED = ['InvalidArgumentError', 'UnboundCallbackError', 'UnsettledRunError', 'ModelFormatError', 'InputsError'];
@@ -25,6 +26,8 @@ export interface Outcome {
   readonly others?: number;
   /** --find-nan's births: a line after the summary, and `opBirths` in the trace. */
   readonly births?: BirthReport;
+  /** The program's fits: a line after the summary, and `training` in the trace (when a fit ran). */
+  readonly training?: TrainingReport;
 }
 
 /** Prints the failure and the summary (writing with `print`, one line at a time) and writes the trace. */
@@ -45,6 +48,9 @@ export function finish(recorder: TraceRecorder, outcome: Outcome, print: (line: 
     print(`\n✗ ${target} exited with code ${outcome.exitCode}`);
   }
   const failed = failure !== undefined || !!outcome.exitCode || !!outcome.signal;
+  // The training curve's last values, before the summary (which stays the counts' last line).
+  const training = outcome.training?.any ? outcome.training : undefined;
+  if (training) print(`\n${training.summaryLine() ?? ''}`);
   print(`\n${formatSummary(recorder.summary(), outcome.backend?.backend ?? 'none', failed, !outcome.births)}`);
   if (outcome.others)
     print(
@@ -52,7 +58,10 @@ export function finish(recorder: TraceRecorder, outcome: Outcome, print: (line: 
     );
   if (outcome.births) print(outcome.births.summaryLine());
   if (outcome.traceFile) {
-    recorder.finishTrace(outcome.backend, failure, outcome.births ? { opBirths: outcome.births.records } : {});
+    recorder.finishTrace(outcome.backend, failure, {
+      ...(outcome.births ? { opBirths: outcome.births.records } : {}),
+      ...(training ? { training: training.trace() } : {}),
+    });
     print(`trace written to ${outcome.traceFile}`);
   }
 }

@@ -20,6 +20,8 @@ import { readShared, ShareWriter } from './process-share.js';
 import { PROGRAM_PID_ENV, PROGRAM_RUN_ENV, type ProgramRun } from './program-protocol.js';
 import { isAlive } from '../process-alive.js';
 import { TraceRecorder } from './trace.js';
+import { TrainingReport } from './training-report.js';
+import { addFitLogObserver } from '../training/fit-logs.js';
 import { UnsettledRunError, unsettledMessage } from './unsettled.js';
 
 /** Signals that end a program by default; on each, the summary and trace come first. */
@@ -55,6 +57,8 @@ function reportProgram(run: ProgramRun): void {
   addCallbackObserver(recorder);
   const births = run.findNan ? new BirthReport(print) : undefined;
   if (births) addOpBirthObserver(births);
+  const training = new TrainingReport();
+  addFitLogObserver(training);
   let uncaught: Error | undefined;
   process.on('uncaughtExceptionMonitor', (err) => {
     // Fatal unless the program handles it itself (its 'uncaughtException' listener).
@@ -84,7 +88,7 @@ function reportProgram(run: ProgramRun): void {
     const others = readShared(run.shareDir, (r) => ('invocation' in r ? recorder.addShared(r.invocation) : births?.addShared(r.birth)));
     rmSync(run.shareDir, { recursive: true, force: true });
     const outcome = { target: run.target, backend: currentBackend(), traceFile: run.trace, failure, withStack: false, others };
-    finish(recorder, { ...outcome, exitCode: unsettled ? 13 : code, ...(signal ? { signal } : {}), ...(births ? { births } : {}) }, print);
+    finish(recorder, { ...outcome, exitCode: unsettled ? 13 : code, ...(signal ? { signal } : {}), ...(births ? { births } : {}), training }, print);
   };
   process.on('exit', (code) => report(code));
   let orphaned = false;

@@ -10,6 +10,7 @@ import { formatInvocation } from './format.js';
 import { TraceWriter } from './trace-writer.js';
 import type { BirthRecord } from './nan-report.js';
 import { summarize, type TraceSummary } from './run-summary.js';
+import type { TraceTraining } from './training-report.js';
 
 export interface TraceFile {
   readonly version: 1;
@@ -23,6 +24,8 @@ export interface TraceFile {
   readonly failure?: { readonly name: string; readonly message: string };
   /** --find-nan: the births of NaN/Inf, in order (the first 100). */
   readonly opBirths?: readonly BirthRecord[];
+  /** The program's model.fit / fitDataset curves (training-report.ts), when one ran. */
+  readonly training?: TraceTraining;
 }
 
 export class TraceRecorder implements CallbackObserver {

@@ -16,6 +16,7 @@
 import { type CallSite, captureStack, firstUserFrame } from '../callsite.js';
 import type { FitStep, LayerRef } from '../hook-types.js';
 import { tf } from '../tf.js';
+import { type Around, shadowMethod } from '../prototype-shadow.js';
 
 export type { FitStep, LayerRef } from '../hook-types.js';
 
@@ -143,17 +144,8 @@ export class TrainingContext {
   }
 
   /** Each call of `proto[name]` goes through `around`, which makes the call; undone by remove(). */
-  private around(proto: Record<string, unknown>, name: string, around: (self: unknown, call: () => unknown, args: unknown[]) => unknown): void {
-    const original = proto[name];
-    if (typeof original !== 'function') return;
-    const had = Object.hasOwn(proto, name);
-    proto[name] = function (this: unknown, ...args: unknown[]) {
-      return around(this, () => (original as (...a: unknown[]) => unknown).apply(this, args), args);
-    };
-    this.restore.push(() => {
-      if (had) proto[name] = original;
-      else delete proto[name];
-    });
+  private around(proto: Record<string, unknown>, name: string, around: Around): void {
+    shadowMethod(proto, name, around, this.restore);
   }
 
   /** The program's line that called the model method under way (innermost), if it is known. */

@@ -162,6 +162,7 @@ const EVENTS = [
   'dataBreakpoint',
   'pinnedValues',
   'tfjsBackend',
+  'trainingCurve',
   'thread',
   'process',
   'module',

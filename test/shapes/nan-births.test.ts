@@ -102,6 +102,7 @@ const OURS = [
   /^ {4}(input|output) \d+[ :]/,
   /^ {4}its forward op /,
   /^[✓✗⚠] \d+ callback invocations? of \d+ callbacks? · /,
+  /^training: \d+ fits? · /,
   /^NaN\/Inf: /,
 ];
 const isOurs = (line: string): boolean => OURS.some((p) => p.test(line));

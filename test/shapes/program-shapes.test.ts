@@ -117,6 +117,7 @@ const OURS = [
   /^ {4}[✗⚠↺] /,
   /^✗ \S+ (failed: |exited with code \d+$)/,
   /^[✓✗⚠] \d+ callback invocations? of \d+ callbacks? · /,
+  /^training: \d+ fits? · /,
   /^ {2}no graph callback ran: /,
 ];
 const isOurs = (line: string): boolean => OURS.some((p) => p.test(line));

@@ -26,6 +26,7 @@ import { createLogpoints } from './logpoints.js';
 import { watchModuleLoads } from './module-loads.js';
 import { createOpBirthStops, type OpBirthStops } from './op-births.js';
 import { createStopCopies, type StopCopies } from './stop-copies.js';
+import { createTrainingCurve } from './training-curve.js';
 import { createValueReads } from './values.js';
 
 export type { InstalledAgent } from './context.js';
@@ -150,6 +151,7 @@ function assemble(context: AgentContext, parts: Parts): InstalledAgent {
     ...createMemory(context, reads),
     ...createLogpoints(context),
     ...createModels(context),
+    ...createTrainingCurve(context),
   };
   return agent;
 }
