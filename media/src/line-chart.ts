@@ -58,7 +58,7 @@ interface Scale {
 export function lineChart(series: readonly ChartSeries[], options: LineChartOptions): SVGSVGElement {
   const width = options.width ?? 360;
   const height = options.height ?? 160;
-  const scale = scaleOf(series, width, height);
+  const scale = scaleOf(series, width, height, options.highlightX);
   const root = svg('svg', {
     class: 'line-chart',
     width,
@@ -92,9 +92,10 @@ export function chartValueAt(domain: readonly number[], plot: readonly number[],
   return { x: x0 + ((sx - left) / width) * (x1 - x0), y: y1 - ((sy - top) / height) * (y1 - y0) };
 }
 
-function scaleOf(series: readonly ChartSeries[], width: number, height: number): Scale {
-  let x0 = Infinity;
-  let x1 = -Infinity;
+/** The domain of every point, and of `highlightX` too: the batch stopped in has no logged point yet, and is still marked. */
+function scaleOf(series: readonly ChartSeries[], width: number, height: number, highlightX?: number): Scale {
+  let x0 = highlightX !== undefined && Number.isFinite(highlightX) ? highlightX : Infinity;
+  let x1 = highlightX !== undefined && Number.isFinite(highlightX) ? highlightX : -Infinity;
   let y0 = Infinity;
   let y1 = -Infinity;
   for (const s of series) {
