@@ -43,6 +43,8 @@ export interface LineChartOptions {
 
 const MARGIN = { left: 52, right: 10, top: 8, bottom: 30 } as const;
 const TICKS = 5;
+/** Drawn from a lone point's position: a circle of radius 3 around it (two arcs), the pen back where it started. */
+const LONE_POINT = 'm-3 0a3 3 0 1 0 6 0a3 3 0 1 0 -6 0m3 0';
 
 interface Scale {
   readonly x0: number;
@@ -161,8 +163,8 @@ function pathOf(points: readonly ChartPoint[], s: Scale): string {
     column = { x, first: y, low: y, high: y, last: y };
   }
   flush();
-  // A point alone between breaks (the one after a NaN, a single epoch) is a zero-length segment: drawn as a dot (round caps).
-  return out.map((move, i) => (move.startsWith('M') && !out[i + 1]?.startsWith('L') ? `${move}l0 0` : move)).join('') || 'M0 0';
+  // A point alone between breaks (the one after a NaN, a single epoch) has no segment to draw: a ring of radius 3 around it.
+  return out.map((move, i) => (move.startsWith('M') && !out[i + 1]?.startsWith('L') ? `${move}${LONE_POINT}` : move)).join('') || 'M0 0';
 }
 
 /** One mark per pixel column and kind: NaN (×, bottom), +Inf (▲, top), −Inf (▼, bottom). */

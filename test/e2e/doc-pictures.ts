@@ -21,7 +21,7 @@ export const DOC_PICTURES = {
   'graph-view-node-stop': 'a node breakpoint set from the graph view: the Node scope, the paused node, its tensors in the inspector',
   'inspector-bytes': "the inspector's Bytes view of a tensor's buffer",
   'op-nan-stop': 'NaN/Inf in any op: the stop at the log in a custom loss, the Op scope, the inspector marking the -Inf cells',
-  'training-curve': 'the training curve while paused in model.fit: loss per batch with the stopped batch marked, beside a pinned weight over the stops',
+  'training-curve': 'the Training section while paused in model.fit: loss per batch with the stopped batch marked, loss per epoch',
   'compare-invocations':
     "the inspector comparing a callback's last two invocations during model.fit: what changed per input and output, both stops' statistics, the Δ heatmap",
 } as const;

@@ -45,7 +45,8 @@ export function tensorsOverTimeSteps(e: E2e): void {
       await atCenter.waitFor({ timeout: 60_000 });
       for (let stop = 1; stop <= STOPS; stop++) {
         await inspector.locator('.history h2', { hasText: `History (${before + stop})` }).waitFor({ timeout: 30_000 });
-        if (stop < STOPS) await e.page.keyboard.press('F5');
+        // The toolbar's Continue: a key press can land in the inspector, which has the keyboard after it redraws.
+        if (stop < STOPS) await e.page.locator('.debug-toolbar .codicon-debug-continue').click();
       }
       log(`  ${STOPS} stops in center_batch`);
 
@@ -57,6 +58,13 @@ export function tensorsOverTimeSteps(e: E2e): void {
       log(`  pinned: ${latest}`);
       assert.match(latest, /Variable float32\[4\]/);
       await shot('pinned-weight');
+      // The panel maximized for the inspector's pictures (the code comes back at the end).
+      await runCommand('View: Toggle Maximized Panel');
+      // Below the panel's title bar, where the debug toolbar floats.
+      const panel = async () => {
+        const box = await e.page.locator('.part.panel').boundingBox();
+        return box ? { x: box.x, y: box.y + 36, width: box.width, height: box.height - 36 } : undefined;
+      };
 
       // The training curve: the 4 batches of epoch 1 logged so far (64 samples, batches of 16); the
       // 5th stop is in the forward pass of epoch 2's first batch, step 4, highlighted.
@@ -70,7 +78,12 @@ export function tensorsOverTimeSteps(e: E2e): void {
       assert.equal(await lossChart.locator('line.highlight').getAttribute('data-x'), '4', 'the stopped batch is marked');
       await training.scrollIntoViewIfNeeded();
       await shot('training-curve');
-      await docPicture(e.page, 'training-curve');
+      const section = await training.boundingBox();
+      await docPicture(
+        e.page,
+        'training-curve',
+        section ? { x: section.x - 8, y: section.y - 8, width: section.width + 16, height: section.height + 16 } : undefined,
+      );
 
       // The model at the stop: its 3 layers, their parameters, and the weights' statistics.
       const model = inspector.locator('details.model-view');
@@ -100,7 +113,10 @@ export function tensorsOverTimeSteps(e: E2e): void {
       const stats = await inspector.locator('.compare-view td.stat').allInnerTexts();
       assert.ok(stats.length >= 4, `both stops' statistics side by side: ${stats.join(' | ')}`);
       await shot('compare-invocations');
-      await docPicture(e.page, 'compare-invocations');
+      await docPicture(e.page, 'compare-invocations', await panel());
+      // The keyboard out of the webview (the code's tabs are hidden, the debug toolbar floats over the panel's): the top frame.
+      await callStackRows().first().click();
+      await runCommand('View: Toggle Maximized Panel');
 
       await e.page.keyboard.press('Shift+F5');
       await e.page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 30_000 });
