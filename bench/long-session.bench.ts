@@ -60,7 +60,9 @@ async function lookAround(dc: DebugClient): Promise<void> {
 
 export async function longSessionBenchmarks(print: (line: string) => void): Promise<void> {
   if (!existsSync(adapter)) throw new Error('build first: npm run build');
-  print(`\n— a long session: ${STOPS} stops with Variables expanded and ${PINS.length} pins${ADAPTER_NODE_OPTIONS ? ` (adapter: ${ADAPTER_NODE_OPTIONS})` : ''} —`);
+  print(
+    `\n— a long session: ${STOPS} stops with Variables expanded and ${PINS.length} pins${ADAPTER_NODE_OPTIONS ? ` (adapter: ${ADAPTER_NODE_OPTIONS})` : ''} —`,
+  );
   const dc = new DebugClient(
     'node',
     adapter,

@@ -10,7 +10,6 @@ import type { Stop } from '../state/pause-state.js';
 import { opFrameName } from '../state/frame-names.js';
 import { nonFiniteOutputsText } from '../../runtime/non-finite-text.js';
 
-
 /** The stop an 'opNonFinite' break makes; undefined for any other. */
 export function opBirthStop(why: LastBreak | undefined): { stop: Stop; op: OpBirthSnapshot } | undefined {
   if (why?.reason !== 'opNonFinite' || !why.op) return undefined;

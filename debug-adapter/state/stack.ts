@@ -201,7 +201,6 @@ export function isUserScript(scripts: Pick<Scripts, 'skip'>, script: ScriptInfo)
   return !scripts.skip.skips({ file: script.file });
 }
 
-
 /**
  * Where the function's one `return` statement starts (its `return` keyword; an arrow function's
  * expression body), as the source has it. V8 lists the return positions of the function (not of

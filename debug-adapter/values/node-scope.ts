@@ -34,7 +34,6 @@ export function withNodeNames(expression: string, node: PausedNames): string {
   return `((${bindings.map((b) => b.name).join(', ')}) => (\n${expression}\n))(${bindings.map((b) => b.value).join(', ')})`;
 }
 
-
 /** An attribute's value as one line. */
 export function attrText(value: NodeSnapshot['attrs'][string]): string {
   if (value === null) return 'null';

@@ -83,7 +83,9 @@ export async function startWorkbench(o: StartOptions): Promise<Workbench> {
     XDG_CACHE_HOME: path.join(home, '.cache'),
   };
   if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: VS Code is driven through Debian's Chromium. Run \`bash scripts/setup-test-env.sh\` (as root) or \`apt-get install -y chromium\`.`);
+    throw new Error(
+      `${CHROMIUM} is missing: VS Code is driven through Debian's Chromium. Run \`bash scripts/setup-test-env.sh\` (as root) or \`apt-get install -y chromium\`.`,
+    );
 
   const built = ['out/extension.cjs', 'out/server.cjs', 'dist/debug-adapter/main.js', 'dist/runtime/cli/main.js', 'media/dist/inspector.js'];
   if (built.some((f) => !existsSync(path.join(o.root, f)))) {

@@ -104,7 +104,11 @@ test('a training curve with a NaN batch: the losses drawn, the NaN marked at its
     near(p.y, sent[i]!.y, `loss at step ${sent[i]!.x}`, off.y);
   });
   assert.deepEqual(loss.nan, [5], 'the NaN batch is marked at its step');
-  assert.match(loss.paths[0]!.d, /L[\d.]+ [\d.]+M[\d.]+ [\d.]+m-3 0a3 3 0 1 0 6 0a3 3 0 1 0 -6 0m3 0$/, 'the line breaks at the NaN; the point alone after it is drawn as a ring');
+  assert.match(
+    loss.paths[0]!.d,
+    /L[\d.]+ [\d.]+M[\d.]+ [\d.]+m-3 0a3 3 0 1 0 6 0a3 3 0 1 0 -6 0m3 0$/,
+    'the line breaks at the NaN; the point alone after it is drawn as a ring',
+  );
   assert.equal(loss.highlight, '6', 'the batch stopped in is highlighted');
 
   const acc = await drawn(page, 'acc', 'batch');
