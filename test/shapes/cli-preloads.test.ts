@@ -46,6 +46,7 @@ const OURS = [
   /^✗ \S+ (failed: |exited with code \d+$)/,
   /^[✓✗⚠] \d+ callback invocations? of /,
   /^ {2}no graph callback ran: /,
+  /^training: \d+ fits? · /,
 ];
 const programLines = (stdout: string): string[] => stdout.split('\n').filter((l) => l.trim() !== '' && !OURS.some((p) => p.test(l)));
 
